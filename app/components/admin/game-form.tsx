@@ -1,0 +1,226 @@
+import { ArrowLeft } from "lucide-react";
+import { useState, type SubmitEvent } from "react";
+import { toast } from "sonner";
+import { Button } from "#app/components/ui/button.tsx";
+import { Input, Textarea } from "#app/components/ui/input.tsx";
+import type { Game } from "#app/db/schema.ts";
+import { fieldErrorsOf, gameInputSchema, type FieldErrors } from "#app/lib/admin-forms.ts";
+import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
+import { DIFFICULTIES, GAME_CATEGORIES, GAME_ICONS, type Difficulty, type GameCategory, type GameIcon } from "#app/lib/constants.ts";
+import { forceSlug, slugFromTitle } from "#app/lib/slugify.ts";
+import { descriptionHint } from "#app/lib/writing-hints.ts";
+import { controlProps, Field, HintText, SelectField, SwitchField } from "./form-controls.tsx";
+import { focusFirstError } from "./focus-first-error.ts";
+import { GAME_ICON_COMPONENTS } from "./icons.tsx";
+import { useAdminRequest } from "./use-admin-request.ts";
+
+interface GameFormState {
+  title: string;
+  slug: string;
+  description: string;
+  prompt: string;
+  tagline: string;
+  icon: GameIcon;
+  difficulty: Difficulty;
+  category: GameCategory;
+  players: string;
+  sortOrder: string;
+  isActive: boolean;
+}
+
+function initialState(game?: Game): GameFormState {
+  return {
+    title: game?.title ?? "",
+    slug: game?.slug ?? "",
+    description: game?.description ?? "",
+    prompt: game?.prompt ?? "",
+    tagline: game?.tagline ?? "",
+    icon: (GAME_ICONS as readonly string[]).includes(game?.icon ?? "") ? (game?.icon as GameIcon) : "Crown",
+    difficulty: game?.difficulty ?? "Beginner",
+    category: game?.category ?? "Adventure",
+    players: game?.players ?? "",
+    sortOrder: String(game?.sortOrder ?? 0),
+    isActive: game?.isActive ?? true,
+  };
+}
+
+const ICON_OPTIONS = GAME_ICONS.map((name) => {
+  const Icon = GAME_ICON_COMPONENTS[name];
+  return {
+    value: name,
+    label: (
+      <span className="inline-flex items-center gap-2">
+        <Icon className="size-4 text-gold" aria-hidden />
+        {name}
+      </span>
+    ),
+  };
+});
+
+/** SPEC's game form (§5): creates a game, or updates the one it was opened on. */
+export function GameForm({ game, onClose }: { game?: Game; onClose: () => void }) {
+  const [values, setValues] = useState(() => initialState(game));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  // For a new game the slug follows the title until the admin types one of their own.
+  const [slugEdited, setSlugEdited] = useState(Boolean(game));
+  const { send, pending } = useAdminRequest();
+
+  function set<Key extends keyof GameFormState>(key: Key, value: GameFormState[Key]) {
+    setValues((current) => ({ ...current, [key]: value }));
+    setErrors(({ [key]: _cleared, ...rest }) => rest);
+  }
+
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const checked = gameInputSchema.safeParse(values);
+    if (!checked.success) {
+      const found = fieldErrorsOf(checked.error);
+      setErrors(found);
+      focusFirstError("game", found);
+      return;
+    }
+    const result = game
+      ? await send("PUT", `/api/admin/games/${game.id}`, values)
+      : await send("POST", "/api/admin/games", values);
+    if (result.ok) {
+      toast.success(game ? ADMIN_TEXTS.gameUpdated : ADMIN_TEXTS.gameCreated);
+      onClose();
+      return;
+    }
+    setErrors(result.fieldErrors);
+    focusFirstError("game", result.fieldErrors);
+    toast.error(ADMIN_TEXTS.gameSaveFailed, { description: result.error });
+  }
+
+  const id = (field: keyof GameFormState) => `game-${field}`;
+
+  return (
+    <section aria-labelledby="game-form-heading" className="rounded-[var(--radius-card)] border border-ink-line bg-ink-raised">
+      <div className="flex flex-wrap items-center justify-between gap-3 border-b border-ink-line px-5 py-4 sm:px-6">
+        <div>
+          <h2 id="game-form-heading" className="text-3xl">
+            {game ? `Edit ${game.title}` : ADMIN_TEXTS.addNewGame}
+          </h2>
+          <p className="text-sm text-parchment-dim">Fields marked * are required.</p>
+        </div>
+        <Button variant="ghost" size="sm" onClick={onClose} disabled={pending}>
+          <ArrowLeft aria-hidden />
+          Back to games
+        </Button>
+      </div>
+      <form noValidate onSubmit={submit} className="grid gap-5 p-5 sm:p-6 md:grid-cols-2">
+        <Field id={id("title")} label="Title" required error={errors.title}>
+          <Input
+            {...controlProps(id("title"), errors.title)}
+            autoFocus
+            value={values.title}
+            onChange={(event) => {
+              const title = event.target.value;
+              set("title", title);
+              if (!slugEdited) set("slug", slugFromTitle(title));
+            }}
+          />
+        </Field>
+        <Field
+          id={id("slug")}
+          label="Slug"
+          required
+          error={errors.slug}
+          hint={<p className="text-parchment-dim">Lowercase letters, digits and '-'. The page is /game/{values.slug || "…"}</p>}
+        >
+          <Input
+            {...controlProps(id("slug"), errors.slug)}
+            value={values.slug}
+            spellCheck={false}
+            autoCapitalize="none"
+            onChange={(event) => {
+              setSlugEdited(true);
+              set("slug", forceSlug(event.target.value));
+            }}
+          />
+        </Field>
+        <Field id={id("tagline")} label="Tagline" error={errors.tagline}>
+          <Input {...controlProps(id("tagline"), errors.tagline)} value={values.tagline} onChange={(event) => set("tagline", event.target.value)} />
+        </Field>
+        <Field id={id("players")} label="Players" error={errors.players} hint={<p className="text-parchment-dim">For example: Single player</p>}>
+          <Input {...controlProps(id("players"), errors.players)} value={values.players} onChange={(event) => set("players", event.target.value)} />
+        </Field>
+        <Field
+          id={id("description")}
+          label="Description"
+          required
+          error={errors.description}
+          hint={<HintText hint={descriptionHint(values.description)} />}
+          className="md:col-span-2"
+        >
+          <Textarea
+            {...controlProps(id("description"), errors.description)}
+            rows={3}
+            value={values.description}
+            onChange={(event) => set("description", event.target.value)}
+          />
+        </Field>
+        <Field
+          id={id("prompt")}
+          label="Prompt"
+          required
+          error={errors.prompt}
+          hint={<p className="text-parchment-dim">The Game Master's instructions: setting, role, tone and rules. Players never see it.</p>}
+          className="md:col-span-2"
+        >
+          <Textarea
+            {...controlProps(id("prompt"), errors.prompt)}
+            rows={10}
+            value={values.prompt}
+            onChange={(event) => set("prompt", event.target.value)}
+            className="font-mono text-sm"
+          />
+        </Field>
+        <div className="grid gap-5 sm:grid-cols-2 md:col-span-2 lg:grid-cols-4">
+          <SelectField id={id("icon")} label="Icon" value={values.icon} options={ICON_OPTIONS} onChange={(icon) => set("icon", icon)} error={errors.icon} />
+          <SelectField
+            id={id("difficulty")}
+            label="Difficulty"
+            value={values.difficulty}
+            options={DIFFICULTIES.map((value) => ({ value, label: value }))}
+            onChange={(difficulty) => set("difficulty", difficulty)}
+            error={errors.difficulty}
+          />
+          <SelectField
+            id={id("category")}
+            label="Category"
+            value={values.category}
+            options={GAME_CATEGORIES.map((value) => ({ value, label: value }))}
+            onChange={(category) => set("category", category)}
+            error={errors.category}
+          />
+          <Field id={id("sortOrder")} label="Sort order" error={errors.sortOrder} hint={<p className="text-parchment-dim">Lower numbers come first.</p>}>
+            <Input
+              {...controlProps(id("sortOrder"), errors.sortOrder)}
+              inputMode="numeric"
+              value={values.sortOrder}
+              onChange={(event) => set("sortOrder", event.target.value)}
+            />
+          </Field>
+        </div>
+        <div className="md:col-span-2">
+          <SwitchField
+            id={id("isActive")}
+            label="Active"
+            description="Inactive games are hidden from players and from this list."
+            checked={values.isActive}
+            onChange={(isActive) => set("isActive", isActive)}
+          />
+        </div>
+        <div className="flex flex-col-reverse gap-2 border-t border-ink-line pt-5 sm:flex-row sm:justify-end md:col-span-2">
+          <Button type="button" variant="secondary" onClick={onClose} disabled={pending}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={pending}>
+            {pending ? ADMIN_TEXTS.saving : game ? "Update Game" : "Create Game"}
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,14 @@
+import { Crown } from "lucide-react";
+import { Link } from "react-router";
+import { cn } from "#app/lib/utils.ts";
+
+export function BrandMark({ name, className }: { name: string; className?: string }) {
+  return (
+    <Link to="/" className={cn("group inline-flex items-center gap-2.5 rounded-md", className)}>
+      <span className="grid size-9 place-items-center rounded-full border border-gold/60 bg-ink-raised text-gold transition-colors group-hover:border-gold">
+        <Crown className="size-5" strokeWidth={1.75} aria-hidden />
+      </span>
+      <span className="font-display text-2xl font-bold tracking-wide text-parchment">{name}</span>
+    </Link>
+  );
+}

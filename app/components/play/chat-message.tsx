@@ -1,0 +1,101 @@
+import { Crown } from "lucide-react";
+import { Markdown } from "#app/components/markdown.tsx";
+import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
+import { cn } from "#app/lib/utils.ts";
+import { LocalTime } from "./local-time.tsx";
+
+export function GameMasterAvatar() {
+  return (
+    <span
+      aria-hidden
+      className="mt-1 grid size-8 shrink-0 place-items-center rounded-full border border-gold/60 bg-ink-raised text-gold"
+    >
+      <Crown className="size-4" strokeWidth={1.75} />
+    </span>
+  );
+}
+
+export function ThinkingIndicator() {
+  return (
+    <p role="status" className="flex items-center gap-2 text-parchment-dim">
+      <span className="flex gap-1" aria-hidden>
+        {[0, 1, 2].map((dot) => (
+          <span
+            key={dot}
+            className="size-1.5 animate-pulse rounded-full bg-gold"
+            style={{ animationDelay: `${dot * 180}ms` }}
+          />
+        ))}
+      </span>
+      {PLAY_TEXTS.thinking}
+    </p>
+  );
+}
+
+/** A Game Master reply (left, Markdown) or a player message (right, as typed). */
+export function ChatMessageView({
+  role,
+  content,
+  createdAt,
+  streaming = false,
+  children,
+}: {
+  role: "user" | "assistant";
+  content: string;
+  createdAt: string;
+  streaming?: boolean;
+  /** Shown under a reply (its choices). */
+  children?: React.ReactNode;
+}) {
+  if (role === "user") {
+    return (
+      <li className="flex animate-slide-up justify-end" data-role="user">
+        <div className="max-w-[85%] sm:max-w-[80%]">
+          <p className="sr-only">You said:</p>
+          <div className="rounded-2xl rounded-br-md bg-plum px-4 py-2.5 text-[17px] leading-relaxed whitespace-pre-wrap text-parchment [overflow-wrap:anywhere]">
+            {content}
+          </div>
+          <LocalTime iso={createdAt} className="mt-1 block text-right text-xs text-parchment-dim" />
+        </div>
+      </li>
+    );
+  }
+  return (
+    <li className="flex animate-slide-up gap-2.5 sm:gap-3" data-role="assistant" aria-busy={streaming || undefined}>
+      <GameMasterAvatar />
+      <div className="min-w-0 max-w-[calc(100%-2.75rem)] sm:max-w-[80%]">
+        <p className="sr-only">The Game Master said:</p>
+        <div className="rounded-2xl rounded-tl-md border border-ink-line bg-ink-raised px-4 py-3 [overflow-wrap:anywhere]">
+          {content ? <Markdown className="leading-[1.6]">{content}</Markdown> : <ThinkingIndicator />}
+          {children}
+        </div>
+        {content && !streaming ? <LocalTime iso={createdAt} className="mt-1 block text-xs text-parchment-dim" /> : null}
+      </div>
+    </li>
+  );
+}
+
+export function ChoiceButtons({ choices, onChoose, disabled }: { choices: string[]; onChoose: (choice: string) => void; disabled?: boolean }) {
+  return (
+    <ol className="mt-3 flex flex-col gap-2" aria-label="Suggested actions">
+      {choices.map((choice, index) => (
+        <li key={choice}>
+          <button
+            type="button"
+            disabled={disabled}
+            onClick={() => onChoose(choice)}
+            className={cn(
+              "flex w-full items-start gap-3 rounded-xl border border-ink-line bg-ink/60 px-3 py-2.5 text-left text-[15px] leading-snug text-parchment transition-colors",
+              "hover:border-gold/60 hover:bg-gold/5 focus-visible:outline-2 focus-visible:outline-gold disabled:opacity-60",
+            )}
+          >
+            <span className="grid size-6 shrink-0 place-items-center rounded-full border border-gold/60 text-xs font-semibold text-gold">
+              {index + 1}
+            </span>
+            <span>{choice}</span>
+          </button>
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,167 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import { drizzle as drizzleNodePostgres } from "drizzle-orm/node-postgres";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import pg from "pg";
+import * as schema from "./schema.ts";
+import { runMigrations } from "./migrate.server.ts";
+
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Either the database or a transaction: domain functions that take part in a caller's transaction accept this. */
+export type Queryable = Database | Transaction;
+
+type NotificationHandler = (payload: string) => void;
+
+export interface DatabaseConnection {
+  db: Database;
+  driver: "pglite" | "postgres";
+  /** LISTEN on a channel; the returned function stops listening. */
+  listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** postgres:// URL; without one, PGlite stores its files in `dataDir`. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** Apply pending migrations before returning. */
+  migrate?: boolean;
+  /** Pool size for PostgreSQL. */
+  maxConnections?: number;
+}
+
+export async function connectDatabase(options: ConnectOptions): Promise<DatabaseConnection> {
+  const connection = options.databaseUrl
+    ? connectPostgres(options.databaseUrl, options.maxConnections ?? 20)
+    : await connectPglite(options.dataDir);
+  if (options.migrate) await runMigrations(connection.db);
+  return connection;
+}
+
+async function connectPglite(dataDir: string): Promise<DatabaseConnection> {
+  const directory = dataDir === "memory://" ? dataDir : path.join(dataDir, "pglite");
+  if (directory !== "memory://") mkdirSync(directory, { recursive: true });
+  const client = await PGlite.create(directory);
+  const db = drizzlePglite({ client, schema }) as unknown as Database;
+  return {
+    db,
+    driver: "pglite",
+    async listen(channel, handler) {
+      const unlisten = await client.listen(channel, handler);
+      return async () => {
+        if (!client.closed) await unlisten();
+      };
+    },
+    async ping() {
+      await client.query("select 1");
+    },
+    async close() {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+function connectPostgres(databaseUrl: string, maxConnections: number): DatabaseConnection {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: maxConnections, connectionTimeoutMillis: 5000 });
+  // An idle client that loses its server emits 'error'; without a listener that would crash the process.
+  pool.on("error", () => {});
+  const db = drizzleNodePostgres({ client: pool, schema }) as unknown as Database;
+  const listener = new NotificationListener(databaseUrl);
+  let closed: Promise<void> | undefined;
+  return {
+    db,
+    driver: "postgres",
+    listen: (channel, handler) => listener.listen(channel, handler),
+    async ping() {
+      await pool.query("select 1");
+    },
+    close() {
+      closed ??= listener.close().then(() => pool.end());
+      return closed;
+    },
+  };
+}
+
+/**
+ * One dedicated connection holds every LISTEN of this process (a pooled client cannot, since
+ * the pool hands it to other queries). It reconnects and re-subscribes if the server drops it.
+ */
+class NotificationListener {
+  #client: pg.Client | undefined;
+  #connecting: Promise<pg.Client> | undefined;
+  #handlers = new Map<string, Set<NotificationHandler>>();
+  #closed = false;
+  readonly #databaseUrl: string;
+
+  constructor(databaseUrl: string) {
+    this.#databaseUrl = databaseUrl;
+  }
+
+  async listen(channel: string, handler: NotificationHandler) {
+    const client = await this.#connection();
+    let handlers = this.#handlers.get(channel);
+    if (!handlers) {
+      handlers = new Set();
+      this.#handlers.set(channel, handlers);
+      await client.query(`LISTEN ${quoteIdentifier(channel)}`);
+    }
+    handlers.add(handler);
+    return async () => {
+      handlers.delete(handler);
+      if (handlers.size === 0 && this.#handlers.get(channel) === handlers) {
+        this.#handlers.delete(channel);
+        await this.#client?.query(`UNLISTEN ${quoteIdentifier(channel)}`).catch(() => {});
+      }
+    };
+  }
+
+  async close() {
+    this.#closed = true;
+    this.#handlers.clear();
+    await this.#client?.end().catch(() => {});
+  }
+
+  #connection(): Promise<pg.Client> {
+    if (this.#client) return Promise.resolve(this.#client);
+    this.#connecting ??= this.#connect().finally(() => {
+      this.#connecting = undefined;
+    });
+    return this.#connecting;
+  }
+
+  async #connect() {
+    const client = new pg.Client({ connectionString: this.#databaseUrl });
+    client.on("notification", (message) => {
+      for (const handler of this.#handlers.get(message.channel) ?? []) handler(message.payload ?? "");
+    });
+    const lost = () => {
+      if (this.#client !== client) return;
+      this.#client = undefined;
+      this.#reconnectSoon();
+    };
+    client.on("error", lost);
+    client.on("end", lost);
+    await client.connect();
+    for (const channel of this.#handlers.keys()) await client.query(`LISTEN ${quoteIdentifier(channel)}`);
+    this.#client = client;
+    return client;
+  }
+
+  #reconnectSoon() {
+    if (this.#closed || this.#handlers.size === 0) return;
+    setTimeout(() => {
+      if (!this.#closed && !this.#client) this.#connection().catch(() => this.#reconnectSoon());
+    }, 1000).unref();
+  }
+}
+
+function quoteIdentifier(name: string) {
+  return `"${name.replaceAll('"', '""')}"`;
+}

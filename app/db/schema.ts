@@ -1,0 +1,335 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import {
+  CONTENT_TYPES,
+  CREDIT_REASONS,
+  DIFFICULTIES,
+  GAME_CATEGORIES,
+  GUIDE_CATEGORIES,
+  GUIDE_DIFFICULTIES,
+  MESSAGE_ROLES,
+  PAYMENT_PROVIDERS,
+  PAYMENT_STATUSES,
+  USER_ROLES,
+} from "../lib/constants.ts";
+
+/** `column IN ('a', 'b')` for a CHECK constraint built from one of our constant lists. */
+function oneOf(column: string, values: readonly string[]) {
+  const list = values.map((value) => `'${value.replaceAll("'", "''")}'`).join(", ");
+  return sql.raw(`"${column}" IN (${list})`);
+}
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () =>
+  timestamp("updated_at", { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date());
+
+// ---------------------------------------------------------------------------------------------
+// better-auth's tables (user, session, account, verification): property names are the ones
+// better-auth's drizzle adapter expects; columns are snake_case like ours.
+
+export const user = pgTable("user", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const session = pgTable(
+  "session",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    token: text("token").notNull().unique(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+  },
+  (table) => [index("session_user_id_idx").on(table.userId)],
+);
+
+export const account = pgTable(
+  "account",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true }),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index("account_user_id_idx").on(table.userId),
+    uniqueIndex("account_provider_account_idx").on(table.providerId, table.accountId),
+  ],
+);
+
+export const verification = pgTable(
+  "verification",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("verification_identifier_idx").on(table.identifier)],
+);
+
+/** Fixed-window counters shared by every instance: better-auth's limiter and our own. */
+export const rateLimit = pgTable("rate_limit", {
+  id: text("id").primaryKey(),
+  key: text("key").notNull().unique(),
+  count: integer("count").notNull(),
+  lastRequest: bigint("last_request", { mode: "number" }).notNull(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// The product's tables (SPEC §3 names).
+
+export const games = pgTable(
+  "games",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    slug: text("slug").notNull().unique(),
+    title: text("title").notNull(),
+    description: text("description").notNull(),
+    tagline: text("tagline"),
+    icon: text("icon").notNull().default("Crown"),
+    difficulty: text("difficulty", { enum: DIFFICULTIES }).notNull().default("Beginner"),
+    players: text("players"),
+    category: text("category", { enum: GAME_CATEGORIES }).notNull().default("Adventure"),
+    prompt: text("prompt").notNull(),
+    sortOrder: integer("sort_order").notNull().default(0),
+    isActive: boolean("is_active").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check("games_difficulty_check", oneOf("difficulty", DIFFICULTIES)),
+    check("games_category_check", oneOf("category", GAME_CATEGORIES)),
+    check("games_slug_check", sql`${table.slug} ~ '^[a-z0-9-]+$'`),
+    index("games_active_sort_idx").on(table.isActive, table.sortOrder),
+  ],
+);
+
+export const gameContent = pgTable(
+  "game_content",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    gameSlug: text("game_slug")
+      .notNull()
+      .references(() => games.slug, { onUpdate: "cascade", onDelete: "cascade" }),
+    contentType: text("content_type", { enum: CONTENT_TYPES }).notNull().default("introduction"),
+    title: text("title").notNull(),
+    content: text("content").notNull(),
+    sectionOrder: integer("section_order").notNull().default(0),
+    isPublished: boolean("is_published").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check("game_content_type_check", oneOf("content_type", CONTENT_TYPES)),
+    index("game_content_lookup_idx").on(table.gameSlug, table.contentType, table.sectionOrder),
+    index("game_content_published_idx").on(table.isPublished),
+  ],
+);
+
+export const guides = pgTable(
+  "guides",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    slug: text("slug").notNull().unique(),
+    title: text("title").notNull(),
+    description: text("description").notNull(),
+    content: text("content").notNull(),
+    category: text("category", { enum: GUIDE_CATEGORIES }).notNull().default("general"),
+    difficulty: text("difficulty", { enum: GUIDE_DIFFICULTIES }).notNull().default("beginner"),
+    estimatedReadTime: integer("estimated_read_time").notNull().default(10),
+    isPublished: boolean("is_published").notNull().default(true),
+    featured: boolean("featured").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check("guides_category_check", oneOf("category", GUIDE_CATEGORIES)),
+    check("guides_difficulty_check", oneOf("difficulty", GUIDE_DIFFICULTIES)),
+    check("guides_read_time_check", sql`${table.estimatedReadTime} >= 1`),
+    index("guides_published_created_idx").on(table.isPublished, table.createdAt),
+  ],
+);
+
+export const profiles = pgTable(
+  "profiles",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => user.id, { onDelete: "cascade" }),
+    credits: integer("credits").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [check("profiles_credits_check", sql`${table.credits} >= 0`)],
+);
+
+export const userRoles = pgTable(
+  "user_roles",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    role: text("role", { enum: USER_ROLES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check("user_roles_role_check", oneOf("role", USER_ROLES)),
+    uniqueIndex("user_roles_user_role_idx").on(table.userId, table.role),
+  ],
+);
+
+export const gameMessages = pgTable(
+  "game_messages",
+  {
+    // An identity rather than a uuid: the two rows of one exchange share created_at, and the
+    // conversation must replay in the order it was written.
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    gameSlug: text("game_slug")
+      .notNull()
+      .references(() => games.slug, { onUpdate: "cascade", onDelete: "cascade" }),
+    role: text("role", { enum: MESSAGE_ROLES }).notNull(),
+    content: text("content").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check("game_messages_role_check", oneOf("role", MESSAGE_ROLES)),
+    index("game_messages_conversation_idx").on(table.userId, table.gameSlug, table.createdAt),
+    index("game_messages_game_slug_idx").on(table.gameSlug),
+  ],
+);
+
+export const creditLedger = pgTable(
+  "credit_ledger",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    delta: integer("delta").notNull(),
+    balanceAfter: integer("balance_after").notNull(),
+    reason: text("reason", { enum: CREDIT_REASONS }).notNull(),
+    reference: text("reference").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check("credit_ledger_reason_check", oneOf("reason", CREDIT_REASONS)),
+    check("credit_ledger_delta_check", sql`${table.delta} <> 0`),
+    uniqueIndex("credit_ledger_reason_reference_idx").on(table.reason, table.reference),
+    index("credit_ledger_user_idx").on(table.userId, table.createdAt),
+  ],
+);
+
+export const payments = pgTable(
+  "payments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
+    sessionId: text("session_id").notNull().unique(),
+    packageId: text("package_id").notNull(),
+    credits: integer("credits").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull().default("usd"),
+    status: text("status", { enum: PAYMENT_STATUSES }).notNull().default("pending"),
+    createdAt: createdAt(),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+  },
+  (table) => [
+    check("payments_status_check", oneOf("status", PAYMENT_STATUSES)),
+    check("payments_provider_check", oneOf("provider", PAYMENT_PROVIDERS)),
+    check("payments_amount_check", sql`${table.amountCents} > 0 AND ${table.credits} > 0`),
+    index("payments_user_idx").on(table.userId, table.createdAt),
+  ],
+);
+
+export const contactMessages = pgTable(
+  "contact_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    subject: text("subject").notNull(),
+    message: text("message").notNull(),
+    userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("contact_messages_created_idx").on(table.createdAt),
+    index("contact_messages_user_idx").on(table.userId),
+  ],
+);
+
+export type Game = typeof games.$inferSelect;
+export type NewGame = typeof games.$inferInsert;
+export type GameContent = typeof gameContent.$inferSelect;
+export type NewGameContent = typeof gameContent.$inferInsert;
+export type Guide = typeof guides.$inferSelect;
+export type NewGuide = typeof guides.$inferInsert;
+export type GameMessage = typeof gameMessages.$inferSelect;
+export type Payment = typeof payments.$inferSelect;
+export type ContactMessage = typeof contactMessages.$inferSelect;
+
+/** Which seed items were ever applied, so a restart never re-creates what an admin deleted. */
+export const seedHistory = pgTable("seed_history", {
+  key: text("key").primaryKey(),
+  seededAt: timestamp("seeded_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One row counting changes to what visitors see (games, game_content, guides): triggers bump it
+ * in the same transaction as the change, so a page kept for visitors is valid only while the
+ * version it was rendered at is still current (server/page-cache.ts).
+ */
+export const publicContentVersion = pgTable(
+  "public_content_version",
+  {
+    id: boolean("id").primaryKey().default(true),
+    version: bigint("version", { mode: "number" }).notNull().default(0),
+  },
+  (table) => [check("public_content_version_single_row", sql`${table.id}`)],
+);

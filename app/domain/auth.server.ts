@@ -1,0 +1,229 @@
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { bearer, genericOAuth, type GenericOAuthConfig } from "better-auth/plugins";
+import { eq } from "drizzle-orm";
+import { redirect } from "react-router";
+import { db } from "../db/database.server.ts";
+import * as schema from "../db/schema.ts";
+import { env, type Environment } from "../env.server.ts";
+import { logger } from "../lib/logger.server.ts";
+import { authPath, displayName, humanAuthMessage } from "../lib/auth.ts";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, type UserRole } from "../lib/constants.ts";
+import { confirmationMail, passwordResetMail } from "./account-mail.server.ts";
+import { limitAuthRequest } from "./auth-rate-limit.server.ts";
+import { sendMail } from "./mail.server.ts";
+import { CLIENT_ADDRESS_HEADER } from "./rate-limit.server.ts";
+
+export const AUTH_BASE_PATH = "/api/auth";
+const CONFIRMATION_LINK_HOURS = 24;
+const PASSWORD_RESET_LINK_HOURS = 1;
+
+/** Google through OpenID Connect (discovery, ID tokens checked against Google's keys), when configured. */
+function googleProviders(config: Environment): GenericOAuthConfig[] {
+  if (!config.GOOGLE_CLIENT_ID) return [];
+  return [
+    {
+      providerId: "google",
+      name: "Google",
+      discoveryUrl: config.GOOGLE_DISCOVERY_URL,
+      requireIdTokenVerification: true,
+      clientId: config.GOOGLE_CLIENT_ID,
+      clientSecret: config.GOOGLE_CLIENT_SECRET,
+      scopes: ["openid", "email", "profile"],
+      prompt: "select_account",
+    },
+  ];
+}
+
+function createAuth() {
+  const config = env();
+  return betterAuth({
+    appName: config.SITE_NAME,
+    baseURL: config.PUBLIC_URL,
+    basePath: AUTH_BASE_PATH,
+    secret: config.AUTH_SECRET,
+    database: drizzleAdapter(db(), {
+      provider: "pg",
+      transaction: true,
+      schema: {
+        user: schema.user,
+        session: schema.session,
+        account: schema.account,
+        verification: schema.verification,
+        rateLimit: schema.rateLimit,
+      },
+    }),
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+      autoSignIn: true,
+      resetPasswordTokenExpiresIn: PASSWORD_RESET_LINK_HOURS * 60 * 60,
+      revokeSessionsOnPasswordReset: true,
+      async sendResetPassword({ user, url }) {
+        await sendMail(
+          passwordResetMail({ to: user.email, name: user.name, url, siteName: config.SITE_NAME, validHours: PASSWORD_RESET_LINK_HOURS }),
+        );
+      },
+      // The reset link reached the player's mailbox, which proves the address as well as the link in
+      // the confirmation mail would.
+      async onPasswordReset({ user }) {
+        if (!user.emailVerified) await db().update(schema.user).set({ emailVerified: true }).where(eq(schema.user.id, user.id));
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      expiresIn: CONFIRMATION_LINK_HOURS * 60 * 60,
+      async sendVerificationEmail({ user, url }) {
+        await sendMail(
+          confirmationMail({ to: user.email, name: user.name, url, siteName: config.SITE_NAME, validHours: CONFIRMATION_LINK_HOURS }),
+        );
+      },
+    },
+    // A Google sign-in with the email of an existing account joins that account only once its
+    // owner has confirmed the address (better-auth's default; docs/decisions/006).
+    account: { accountLinking: { enabled: true } },
+    databaseHooks: {
+      user: {
+        create: {
+          async before(user) {
+            return { data: { ...user, name: displayName(user.name, user.email) } };
+          },
+        },
+      },
+    },
+    session: {
+      expiresIn: 60 * 60 * 24 * 30,
+      updateAge: 60 * 60 * 24,
+    },
+    // better-auth's own limiter keeps its counts in process memory by default; ours
+    // (auth-rate-limit.server.ts) counts in the database, in front of the handler.
+    rateLimit: { enabled: false },
+    onAPIError: { errorURL: `${config.PUBLIC_URL}/auth` },
+    advanced: {
+      useSecureCookies: config.PUBLIC_URL.startsWith("https://"),
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
+      // better-auth skips its Origin and CSRF checks under NODE_ENV=test; tests check what ships.
+      disableOriginCheck: false,
+      disableCSRFCheck: false,
+    },
+    // better-auth's own lines join the server's JSON log.
+    logger: {
+      level: "debug",
+      log(level, message, ...details: unknown[]) {
+        const err = details.find((detail) => detail instanceof Error);
+        logger()[level]({ err, details: err || details.length === 0 ? undefined : details }, `better-auth: ${message}`);
+      },
+    },
+    plugins: [bearer(), genericOAuth({ config: googleProviders(config) })],
+  });
+}
+
+type Auth = ReturnType<typeof createAuth>;
+let instance: Auth | undefined;
+
+/** The better-auth instance, created on first use (after configuration and the database exist). */
+export function auth(): Auth {
+  instance ??= createAuth();
+  return instance;
+}
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+  emailVerified: boolean;
+  roles: UserRole[];
+  isAdmin: boolean;
+}
+
+/**
+ * better-auth's endpoints behind our rate limits, with its error messages said the way a person
+ * would say them (the /auth page shows them as they come).
+ */
+export async function handleAuthRequest(request: Request): Promise<Response> {
+  const limited = await limitAuthRequest(request, AUTH_BASE_PATH);
+  if (limited) return limited;
+  return humaniseError(await auth().handler(request));
+}
+
+async function humaniseError(response: Response): Promise<Response> {
+  if (response.ok || !response.headers.get("Content-Type")?.includes("application/json")) return response;
+  const body = (await response.clone().json().catch(() => null)) as { code?: string; message?: string } | null;
+  const message = humanAuthMessage(body?.code, body?.message);
+  if (!body || !message) return response;
+  const headers = new Headers(response.headers);
+  headers.delete("Content-Length");
+  return new Response(JSON.stringify({ ...body, message }), { status: response.status, statusText: response.statusText, headers });
+}
+
+/** Whether Google sign-in is configured on this server. */
+export function googleSignInEnabled(): boolean {
+  return Boolean(env().GOOGLE_CLIENT_ID);
+}
+
+/** The signed-in user of a request (session cookie or `Authorization: Bearer`), or null. */
+export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+  const session = await auth().api.getSession({ headers: request.headers });
+  if (!session) return null;
+  const roles = await getUserRoles(session.user.id);
+  return {
+    id: session.user.id,
+    email: session.user.email,
+    name: session.user.name,
+    emailVerified: session.user.emailVerified,
+    roles,
+    isAdmin: roles.includes("admin"),
+  };
+}
+
+export async function getUserRoles(userId: string): Promise<UserRole[]> {
+  const rows = await db()
+    .select({ role: schema.userRoles.role })
+    .from(schema.userRoles)
+    .where(eq(schema.userRoles.userId, userId));
+  return rows.map((row) => row.role);
+}
+
+function isApiRequest(request: Request) {
+  return new URL(request.url).pathname.startsWith("/api/");
+}
+
+function jsonError(status: number, error: string) {
+  return Response.json({ error }, { status });
+}
+
+/** /auth, remembering the page the player asked for so they come back to it after signing in. */
+export function signInPath(request: Request) {
+  const url = new URL(request.url);
+  // A client-side navigation loads `/page.data?_routes=…` (`/_root.data` for the home page);
+  // the player wants the page itself back.
+  const pathname = url.pathname === "/_root.data" ? "/" : url.pathname.replace(/\.data$/, "");
+  url.searchParams.delete("_routes");
+  return authPath(`${pathname}${url.search}`);
+}
+
+/**
+ * The signed-in user, or a thrown response: pages redirect to /auth (coming back afterwards),
+ * API calls answer 401.
+ */
+export async function requireUser(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (user) return user;
+  if (isApiRequest(request)) throw jsonError(401, "Please sign in to continue.");
+  throw redirect(signInPath(request));
+}
+
+/**
+ * The signed-in admin, or a thrown response: signed-out pages redirect to /auth, API calls
+ * answer 401 / 403, and pages of a signed-in non-admin get a 403 the route renders as
+ * 'Access Denied'.
+ */
+export async function requireAdmin(request: Request): Promise<SessionUser> {
+  const user = await requireUser(request);
+  if (user.isAdmin) return user;
+  if (isApiRequest(request)) throw jsonError(403, "You don't have admin privileges for this action.");
+  throw new Response("Access Denied", { status: 403 });
+}

@@ -1,0 +1,104 @@
+import type { MessageRole } from "../../lib/constants.ts";
+import {
+  OMITTED_TURNS_NOTE,
+  renderSystemPrompt,
+  renderWorldSection,
+  WORLD_INTRODUCTION,
+  type StoryBrief,
+  type WorldSection,
+} from "./story-brief.server.ts";
+import { estimateMessageTokens, estimateTokens, truncateToTokens } from "./tokens.server.ts";
+
+export interface ConversationMessage {
+  role: MessageRole;
+  content: string;
+}
+
+export interface StoredConversation {
+  /** Chronological: the whole story, or its opening and its most recent messages. */
+  messages: ConversationMessage[];
+  /** True when messages between the opening and the recent ones were not loaded. */
+  hasGap: boolean;
+}
+
+export interface ModelContext {
+  system: string;
+  messages: ConversationMessage[];
+  /** Estimated tokens of everything sent (system prompt and messages). */
+  tokens: number;
+}
+
+/** World content may take at most this share of the budget; the story itself needs the rest. */
+const WORLD_SHARE = 0.4;
+/** Each "\n\n" between system prompt parts, rounded up. */
+const SEPARATOR_TOKENS = 1;
+
+/**
+ * One exchange: a player message and the replies that follow it (normally exactly one). Turns
+ * are kept or dropped whole, so the model never sees a reply without the action it answers.
+ */
+function groupTurns(messages: ConversationMessage[]): ConversationMessage[][] {
+  const turns: ConversationMessage[][] = [];
+  for (const message of messages) {
+    const current = turns.at(-1);
+    if (message.role === "user" || !current) turns.push([message]);
+    else current.push(message);
+  }
+  return turns;
+}
+
+function messagesTokens(messages: ConversationMessage[]) {
+  return messages.reduce((sum, message) => sum + estimateMessageTokens(message.content), 0);
+}
+
+/**
+ * The model's context for one turn, within `budgetTokens`: the system prompt (the game's prompt,
+ * then as much published world content as its share allows), the opening exchange of the story,
+ * the newest turns that still fit, and the player's new message. Older turns go first.
+ */
+export function buildModelContext({
+  brief,
+  conversation,
+  message,
+  budgetTokens,
+}: {
+  brief: StoryBrief;
+  conversation: StoredConversation;
+  message: string;
+  budgetTokens: number;
+}): ModelContext {
+  const heading = `# ${brief.title}`;
+  const fixedTokens =
+    estimateMessageTokens(message) + estimateTokens(heading) + estimateTokens(OMITTED_TURNS_NOTE) + 3 * SEPARATOR_TOKENS;
+  // The game's own prompt is never dropped; only a budget smaller than the prompt shortens it.
+  const prompt = truncateToTokens(brief.prompt.trim(), budgetTokens - fixedTokens);
+  let used = fixedTokens + estimateTokens(prompt);
+
+  const worldLimit = Math.min(Math.floor(budgetTokens * WORLD_SHARE), budgetTokens - used);
+  const sections: WorldSection[] = [];
+  let worldTokens = estimateTokens(WORLD_INTRODUCTION) + SEPARATOR_TOKENS;
+  for (const section of brief.sections) {
+    const cost = estimateTokens(renderWorldSection(section)) + SEPARATOR_TOKENS;
+    if (worldTokens + cost > worldLimit) continue;
+    sections.push(section);
+    worldTokens += cost;
+  }
+  if (sections.length > 0) used += worldTokens;
+
+  const [opening, ...rest] = groupTurns(conversation.messages);
+  const keptOpening = opening !== undefined && used + messagesTokens(opening) <= budgetTokens;
+  if (keptOpening) used += messagesTokens(opening);
+  let firstKept = rest.length;
+  for (const turn of rest.toReversed()) {
+    const cost = messagesTokens(turn);
+    if (used + cost > budgetTokens) break;
+    firstKept -= 1;
+    used += cost;
+  }
+  const turnsOmitted = conversation.hasGap || (opening !== undefined && !keptOpening) || firstKept > 0;
+
+  const history = [...(keptOpening ? opening : []), ...rest.slice(firstKept).flat()];
+  const system = renderSystemPrompt({ title: brief.title, prompt }, sections, { turnsOmitted });
+  const messages = [...history, { role: "user" as const, content: message }];
+  return { system, messages, tokens: estimateTokens(system) + messagesTokens(messages) };
+}

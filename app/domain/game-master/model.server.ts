@@ -1,0 +1,46 @@
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModel } from "ai";
+import { env, type Environment } from "../../env.server.ts";
+import { createOfflineStoryteller } from "./offline-storyteller.server.ts";
+
+export type GameMasterProvider = Environment["AI_PROVIDER"];
+
+/**
+ * The Game Master's model, chosen by AI_PROVIDER:
+ * - `openai-compatible`: any server speaking OpenAI's chat-completions API at AI_BASE_URL
+ *   (OpenAI, OpenRouter, Ollama, vLLM, llama.cpp, LM Studio); AI_API_KEY is optional for local ones.
+ * - `openai`: OpenAI itself (chat completions; AI_BASE_URL may point at a proxy).
+ * - `anthropic`: Anthropic's messages API (AI_BASE_URL may point at a proxy).
+ * - `offline`: the embedded storyteller, no network.
+ */
+export function createGameMasterModel(config: Environment): LanguageModel {
+  const model = config.AI_MODEL ?? "";
+  switch (config.AI_PROVIDER) {
+    case "openai-compatible":
+      return createOpenAICompatible({
+        name: "openai-compatible",
+        baseURL: config.AI_BASE_URL ?? "",
+        apiKey: config.AI_API_KEY,
+      }).chatModel(model);
+    case "openai":
+      return createOpenAI({ apiKey: config.AI_API_KEY, baseURL: config.AI_BASE_URL }).chat(model);
+    case "anthropic":
+      return createAnthropic({ apiKey: config.AI_API_KEY, baseURL: config.AI_BASE_URL }).languageModel(model);
+    case "offline":
+      return createOfflineStoryteller({ wordDelayMs: config.AI_OFFLINE_WORD_DELAY_MS });
+  }
+}
+
+let current: LanguageModel | undefined;
+
+/** The process's Game Master model (created once; provider clients keep their connections). */
+export function gameMasterModel(): LanguageModel {
+  current ??= createGameMasterModel(env());
+  return current;
+}
+
+export function isOfflineStoryteller(): boolean {
+  return env().AI_PROVIDER === "offline";
+}

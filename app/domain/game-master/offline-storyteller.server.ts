@@ -1,0 +1,124 @@
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Prompt,
+  LanguageModelV4StreamPart,
+  LanguageModelV4Usage,
+} from "@ai-sdk/provider";
+import { narrateTurn } from "./offline-narrator.server.ts";
+import { readWorld } from "./offline-world.server.ts";
+import { parseSystemPrompt } from "./story-brief.server.ts";
+import { estimateTokens, truncateToTokens } from "./tokens.server.ts";
+
+/**
+ * The embedded Game Master: a language model that needs no network. It reads the same prompt a
+ * real model gets (the game's prompt and world content in the system message, the story as
+ * messages), narrates deterministically, and streams its reply word by word.
+ */
+
+function textOf(message: LanguageModelV4Prompt[number]) {
+  if (message.role === "system") return message.content;
+  return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+}
+
+function compose(options: LanguageModelV4CallOptions) {
+  const system = options.prompt.filter((message) => message.role === "system").map(textOf).join("\n\n");
+  const conversation = options.prompt.filter((message) => message.role === "user" || message.role === "assistant");
+  const action = textOf(conversation.findLast((message) => message.role === "user") ?? { role: "user", content: [] });
+  const previousReplies = conversation.filter((message) => message.role === "assistant").map(textOf);
+  const text = narrateTurn({ world: readWorld(parseSystemPrompt(system)), action, previousReplies });
+
+  const cap = options.maxOutputTokens;
+  const capped = cap !== undefined && estimateTokens(text) > cap;
+  return {
+    text: capped ? truncateToTokens(text, cap) : text,
+    truncated: capped,
+    inputTokens: estimateTokens(options.prompt.map(textOf).join("\n")),
+  };
+}
+
+function usage(inputTokens: number, text: string): LanguageModelV4Usage {
+  const outputTokens = estimateTokens(text);
+  return {
+    inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: outputTokens, text: outputTokens, reasoning: undefined },
+  };
+}
+
+function pause(milliseconds: number, signal: AbortSignal | undefined) {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, milliseconds);
+    function onAbort() {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    }
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+export function createOfflineStoryteller({ wordDelayMs }: { wordDelayMs: number }): LanguageModelV4 {
+  return {
+    specificationVersion: "v4",
+    provider: "offline",
+    modelId: "offline-storyteller",
+    supportedUrls: {},
+
+    async doGenerate(options) {
+      const { text, truncated, inputTokens } = compose(options);
+      return {
+        content: [{ type: "text", text }],
+        finishReason: { unified: truncated ? "length" : "stop", raw: truncated ? "length" : "stop" },
+        usage: usage(inputTokens, text),
+        warnings: [],
+      };
+    },
+
+    async doStream(options) {
+      const { text, truncated, inputTokens } = compose(options);
+      // Words with the spaces after them, so the pieces join back into the exact text.
+      const words = text.match(/\s*\S+\s*/g) ?? [];
+      const signal = options.abortSignal;
+      let index = 0;
+      const stream = new ReadableStream<LanguageModelV4StreamPart>({
+        start(controller) {
+          controller.enqueue({ type: "stream-start", warnings: [] });
+          controller.enqueue({ type: "text-start", id: "reply" });
+        },
+        async pull(controller) {
+          if (index > 0 && wordDelayMs > 0) {
+            try {
+              await pause(wordDelayMs, signal);
+            } catch (error) {
+              controller.error(error);
+              return;
+            }
+          } else if (signal?.aborted) {
+            controller.error(signal.reason);
+            return;
+          }
+          const word = words[index];
+          if (word !== undefined) {
+            controller.enqueue({ type: "text-delta", id: "reply", delta: word });
+            index += 1;
+            return;
+          }
+          controller.enqueue({ type: "text-end", id: "reply" });
+          controller.enqueue({
+            type: "finish",
+            usage: usage(inputTokens, text),
+            finishReason: { unified: truncated ? "length" : "stop", raw: truncated ? "length" : "stop" },
+          });
+          controller.close();
+        },
+      });
+      return { stream };
+    },
+  };
+}

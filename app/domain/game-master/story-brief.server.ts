@@ -1,0 +1,88 @@
+import type { ContentType } from "../../lib/constants.ts";
+
+/**
+ * What the Game Master knows about a game before the story starts: the admin's prompt and the
+ * game's published world content. The system prompt is rendered from it in one documented shape,
+ * which the offline storyteller reads back like any model would.
+ */
+export interface WorldSection {
+  contentType: ContentType;
+  title: string;
+  content: string;
+}
+
+export interface StoryBrief {
+  title: string;
+  prompt: string;
+  /** Most important first: when the budget is short, the last ones are left out. */
+  sections: WorldSection[];
+}
+
+/**
+ * The content types that describe the world, most important first. Tips, guides and FAQs are
+ * written for players, not for the narrator, so they stay out of the model's context.
+ */
+export const WORLD_CONTENT_TYPES = [
+  "story_background",
+  "world_setting",
+  "character_development",
+  "dialogue_system",
+  "combat_mechanics",
+  "character_progression",
+  "introduction",
+] as const satisfies readonly ContentType[];
+
+export type WorldContentType = (typeof WORLD_CONTENT_TYPES)[number];
+
+export function isWorldContentType(type: string): type is WorldContentType {
+  return (WORLD_CONTENT_TYPES as readonly string[]).includes(type);
+}
+
+export const OMITTED_TURNS_NOTE =
+  "This story is long: some earlier turns are left out below to save space. The opening and the most recent turns follow; stay consistent with them.";
+
+function escapeAttribute(value: string) {
+  return value.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("\n", " ");
+}
+
+function unescapeAttribute(value: string) {
+  return value.replaceAll("&quot;", '"').replaceAll("&amp;", "&");
+}
+
+export function renderWorldSection(section: WorldSection) {
+  // A section must not be able to close its own tag early.
+  const content = section.content.replaceAll("</world_content>", "</ world_content>").trim();
+  return `<world_content type="${section.contentType}" title="${escapeAttribute(section.title)}">\n${content}\n</world_content>`;
+}
+
+export const WORLD_INTRODUCTION =
+  "The game's published world content follows. Treat it as canon: keep names, places and rules consistent with it.";
+
+export function renderSystemPrompt(
+  brief: { title: string; prompt: string },
+  sections: WorldSection[],
+  { turnsOmitted = false }: { turnsOmitted?: boolean } = {},
+) {
+  const parts = [`# ${brief.title.replaceAll("\n", " ")}`, brief.prompt.trim()];
+  if (sections.length > 0) parts.push(WORLD_INTRODUCTION, ...sections.map(renderWorldSection));
+  if (turnsOmitted) parts.push(OMITTED_TURNS_NOTE);
+  return parts.join("\n\n");
+}
+
+const SECTION = /<world_content type="([a-z_]+)" title="([^"]*)">\n([\s\S]*?)\n<\/world_content>/g;
+const TITLE = /^# (.*)\n/;
+
+/** Reads a system prompt rendered by renderSystemPrompt back into its parts. */
+export function parseSystemPrompt(system: string): StoryBrief {
+  const sections: WorldSection[] = [];
+  for (const match of system.matchAll(SECTION)) {
+    const [, type = "", title = "", content = ""] = match;
+    if (isWorldContentType(type)) sections.push({ contentType: type, title: unescapeAttribute(title), content });
+  }
+  const title = TITLE.exec(system);
+  const start = title ? title[0].length : 0;
+  const introduction = system.indexOf(WORLD_INTRODUCTION);
+  const end = introduction >= 0 ? introduction : system.length;
+  const prompt = system.slice(start, end).replace(OMITTED_TURNS_NOTE, "").trim();
+  return { title: title?.[1]?.trim() ?? "", prompt, sections };
+}

@@ -1,0 +1,190 @@
+import { randomUUID } from "node:crypto";
+import { streamText } from "ai";
+import type { Logger } from "pino";
+import { env } from "../../env.server.ts";
+import { CREDITS_PER_MESSAGE } from "../../lib/constants.ts";
+import { trackInFlight } from "../../lib/in-flight.server.ts";
+import { applyCreditChange } from "../credits.server.ts";
+import { loadStoredConversation, storeExchange } from "../game-messages.server.ts";
+import { buildModelContext, type ModelContext } from "./context.server.ts";
+import { loadStoryBrief, type PlayableGame } from "./game-source.server.ts";
+import { gameMasterModel } from "./model.server.ts";
+
+/**
+ * One Game Master turn: one credit is debited before the model is called; the reply streams to
+ * the player as server-sent events (`data: {"content": "..."}` lines, then `data: [DONE]`) and is
+ * stored with the player's message once complete. The generation belongs to the server, not to
+ * the connection: a player who leaves mid-reply still finds it stored. A model that fails before
+ * producing any text costs nothing (the credit is refunded under the same reference); once text
+ * was delivered the turn is paid for, and what the player saw is what is stored.
+ */
+
+export interface TurnRequest {
+  userId: string;
+  game: PlayableGame;
+  /** The player's message, already trimmed and validated. */
+  message: string;
+  logger: Logger;
+}
+
+/** Messages sent to the player when a turn fails (the client shows SPEC's texts). */
+export const TURN_ERRORS = {
+  refunded: "The Game Master could not answer just now. Your credit was refunded; please try again.",
+  interrupted: "The Game Master's reply was interrupted. What arrived has been kept in your story.",
+  notStored: "The reply could not be saved to your story. Please try again.",
+} as const;
+
+const HEARTBEAT_MS = 15_000;
+/** Upstream retries before the first token (connection errors, 429/5xx answers). */
+const MAX_RETRIES = 1;
+
+const encoder = new TextEncoder();
+
+function event(payload: unknown) {
+  return encoder.encode(`data: ${JSON.stringify(payload)}\n\n`);
+}
+
+const DONE = encoder.encode("data: [DONE]\n\n");
+const HEARTBEAT = encoder.encode(": keep-alive\n\n");
+
+/** How many stored messages a turn reads at most: enough to fill any budget with short turns. */
+function recentMessageLimit(budgetTokens: number) {
+  return Math.min(2000, Math.max(40, Math.ceil(budgetTokens / 25)));
+}
+
+export const SSE_HEADERS = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  "Cache-Control": "no-cache, no-transform",
+  "X-Accel-Buffering": "no",
+} as const;
+
+/**
+ * Debits the turn's credit (throws InsufficientCreditsError, changing nothing, when the balance
+ * is short), builds the model's context and starts the reply. Returns the event stream.
+ */
+export async function startTurn({ userId, game, message, logger }: TurnRequest): Promise<ReadableStream<Uint8Array>> {
+  const config = env();
+  const turnId = randomUUID();
+  const reference = `turn:${turnId}`;
+  const sentAt = new Date();
+  const log = logger.child({ turnId, game: game.slug });
+
+  await applyCreditChange({ userId, delta: -CREDITS_PER_MESSAGE, reason: "chat_message", reference });
+  const refund = () => applyCreditChange({ userId, delta: CREDITS_PER_MESSAGE, reason: "refund", reference });
+
+  let context: ModelContext;
+  try {
+    const [brief, conversation] = await Promise.all([
+      loadStoryBrief(game),
+      loadStoredConversation(userId, game.slug, recentMessageLimit(config.AI_CONTEXT_TOKENS)),
+    ]);
+    context = buildModelContext({ brief, conversation, message, budgetTokens: config.AI_CONTEXT_TOKENS });
+  } catch (error) {
+    await refund();
+    throw error;
+  }
+
+  let player: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let playerLeft = false;
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      player = controller;
+    },
+    cancel() {
+      playerLeft = true;
+    },
+  });
+  const send = (chunk: Uint8Array) => {
+    if (playerLeft || !player) return;
+    try {
+      player.enqueue(chunk);
+    } catch {
+      playerLeft = true;
+    }
+  };
+  const finish = () => {
+    if (playerLeft || !player) return;
+    try {
+      player.close();
+    } catch {
+      // Already closed by a cancel racing this call.
+    }
+  };
+
+  const stop = new AbortController();
+  const generation = (async () => {
+    const startedAt = performance.now();
+    let reply = "";
+    let firstTokenMs: number | undefined;
+    let failure: unknown;
+    const heartbeat = setInterval(() => send(HEARTBEAT), HEARTBEAT_MS);
+    // A model that does not start answering, or falls silent, for AI_TIMEOUT_MS has failed. (The
+    // SDK's own first-chunk timeout only starts once response headers arrive.)
+    const silence = new AbortController();
+    let silenceTimer: NodeJS.Timeout | undefined;
+    const heardFromModel = () => {
+      clearTimeout(silenceTimer);
+      silenceTimer = setTimeout(
+        () => silence.abort(new Error(`The model sent nothing for ${config.AI_TIMEOUT_MS} ms.`)),
+        config.AI_TIMEOUT_MS,
+      );
+    };
+    heardFromModel();
+    try {
+      const result = streamText({
+        model: gameMasterModel(),
+        instructions: context.system,
+        messages: context.messages,
+        maxOutputTokens: config.AI_MAX_OUTPUT_TOKENS,
+        maxRetries: MAX_RETRIES,
+        abortSignal: AbortSignal.any([stop.signal, silence.signal]),
+        onError: () => {}, // Errors arrive as stream parts below; the default handler would print them.
+      });
+      for await (const part of result.stream) {
+        heardFromModel();
+        if (part.type === "text-delta" && part.text) {
+          firstTokenMs ??= performance.now() - startedAt;
+          reply += part.text;
+          send(event({ content: part.text }));
+        } else if (part.type === "error") {
+          throw part.error;
+        } else if (part.type === "abort") {
+          throw new Error(`The reply was aborted${part.reason ? `: ${part.reason}` : ""}.`);
+        } else if (part.type === "finish" && part.finishReason === "error") {
+          throw new Error("The model reported an error at the end of its reply.");
+        }
+      }
+    } catch (error) {
+      failure = error;
+    } finally {
+      clearInterval(heartbeat);
+      clearTimeout(silenceTimer);
+    }
+
+    const durationMs = Math.round(performance.now() - startedAt);
+    if (!reply.trim()) {
+      // Nothing reached the player: the turn is free. An empty but successful reply ends with
+      // [DONE] alone, which the client shows as SPEC's "issue generating a response" message.
+      await refund().catch((error: unknown) => log.error({ err: error }, "refund failed"));
+      if (failure) log.warn({ err: failure, durationMs }, "model failed before any text; credit refunded");
+      else log.warn({ durationMs }, "model returned no text; credit refunded");
+      send(failure ? event({ error: TURN_ERRORS.refunded }) : DONE);
+      finish();
+      return;
+    }
+
+    let stored = true;
+    try {
+      await storeExchange({ userId, gameSlug: game.slug, message, reply, sentAt });
+    } catch (error) {
+      stored = false;
+      log.error({ err: error }, "the exchange could not be stored");
+    }
+    if (failure) log.warn({ err: failure, durationMs, characters: reply.length }, "reply interrupted after text");
+    else log.info({ durationMs, firstTokenMs: Math.round(firstTokenMs ?? 0), characters: reply.length, playerLeft }, "turn complete");
+    send(!stored ? event({ error: TURN_ERRORS.notStored }) : failure ? event({ error: TURN_ERRORS.interrupted }) : DONE);
+    finish();
+  })().catch((error: unknown) => log.error({ err: error }, "turn failed"));
+  trackInFlight(generation, () => stop.abort(new Error("The server is shutting down.")));
+  return stream;
+}

@@ -1,0 +1,86 @@
+import { and, asc, eq, ilike, or, type SQL } from "drizzle-orm";
+import { db } from "../db/database.server.ts";
+import { games, type Game } from "../db/schema.ts";
+import { FEATURED_GAME_COUNT, type Difficulty } from "../lib/constants.ts";
+
+/**
+ * The catalogue as visitors see it: active games only, in sort_order. Read-only; writes live in
+ * the admin's modules.
+ */
+
+/** What a game card and the catalogue need (never the Game Master prompt). */
+export type GameSummary = Pick<
+  Game,
+  "id" | "slug" | "title" | "tagline" | "description" | "icon" | "difficulty" | "players" | "category" | "sortOrder"
+>;
+
+const summaryColumns = {
+  id: games.id,
+  slug: games.slug,
+  title: games.title,
+  tagline: games.tagline,
+  description: games.description,
+  icon: games.icon,
+  difficulty: games.difficulty,
+  players: games.players,
+  category: games.category,
+  sortOrder: games.sortOrder,
+};
+
+export const MAX_SEARCH_LENGTH = 100;
+
+export interface GameFilter {
+  difficulty?: Difficulty;
+  /** Matched case-insensitively against title, tagline and description. */
+  search?: string;
+  limit?: number;
+}
+
+/** A search term as the catalogue uses it: single-spaced, trimmed, bounded; empty means none. */
+export function normalizeSearch(value: string | null | undefined): string | undefined {
+  const term = (value ?? "").replace(/\s+/g, " ").trim().slice(0, MAX_SEARCH_LENGTH).trim();
+  return term || undefined;
+}
+
+/** `%term%` for ILIKE, with the term's own wildcards taken literally. */
+function containsPattern(term: string) {
+  return `%${term.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+export async function listActiveGames(filter: GameFilter = {}): Promise<GameSummary[]> {
+  const conditions: SQL[] = [eq(games.isActive, true)];
+  if (filter.difficulty) conditions.push(eq(games.difficulty, filter.difficulty));
+  const search = normalizeSearch(filter.search);
+  if (search) {
+    const pattern = containsPattern(search);
+    const matches = or(ilike(games.title, pattern), ilike(games.tagline, pattern), ilike(games.description, pattern));
+    if (matches) conditions.push(matches);
+  }
+  const query = db()
+    .select(summaryColumns)
+    .from(games)
+    .where(and(...conditions))
+    .orderBy(asc(games.sortOrder), asc(games.title))
+    .$dynamic();
+  return filter.limit === undefined ? query : query.limit(filter.limit);
+}
+
+/** The home page's 'Choose Your Role': the first active games by sort_order. */
+export function listFeaturedGames(): Promise<GameSummary[]> {
+  return listActiveGames({ limit: FEATURED_GAME_COUNT });
+}
+
+/** An active game by slug (the whole row, prompt included — keep it on the server). */
+export async function getActiveGame(slug: string): Promise<Game | undefined> {
+  const [game] = await db()
+    .select()
+    .from(games)
+    .where(and(eq(games.slug, slug), eq(games.isActive, true)))
+    .limit(1);
+  return game;
+}
+
+/** The prompt's first paragraph: the scene a story opens on, shown in the game page's preview. */
+export function promptOpening(prompt: string): string {
+  return prompt.trim().split(/\r?\n\s*\r?\n/, 1)[0]?.replace(/\s+/g, " ").trim() ?? "";
+}

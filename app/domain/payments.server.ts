@@ -1,0 +1,351 @@
+import { randomBytes } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import Stripe from "stripe";
+import { db } from "../db/database.server.ts";
+import { payments, type Payment } from "../db/schema.ts";
+import { env } from "../env.server.ts";
+import { findCreditPackage, PAYMENT_CURRENCY, type CreditPackage, type PaymentStatus } from "../lib/constants.ts";
+import { paymentSuccessPath } from "../lib/payments.ts";
+import { applyCreditChange, getBalance } from "./credits.server.ts";
+import type { RateLimitRule } from "./rate-limit.server.ts";
+
+/**
+ * Buying credits. A checkout is a Stripe Checkout Session when STRIPE_SECRET_KEY is set, else the
+ * built-in test checkout. Either way a `payments` row (pending) is written when the checkout is
+ * created, and one function — fulfilPayment — turns a paid checkout into credits: the payment row
+ * completed and a `purchase` ledger row keyed by the session id, in one transaction. Verify, the
+ * webhook and the test checkout all go through it, so however often and in whatever order they
+ * arrive, a payment credits exactly once.
+ */
+
+export type CheckoutMode = "stripe" | "test";
+
+/** Checkouts one player may start per minute (a checkout is a call to Stripe). */
+export const CHECKOUT_RATE_LIMIT: RateLimitRule = { name: "create-payment", limit: 10, windowMs: 60_000 };
+
+/** A payment problem with the HTTP status and the sentence a person should read. */
+export class PaymentError extends Error {
+  override name = "PaymentError";
+  readonly status: number;
+  constructor(message: string, status: number) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export class UnknownPackageError extends PaymentError {
+  override name = "UnknownPackageError";
+  constructor(packageType: string) {
+    super(`There is no credit package "${packageType}". Choose 100, 500 or 1000 credits.`, 400);
+  }
+}
+
+/** Unknown session, or one that belongs to someone else (the two are not told apart). */
+export class PaymentNotFoundError extends PaymentError {
+  override name = "PaymentNotFoundError";
+  constructor() {
+    super("We could not find this payment on your account.", 404);
+  }
+}
+
+export class PaymentNotPaidError extends PaymentError {
+  override name = "PaymentNotPaidError";
+  constructor(message = "This payment has not been completed, so no credits were added.") {
+    super(message, 409);
+  }
+}
+
+export class PaymentProviderError extends PaymentError {
+  override name = "PaymentProviderError";
+  constructor(cause: unknown) {
+    super("The payment provider could not be reached. Please try again in a moment.", 502);
+    this.cause = cause;
+  }
+}
+
+export class WebhookSignatureError extends PaymentError {
+  override name = "WebhookSignatureError";
+  constructor(message: string) {
+    super(message, 400);
+  }
+}
+
+export function checkoutMode(): CheckoutMode {
+  return env().STRIPE_SECRET_KEY ? "stripe" : "test";
+}
+
+let stripeClient: { key: string; client: Stripe } | undefined;
+
+function stripe(): Stripe {
+  const config = env();
+  const key = config.STRIPE_SECRET_KEY;
+  if (!key) throw new Error("Stripe is not configured (STRIPE_SECRET_KEY is unset).");
+  if (stripeClient?.key !== key) {
+    stripeClient = {
+      key,
+      client: new Stripe(key, {
+        ...stripeApiLocation(config.STRIPE_API_URL),
+        maxNetworkRetries: 2,
+        timeout: 20_000,
+        appInfo: { name: config.SITE_NAME },
+      }),
+    };
+  }
+  return stripeClient.client;
+}
+
+/** STRIPE_API_URL (a local Stripe-protocol server in tests) as the SDK's host/port/protocol. */
+function stripeApiLocation(apiUrl: string | undefined) {
+  if (!apiUrl) return {};
+  const url = new URL(apiUrl);
+  const protocol = url.protocol === "http:" ? "http" : "https";
+  return { host: url.hostname, port: url.port || (protocol === "http" ? 80 : 443), protocol } as const;
+}
+
+export interface Buyer {
+  id: string;
+  email: string;
+}
+
+export interface Checkout {
+  url: string;
+  sessionId: string;
+}
+
+/** Starts a checkout for one package and records the pending payment. */
+export async function createCheckout(buyer: Buyer, packageType: string): Promise<Checkout> {
+  const creditPackage = findCreditPackage(packageType);
+  if (!creditPackage) throw new UnknownPackageError(packageType);
+  const checkout = checkoutMode() === "stripe" ? await createStripeCheckout(buyer, creditPackage) : createTestCheckout();
+  await db().insert(payments).values({
+    userId: buyer.id,
+    provider: checkoutMode(),
+    sessionId: checkout.sessionId,
+    packageId: creditPackage.id,
+    credits: creditPackage.credits,
+    amountCents: creditPackage.priceCents,
+    currency: PAYMENT_CURRENCY,
+  });
+  return checkout;
+}
+
+async function createStripeCheckout(buyer: Buyer, creditPackage: CreditPackage): Promise<Checkout> {
+  const { PUBLIC_URL, SITE_NAME } = env();
+  const metadata = { userId: buyer.id, packageId: creditPackage.id, credits: String(creditPackage.credits) };
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await stripe().checkout.sessions.create({
+      mode: "payment",
+      line_items: [
+        {
+          quantity: 1,
+          price_data: {
+            currency: PAYMENT_CURRENCY,
+            unit_amount: creditPackage.priceCents,
+            product_data: {
+              name: `${creditPackage.credits} Credits`,
+              description: `${creditPackage.credits} credits for ${SITE_NAME}. Credits never expire.`,
+            },
+          },
+        },
+      ],
+      client_reference_id: buyer.id,
+      customer_email: buyer.email,
+      metadata,
+      payment_intent_data: { metadata },
+      success_url: `${PUBLIC_URL}${paymentSuccessPath("{CHECKOUT_SESSION_ID}", creditPackage.credits)}`,
+      cancel_url: `${PUBLIC_URL}/credits`,
+    });
+  } catch (error) {
+    throw new PaymentProviderError(error);
+  }
+  if (!session.url) throw new PaymentProviderError(new Error(`Stripe returned checkout session ${session.id} without a url`));
+  return { url: session.url, sessionId: session.id };
+}
+
+function createTestCheckout(): Checkout {
+  const sessionId = `test_cs_${randomBytes(18).toString("base64url")}`;
+  return { url: `${env().PUBLIC_URL}/checkout/test/${sessionId}`, sessionId };
+}
+
+export interface FulfilledPayment {
+  userId: string;
+  credits: number;
+  /** The buyer's balance right after this fulfilment (or the repeated one). */
+  balance: number;
+  /** False when the payment had been credited before: nothing changed. */
+  newlyCredited: boolean;
+}
+
+/**
+ * Credits a paid checkout exactly once: the payment row is locked, the `purchase` ledger row keyed
+ * by the session id is applied (a no-op when it exists), and the payment is marked completed — all
+ * in one transaction. Callers must have established that the session is paid.
+ */
+export async function fulfilPayment(sessionId: string): Promise<FulfilledPayment> {
+  return db().transaction(async (tx) => {
+    const [payment] = await tx.select().from(payments).where(eq(payments.sessionId, sessionId)).for("update");
+    if (!payment) throw new PaymentNotFoundError();
+    const change = await applyCreditChange(
+      { userId: payment.userId, delta: payment.credits, reason: "purchase", reference: sessionId },
+      tx,
+    );
+    if (payment.status !== "completed") {
+      await tx.update(payments).set({ status: "completed", completedAt: new Date() }).where(eq(payments.id, payment.id));
+    }
+    return { userId: payment.userId, credits: payment.credits, balance: change.balance, newlyCredited: change.applied };
+  });
+}
+
+export interface VerifiedPayment {
+  creditsAdded: number;
+  balance: number;
+}
+
+/**
+ * The success page's check: the session must be the caller's and paid (asked of Stripe, never
+ * taken from the URL); then it is fulfilled, unless the webhook got there first.
+ */
+export async function verifyPayment(userId: string, sessionId: string): Promise<VerifiedPayment> {
+  const payment = await findPayment(sessionId);
+  if (!payment || payment.userId !== userId) throw new PaymentNotFoundError();
+  if (payment.status === "completed") return { creditsAdded: payment.credits, balance: await getBalance(userId) };
+  if (payment.provider === "test") {
+    throw new PaymentNotPaidError(
+      payment.status === "expired" ? "This test checkout was cancelled, so no credits were added." : undefined,
+    );
+  }
+  if (checkoutMode() !== "stripe") throw new PaymentNotPaidError("Card payments are not configured on this server.");
+
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await stripe().checkout.sessions.retrieve(sessionId);
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) throw new PaymentNotFoundError();
+    throw new PaymentProviderError(error);
+  }
+  if (!sessionMatchesPayment(session, payment)) throw new PaymentNotFoundError();
+  if (session.payment_status !== "paid") {
+    throw new PaymentNotPaidError(
+      session.status === "complete"
+        ? "Your payment is still being processed. The credits will be added as soon as it clears."
+        : undefined,
+    );
+  }
+  const fulfilled = await fulfilPayment(sessionId);
+  return { creditsAdded: fulfilled.credits, balance: fulfilled.balance };
+}
+
+/** Stripe's session must describe the payment we recorded: same buyer, same amount and currency. */
+function sessionMatchesPayment(session: Stripe.Checkout.Session, payment: Payment) {
+  return (
+    session.id === payment.sessionId &&
+    session.metadata?.userId === payment.userId &&
+    session.amount_total === payment.amountCents &&
+    session.currency === payment.currency
+  );
+}
+
+async function findPayment(sessionId: string) {
+  const [payment] = await db().select().from(payments).where(eq(payments.sessionId, sessionId));
+  return payment;
+}
+
+export type WebhookOutcome =
+  | { event: string; outcome: "credited" | "already-credited"; sessionId: string; userId: string; credits: number }
+  | { event: string; outcome: "unpaid" | "unknown-session" | "mismatch" | "status-updated" | "ignored"; sessionId?: string };
+
+/**
+ * A Stripe webhook delivery. The signature over the raw body is checked before anything else;
+ * a paid `checkout.session.completed` (or a delayed payment that succeeded) is fulfilled.
+ */
+export async function handleStripeWebhook(payload: Uint8Array, signature: string | null): Promise<WebhookOutcome> {
+  const secret = env().STRIPE_WEBHOOK_SECRET;
+  if (!secret) throw new PaymentError("Stripe webhooks are not configured on this server.", 404);
+  if (!signature) throw new WebhookSignatureError("The Stripe-Signature header is missing.");
+  let event: Stripe.Event;
+  try {
+    event = Stripe.webhooks.constructEvent(Buffer.from(payload), signature, secret);
+  } catch {
+    throw new WebhookSignatureError("The Stripe signature does not match this request.");
+  }
+
+  switch (event.type) {
+    case "checkout.session.completed":
+    case "checkout.session.async_payment_succeeded":
+      return fulfilFromWebhook(event.type, event.data.object);
+    case "checkout.session.async_payment_failed":
+      return { event: event.type, outcome: await settlePending(event.data.object.id, "failed"), sessionId: event.data.object.id };
+    case "checkout.session.expired":
+      return { event: event.type, outcome: await settlePending(event.data.object.id, "expired"), sessionId: event.data.object.id };
+    default:
+      return { event: event.type, outcome: "ignored" };
+  }
+}
+
+async function fulfilFromWebhook(eventType: string, session: Stripe.Checkout.Session): Promise<WebhookOutcome> {
+  const sessionId = session.id;
+  if (session.payment_status !== "paid") return { event: eventType, outcome: "unpaid", sessionId };
+  const payment = await findPayment(sessionId);
+  // A session another integration on the same Stripe account created: not ours to credit.
+  if (!payment) return { event: eventType, outcome: "unknown-session", sessionId };
+  if (!sessionMatchesPayment(session, payment)) return { event: eventType, outcome: "mismatch", sessionId };
+  const fulfilled = await fulfilPayment(sessionId);
+  return {
+    event: eventType,
+    outcome: fulfilled.newlyCredited ? "credited" : "already-credited",
+    sessionId,
+    userId: fulfilled.userId,
+    credits: fulfilled.credits,
+  };
+}
+
+/** Marks a pending payment failed or expired; a completed one stays completed. */
+async function settlePending(sessionId: string, status: Extract<PaymentStatus, "failed" | "expired">) {
+  const updated = await db()
+    .update(payments)
+    .set({ status })
+    .where(and(eq(payments.sessionId, sessionId), eq(payments.status, "pending")))
+    .returning({ id: payments.id });
+  return updated.length > 0 ? ("status-updated" as const) : ("ignored" as const);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The built-in test checkout (no Stripe key): a page of our own plays the provider's part.
+
+export interface TestCheckout {
+  sessionId: string;
+  packageId: string;
+  credits: number;
+  amountCents: number;
+  status: PaymentStatus;
+}
+
+/** The caller's test checkout; not found for anyone else, or when real payments are configured. */
+export async function getTestCheckout(userId: string, sessionId: string): Promise<TestCheckout> {
+  if (checkoutMode() !== "test") throw new PaymentNotFoundError();
+  const payment = await findPayment(sessionId);
+  if (!payment || payment.provider !== "test" || payment.userId !== userId) throw new PaymentNotFoundError();
+  return {
+    sessionId: payment.sessionId,
+    packageId: payment.packageId,
+    credits: payment.credits,
+    amountCents: payment.amountCents,
+    status: payment.status,
+  };
+}
+
+/** "Pay" on the test checkout: the provider confirms the payment, and it is fulfilled at once. */
+export async function payTestCheckout(userId: string, sessionId: string): Promise<FulfilledPayment> {
+  const checkout = await getTestCheckout(userId, sessionId);
+  if (checkout.status === "expired" || checkout.status === "failed") {
+    throw new PaymentNotPaidError("This test checkout was cancelled. Start a new purchase from the Credits page.");
+  }
+  return fulfilPayment(sessionId);
+}
+
+/** "Cancel" on the test checkout: the pending payment can no longer be paid. */
+export async function cancelTestCheckout(userId: string, sessionId: string): Promise<void> {
+  await getTestCheckout(userId, sessionId);
+  await settlePending(sessionId, "expired");
+}

@@ -1,0 +1,63 @@
+import { sql } from "drizzle-orm";
+import { db } from "../db/database.server.ts";
+import { rateLimit } from "../db/schema.ts";
+
+export interface RateLimitRule {
+  /** What is limited, e.g. `chat`, `contact`; combined with the subject (user id, IP). */
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
+export interface RateLimitResult {
+  allowed: boolean;
+  remaining: number;
+  /** Seconds until the window resets (for Retry-After). */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Counts one attempt in a fixed window kept in the database, so every instance shares the count.
+ * One atomic upsert: a new window starts when the stored one has expired.
+ */
+export async function consumeRateLimit(rule: RateLimitRule, subject: string, now = Date.now()): Promise<RateLimitResult> {
+  const key = `${rule.name}:${subject}`;
+  const windowStart = now - rule.windowMs;
+  const [row] = await db()
+    .insert(rateLimit)
+    .values({ id: key, key, count: 1, lastRequest: now })
+    .onConflictDoUpdate({
+      target: rateLimit.key,
+      set: {
+        count: sql`CASE WHEN ${rateLimit.lastRequest} <= ${windowStart} THEN 1 ELSE ${rateLimit.count} + 1 END`,
+        lastRequest: sql`CASE WHEN ${rateLimit.lastRequest} <= ${windowStart} THEN ${now} ELSE ${rateLimit.lastRequest} END`,
+      },
+    })
+    .returning({ count: rateLimit.count, windowStartedAt: rateLimit.lastRequest });
+  const count = row?.count ?? 1;
+  const resetAt = (row?.windowStartedAt ?? now) + rule.windowMs;
+  return {
+    allowed: count <= rule.limit,
+    remaining: Math.max(0, rule.limit - count),
+    retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
+  };
+}
+
+/**
+ * The header server/app.ts sets on every request to the client's address as Express resolves it
+ * (its trust-proxy rules), replacing whatever the client sent under that name.
+ */
+export const CLIENT_ADDRESS_HEADER = "x-client-ip";
+
+/** The client's address, the usual rate-limit subject for visitors who are not signed in. */
+export function clientAddress(request: Request): string {
+  return request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown";
+}
+
+/** The JSON 429 every limited endpoint answers with. */
+export function tooManyRequests(result: RateLimitResult, message: string) {
+  return Response.json(
+    { error: message },
+    { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
+  );
+}

@@ -1,0 +1,74 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigurationError, parseEnvironment } from "./env.server.ts";
+
+const dataDir = () => mkdtempSync(path.join(tmpdir(), "pae-env-"));
+
+function errorOf(source: Record<string, string>) {
+  try {
+    parseEnvironment({ DATA_DIR: dataDir(), ...source });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigurationError);
+    return (error as Error).message;
+  }
+  throw new Error("expected a configuration error");
+}
+
+describe("configuration", () => {
+  it("runs on the embedded defaults with nothing set", () => {
+    const directory = dataDir();
+    const config = parseEnvironment({ DATA_DIR: directory });
+    expect(config).toMatchObject({
+      PORT: 3000,
+      HOST: "0.0.0.0",
+      PUBLIC_URL: "http://localhost:3000",
+      AI_PROVIDER: "offline",
+      AI_CONTEXT_TOKENS: 8000,
+      AI_MAX_OUTPUT_TOKENS: 800,
+      AI_TIMEOUT_MS: 60000,
+      REQUIRE_EMAIL_VERIFICATION: false,
+      SITE_NAME: "Play as Empress",
+      SUPPORT_EMAIL: "support@playasempress.example",
+      usesEmbeddedDatabase: true,
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.AUTH_SECRET).toHaveLength(43);
+    expect(readFileSync(path.join(directory, "auth-secret"), "utf8")).toBe(config.AUTH_SECRET);
+    expect(parseEnvironment({ DATA_DIR: directory }).AUTH_SECRET).toBe(config.AUTH_SECRET);
+  });
+
+  it("names the variable and the problem in one line", () => {
+    expect(errorOf({ PORT: "eighty" })).toMatch(/^Invalid configuration: PORT .*\(got "eighty"\)$/);
+    expect(errorOf({ DATABASE_URL: "mysql://x" })).toBe(
+      'Invalid configuration: DATABASE_URL must start with postgres:// or postgresql:// (got "mysql://x")',
+    );
+    expect(errorOf({ AI_PROVIDER: "skynet" })).toMatch(/^Invalid configuration: AI_PROVIDER /);
+    expect(errorOf({ REQUIRE_EMAIL_VERIFICATION: "maybe" })).toMatch(/^Invalid configuration: REQUIRE_EMAIL_VERIFICATION /);
+    expect(errorOf({ SUPPORT_EMAIL: "nobody" })).toMatch(/^Invalid configuration: SUPPORT_EMAIL /);
+    for (const message of [errorOf({ PORT: "-1" }), errorOf({ PUBLIC_URL: "ftp://x" })]) expect(message).not.toContain("\n");
+  });
+
+  it("requires what a chosen provider needs", () => {
+    expect(errorOf({ AI_PROVIDER: "openai-compatible", AI_MODEL: "m" })).toBe(
+      'Invalid configuration: AI_BASE_URL is required when AI_PROVIDER is openai-compatible',
+    );
+    expect(errorOf({ AI_PROVIDER: "anthropic", AI_API_KEY: "k" })).toBe(
+      "Invalid configuration: AI_MODEL is required when AI_PROVIDER is anthropic",
+    );
+    expect(errorOf({ STRIPE_SECRET_KEY: "sk_test_1" })).toBe(
+      "Invalid configuration: STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set",
+    );
+    expect(errorOf({ GOOGLE_CLIENT_ID: "id" })).toBe(
+      "Invalid configuration: GOOGLE_CLIENT_SECRET is required when GOOGLE_CLIENT_ID is set",
+    );
+  });
+
+  it("requires a shared AUTH_SECRET for production on PostgreSQL only", () => {
+    expect(errorOf({ NODE_ENV: "production", DATABASE_URL: "postgres://db/x" })).toBe(
+      "Invalid configuration: AUTH_SECRET is required in production when DATABASE_URL is set",
+    );
+    expect(() => parseEnvironment({ NODE_ENV: "production", DATA_DIR: dataDir() })).not.toThrow();
+  });
+});

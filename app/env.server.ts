@@ -1,0 +1,129 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", ""])
+  .transform((value) => value === "true" || value === "1");
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => value || undefined)
+  .optional();
+
+const positiveInteger = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const environmentSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    DATABASE_URL: z
+      .string()
+      .trim()
+      .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    DATA_DIR: z.string().min(1).default("./data"),
+    AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    AI_PROVIDER: z.enum(["offline", "openai-compatible", "openai", "anthropic"]).default("offline"),
+    AI_BASE_URL: z.url().optional(),
+    AI_API_KEY: optionalText,
+    AI_MODEL: optionalText,
+    AI_CONTEXT_TOKENS: positiveInteger(8000),
+    AI_MAX_OUTPUT_TOKENS: positiveInteger(800),
+    AI_TIMEOUT_MS: positiveInteger(60_000),
+    AI_OFFLINE_WORD_DELAY_MS: z.coerce.number().int().min(0).default(35),
+    CHAT_TURNS_PER_MINUTE: positiveInteger(20),
+    STRIPE_SECRET_KEY: optionalText,
+    STRIPE_WEBHOOK_SECRET: optionalText,
+    STRIPE_API_URL: z.url().optional(),
+    GOOGLE_CLIENT_ID: optionalText,
+    GOOGLE_CLIENT_SECRET: optionalText,
+    GOOGLE_DISCOVERY_URL: z
+      .url()
+      .default("https://accounts.google.com/.well-known/openid-configuration"),
+    SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+    MAIL_FROM: z.string().min(3).default("Play as Empress <no-reply@playasempress.example>"),
+    REQUIRE_EMAIL_VERIFICATION: booleanFlag.default(false),
+    SITE_NAME: z.string().trim().min(1).default("Play as Empress"),
+    SUPPORT_EMAIL: z.email().default("support@playasempress.example"),
+  })
+  .superRefine((value, context) => {
+    const needsModel = value.AI_PROVIDER !== "offline";
+    if (needsModel && !value.AI_MODEL) {
+      context.addIssue({ code: "custom", path: ["AI_MODEL"], message: `is required when AI_PROVIDER is ${value.AI_PROVIDER}` });
+    }
+    if (value.AI_PROVIDER === "openai-compatible" && !value.AI_BASE_URL) {
+      context.addIssue({ code: "custom", path: ["AI_BASE_URL"], message: "is required when AI_PROVIDER is openai-compatible" });
+    }
+    if ((value.AI_PROVIDER === "openai" || value.AI_PROVIDER === "anthropic") && !value.AI_API_KEY) {
+      context.addIssue({ code: "custom", path: ["AI_API_KEY"], message: `is required when AI_PROVIDER is ${value.AI_PROVIDER}` });
+    }
+    if (value.STRIPE_SECRET_KEY && !value.STRIPE_WEBHOOK_SECRET) {
+      context.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "is required when STRIPE_SECRET_KEY is set" });
+    }
+    if (value.GOOGLE_CLIENT_ID && !value.GOOGLE_CLIENT_SECRET) {
+      context.addIssue({ code: "custom", path: ["GOOGLE_CLIENT_SECRET"], message: "is required when GOOGLE_CLIENT_ID is set" });
+    }
+    // Several instances behind a load balancer must sign sessions with one shared secret.
+    if (value.NODE_ENV === "production" && value.DATABASE_URL && !value.AUTH_SECRET) {
+      context.addIssue({ code: "custom", path: ["AUTH_SECRET"], message: "is required in production when DATABASE_URL is set" });
+    }
+  });
+
+export type Environment = ReturnType<typeof parseEnvironment>;
+
+export class ConfigurationError extends Error {
+  override name = "ConfigurationError";
+}
+
+export function parseEnvironment(source: NodeJS.ProcessEnv = process.env) {
+  const result = environmentSchema.safeParse(source);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const variable = issue?.path.join(".") || "environment";
+    const received = issue && issue.path.length > 0 ? source[String(issue.path[0])] : undefined;
+    const detail = issue?.message ?? "is invalid";
+    throw new ConfigurationError(
+      `Invalid configuration: ${variable} ${detail.replace(/^Invalid input: /, "")}` +
+        (received === undefined ? "" : ` (got "${received}")`),
+    );
+  }
+  const value = result.data;
+  const dataDir = path.resolve(value.DATA_DIR);
+  const publicUrl = (value.PUBLIC_URL ?? `http://localhost:${value.PORT || 3000}`).replace(/\/+$/, "");
+  return {
+    ...value,
+    DATA_DIR: dataDir,
+    PUBLIC_URL: publicUrl,
+    AUTH_SECRET: value.AUTH_SECRET ?? readOrCreateLocalSecret(dataDir, "auth-secret"),
+    isProduction: value.NODE_ENV === "production",
+    usesEmbeddedDatabase: !value.DATABASE_URL,
+  };
+}
+
+/** A secret generated once and kept in DATA_DIR, so sessions survive restarts of a single instance. */
+export function readOrCreateLocalSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, name);
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString("base64url");
+    writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}
+
+let current: Environment | undefined;
+
+/** The parsed configuration; parsed on first use so tests can set process.env before it. */
+export function env(): Environment {
+  current ??= parseEnvironment();
+  return current;
+}

@@ -1,0 +1,51 @@
+/** The admin panel's texts that SPEC quotes (§2 Admin panel, §8), written once. */
+export const ADMIN_TEXTS = {
+  checkingPermissions: "Checking permissions...",
+  accessDeniedTitle: "Access Denied",
+  accessDenied: "You don't have admin privileges to access this page. Contact an administrator to request access.",
+  goBack: "Go Back",
+
+  addNewGame: "Add New Game",
+  noGames: "No games found. Create your first game!",
+  gamesLoadFailed: "Failed to load games. Please try again.",
+  gameCreated: "Game created successfully!",
+  gameUpdated: "Game updated successfully!",
+  gameSaveFailed: "Failed to save game. Please try again.",
+  gameDeleteFailed: "Failed to delete game. Please try again.",
+
+  addContent: "Add Content",
+  noContent: "No content yet",
+  addFirstContent: "Add First Content",
+  contentCreated: "Content created successfully!",
+  contentUpdated: "Content updated successfully!",
+  contentDeleted: "Content deleted successfully!",
+  contentDeleteFailed: "Failed to delete content",
+
+  selectGame: "Please select a game",
+  sectionsSaved: "All sections saved successfully!",
+
+  addGuide: "Add Guide",
+  noGuides: "No guides yet",
+  addFirstGuide: "Add First Guide",
+  guideCreated: "Guide created successfully!",
+  guideUpdated: "Guide updated successfully!",
+  guideDeleted: "Guide deleted successfully!",
+  guideDeleteFailed: "Failed to delete guide",
+
+  // Not SPEC's: the other lists' load failures, in the words of the games list's.
+  contentLoadFailed: "Failed to load content. Please try again.",
+  guidesLoadFailed: "Failed to load guides. Please try again.",
+  messagesLoadFailed: "Failed to load messages. Please try again.",
+
+  saveErrorTitle: "Error",
+  somethingWentWrong: "Something went wrong",
+  saving: "Saving...",
+} as const;
+
+export function deleteConfirmation(title: string) {
+  return `Are you sure you want to delete "${title}"? This action cannot be undone.`;
+}
+
+export function gameDeleted(title: string) {
+  return `"${title}" has been deleted successfully.`;
+}

@@ -1,0 +1,103 @@
+import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, MIN_PASSWORD_LENGTH } from "./constants.ts";
+
+/** The page that confirms an email address and re-sends the confirmation mail. */
+export const VERIFY_EMAIL_PATH = "/auth/verify-email";
+/** The page that asks for a password-reset link and, with the link's token, sets the new password. */
+export const RESET_PASSWORD_PATH = "/auth/reset-password";
+
+const REDIRECT_BASE = "http://same-site.invalid";
+
+/**
+ * Where to send a visitor after signing in: `target` when it is a path on this site (not /auth
+ * itself, not an API endpoint), otherwise `fallback`. Off-site targets, protocol-relative
+ * `//host` and backslash tricks browsers read as `//` are refused.
+ */
+export function safeRedirectPath(target: string | null | undefined, fallback = "/"): string {
+  if (!target || !target.startsWith("/") || target.startsWith("//") || /[\\\s]/.test(target)) return fallback;
+  let url: URL;
+  try {
+    url = new URL(target, REDIRECT_BASE);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== REDIRECT_BASE) return fallback;
+  if (url.pathname === "/auth" || url.pathname.startsWith("/api/")) return fallback;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** /auth with the page to come back to (omitted when that is the home page). */
+export function authPath(redirectTo: string, extra: Record<string, string> = {}) {
+  const params = new URLSearchParams(extra);
+  if (redirectTo !== "/") params.set("redirectTo", redirectTo);
+  const query = params.toString();
+  return query ? `/auth?${query}` : "/auth";
+}
+
+/** The name shown for a user: the username they chose (trimmed, bounded), else their email's local part. */
+export function displayName(name: string | null | undefined, email: string): string {
+  const chosen = (name ?? "").trim().replace(/\s+/g, " ").slice(0, MAX_USERNAME_LENGTH).trim();
+  return chosen || email.split("@")[0] || email;
+}
+
+export const INVALID_CREDENTIALS_MESSAGE = "Invalid email or password";
+export const EMAIL_TAKEN_MESSAGE = "An account with this email already exists";
+export const PASSWORD_TOO_SHORT_MESSAGE = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
+const INVALID_EMAIL_MESSAGE = "Please enter a valid email address";
+
+/** better-auth's error codes, as a person would say them. */
+const AUTH_ERROR_MESSAGES: Record<string, string> = {
+  INVALID_EMAIL_OR_PASSWORD: INVALID_CREDENTIALS_MESSAGE,
+  USER_ALREADY_EXISTS: EMAIL_TAKEN_MESSAGE,
+  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: EMAIL_TAKEN_MESSAGE,
+  PASSWORD_TOO_SHORT: PASSWORD_TOO_SHORT_MESSAGE,
+  PASSWORD_TOO_LONG: `Password must be at most ${MAX_PASSWORD_LENGTH} characters`,
+  INVALID_PASSWORD: INVALID_CREDENTIALS_MESSAGE,
+  INVALID_EMAIL: INVALID_EMAIL_MESSAGE,
+  EMAIL_ALREADY_VERIFIED: "Your email address is already confirmed",
+  EMAIL_MISMATCH: "That is not the email address of the account you are signed in with",
+  INVALID_TOKEN: "This link has expired or was already used. Please ask for a new one.",
+};
+
+/** Input that fails better-auth's request schema ("[body.email] Invalid email address"), by field. */
+const INVALID_FIELD_MESSAGES: Record<string, string> = {
+  email: INVALID_EMAIL_MESSAGE,
+  password: "Please enter your password",
+};
+
+/** The message to show for a better-auth error, or undefined when it has none of ours. */
+export function humanAuthMessage(code: string | undefined, message?: string): string | undefined {
+  if (!code) return undefined;
+  if (code === "VALIDATION_ERROR") {
+    const field = /^\[body\.(\w+)\]/.exec(message ?? "")?.[1];
+    return (field && INVALID_FIELD_MESSAGES[field]) || "Please check what you entered and try again.";
+  }
+  return AUTH_ERROR_MESSAGES[code];
+}
+
+/** Why a Google sign-in came back with `?error=<code>` (better-auth's OAuth callback codes). */
+export function googleSignInErrorMessage(code: string): string {
+  switch (code) {
+    case "account_not_linked":
+      return "This email already has an account with a password. Sign in with your email and password and confirm your email address first; after that, Continue with Google signs you into the same account.";
+    case "access_denied":
+      return "Google sign-in was cancelled.";
+    case "account_already_linked_to_different_user":
+      return "This Google account is already linked to a different account.";
+    case "email_not_found":
+      return "Your Google account did not share an email address, which we need to create your account.";
+    case "state_not_found":
+    case "state_mismatch":
+    case "invalid_callback_request":
+    case "please_restart_the_process":
+      return "The Google sign-in expired or was started in another tab. Please try again.";
+    default:
+      return "Google sign-in did not complete. Please try again.";
+  }
+}
+
+/** Why a confirmation link came back with `?error=<code>`. */
+export function verificationErrorMessage(code: string): string {
+  return code === "TOKEN_EXPIRED"
+    ? "This confirmation link has expired. Request a new one below."
+    : "This confirmation link is not valid. It may have been replaced by a newer one; request a new one below.";
+}

@@ -1,0 +1,45 @@
+/**
+ * The play screen's texts as SPEC §2, §4 and §8 quote them (verbatim), written once for the page,
+ * the API and the tests.
+ */
+
+export const DEFAULT_TAGLINE = "Your adventure awaits";
+
+/** The synthetic first message of an empty story: shown, never stored, never sent to the model. */
+export function welcomeMessage(title: string, tagline: string | null | undefined) {
+  return `Welcome to ${title}! ${tagline?.trim() || DEFAULT_TAGLINE}\n\nI am your AI Game Master. Are you ready to begin your adventure?`;
+}
+
+export const PLAY_TEXTS = {
+  thinking: "The Game Master is thinking...",
+  inputPlaceholder: "Type your action or response...",
+  loading: "Loading...",
+  loadingGame: "Loading game...",
+  saving: "Saving...",
+  /** The assistant message when a reply stream yields no text. */
+  emptyReply: "I apologize, but I encountered an issue generating a response. Please try again.",
+  /** The assistant message when a turn fails. */
+  errorReply: "I apologize, but I encountered an error processing your message. Please try again.",
+  offlineBadge: "Offline storyteller",
+} as const;
+
+/** Toasts: a title and a description each. */
+export const PLAY_TOASTS = {
+  insufficientCredits: {
+    title: "Insufficient Credits",
+    description: "You need at least 1 credit to use the AI Game Master. Purchase more credits to continue playing.",
+  },
+  sendFailed: { title: "Error", description: "Failed to send message. Please try again." },
+  saveFailed: { title: "Error", description: "Failed to save messages. Please try again." },
+  saved: { title: "Messages saved", description: "Your conversation has been saved successfully." },
+  restarted: { title: "Game restarted" },
+  authenticationRequired: { title: "Authentication required", description: "Please sign in to play games." },
+  gameNotFound: { title: "Game not found", description: "The requested game could not be found." },
+  emailNotConfirmed: {
+    title: "Confirm your email",
+    description: "Please confirm your email address before playing. We can send you a new confirmation link.",
+  },
+} as const;
+
+/** Where an unconfirmed player asks for a new confirmation mail (the accounts pages provide it). */
+export const RESEND_CONFIRMATION_PATH = "/auth/verify-email";

@@ -1,0 +1,37 @@
+/** What every page needs to know about the site and the visitor; the root loader provides it. */
+export interface SiteInfo {
+  name: string;
+  supportEmail: string;
+  publicUrl: string;
+}
+
+export interface ViewerInfo {
+  id: string;
+  email: string;
+  credits: number;
+  isAdmin: boolean;
+}
+
+export interface RootData {
+  site: SiteInfo;
+  viewer: ViewerInfo | null;
+}
+
+export const NAV_LINKS = [
+  { to: "/", label: "Home" },
+  { to: "/games", label: "Games" },
+  { to: "/guides", label: "Guides" },
+  { to: "/credits", label: "Credits" },
+  { to: "/about", label: "About" },
+  { to: "/contact", label: "Contact" },
+] as const;
+
+export const POPULAR_GAMES = [
+  { slug: "empress-simulator", title: "Empress Simulator" },
+  { slug: "cultivation-simulator", title: "Cultivation Simulator" },
+  { slug: "celebrity-life", title: "Celebrity Life" },
+] as const;
+
+export function formatCredits(credits: number) {
+  return `${credits} Credits`;
+}

@@ -1,0 +1,34 @@
+/**
+ * The numbered choices a Game Master reply ends with ("1. …", "2. …"), so the play screen can
+ * offer them as buttons. Only a run of at least two, numbered 1, 2, 3… at the very end counts.
+ */
+export interface StoryChoices {
+  /** The reply without its closing list. */
+  body: string;
+  choices: string[];
+}
+
+const CHOICE = /^\s*(\d{1,2})[.)]\s+(.+?)\s*$/;
+
+/** "**Seek out** the *Prince*" → "Seek out the Prince": what a player would type. */
+export function plainChoice(text: string) {
+  return text
+    .replace(/\*\*([^*]+)\*\*/g, "$1")
+    .replace(/(^|\W)[*_]([^*_]+)[*_](?=\W|$)/g, "$1$2")
+    .replace(/`([^`]+)`/g, "$1")
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
+    .trim();
+}
+
+export function splitStoryChoices(reply: string): StoryChoices {
+  const lines = reply.trimEnd().split("\n");
+  let start = lines.length;
+  while (start > 0 && CHOICE.test(lines[start - 1] ?? "")) start -= 1;
+  const items = lines.slice(start).map((line) => {
+    const [, number = "", text = ""] = CHOICE.exec(line) ?? [];
+    return { number: Number(number), text: plainChoice(text) };
+  });
+  const sequential = items.every((item, index) => item.number === index + 1);
+  if (items.length < 2 || !sequential) return { body: reply, choices: [] };
+  return { body: lines.slice(0, start).join("\n").trimEnd(), choices: items.map((item) => item.text) };
+}

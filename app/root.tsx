@@ -1,0 +1,121 @@
+import type { ReactNode } from "react";
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+} from "react-router";
+import displayFont from "@fontsource/cormorant-garamond/files/cormorant-garamond-latin-700-normal.woff2?url";
+import textFont from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { useLiveCreditsStream } from "./components/live-credits.ts";
+import { SiteFooter } from "./components/site-footer.tsx";
+import { SiteHeader } from "./components/site-header.tsx";
+import { NotFoundPage } from "./components/not-found-page.tsx";
+import { StatusPage } from "./components/status-page.tsx";
+import { Button } from "./components/ui/button.tsx";
+import { Toaster } from "./components/ui/sonner.tsx";
+import { getSessionUser } from "./domain/auth.server.ts";
+import { getBalance } from "./domain/credits.server.ts";
+import { env } from "./env.server.ts";
+import type { RootData } from "./lib/site.ts";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "preload", href: textFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  { rel: "preload", href: displayFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request }: Route.LoaderArgs): Promise<RootData> {
+  const config = env();
+  const user = await getSessionUser(request);
+  return {
+    site: { name: config.SITE_NAME, supportEmail: config.SUPPORT_EMAIL, publicUrl: config.PUBLIC_URL },
+    viewer: user
+      ? { id: user.id, email: user.email, credits: await getBalance(user.id), isAdmin: user.isAdmin }
+      : null,
+  };
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#120d1c" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-dvh flex-col bg-ink text-parchment">
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+/** Header, page, footer — or, when the root loader itself failed, the page alone. */
+function Shell({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData<RootData>("root");
+  useLiveCreditsStream(data?.viewer?.id);
+  if (!data) return <main className="flex-1">{children}</main>;
+  return (
+    <>
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-full bg-gold px-4 py-2 text-ink focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Skip to content
+      </a>
+      <SiteHeader />
+      <main id="main" className="flex-1 pt-16">
+        {children}
+      </main>
+      <SiteFooter />
+      <Toaster />
+    </>
+  );
+}
+
+export default function App() {
+  return (
+    <Shell>
+      <Outlet />
+    </Shell>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <Shell>
+        <NotFoundPage />
+      </Shell>
+    );
+  }
+  return (
+    <Shell>
+      <StatusPage
+        code={isRouteErrorResponse(error) ? String(error.status) : undefined}
+        title="Something went wrong"
+        actions={
+          <>
+            <Button onClick={() => window.location.reload()}>Try again</Button>
+            <Button asChild variant="outline">
+              <Link to="/">Return to Home</Link>
+            </Button>
+          </>
+        }
+      >
+        <p>An unexpected error interrupted this page. We have logged it and will look into it.</p>
+      </StatusPage>
+    </Shell>
+  );
+}

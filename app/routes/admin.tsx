@@ -1,0 +1,76 @@
+import { Suspense } from "react";
+import { Await, isRouteErrorResponse, type ShouldRevalidateFunctionArgs } from "react-router";
+import { AccessDenied, AdminCheckRefused, CheckingPermissions } from "#app/components/admin/admin-gate.tsx";
+import { AdminPanel } from "#app/components/admin/admin-panel.tsx";
+import type { AdminPanelData } from "#app/components/admin/panel-data.ts";
+import { useRootData } from "#app/components/use-root-data.ts";
+import { requireAdmin } from "#app/domain/auth.server.ts";
+import { listContactMessages } from "#app/domain/contact-admin.server.ts";
+import { listContentForAdmin } from "#app/domain/content-admin.server.ts";
+import { listGamesForAdmin } from "#app/domain/game-admin.server.ts";
+import { listGuidesForAdmin } from "#app/domain/guide-admin.server.ts";
+import { requestContext } from "#app/request-context.ts";
+import type { Route } from "./+types/admin";
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: `Admin Panel — ${matches[0].loaderData.site.name}` },
+  { name: "robots", content: "noindex, nofollow" },
+];
+
+/**
+ * Admins only, checked here on the server: signed out → /auth (and back), signed in without the
+ * admin role → 403 'Access Denied'. A list that cannot be read shows its own error; the rest of
+ * the panel still works.
+ */
+export async function loader({ request, context }: Route.LoaderArgs): Promise<{ panel: AdminPanelData }> {
+  await requireAdmin(request);
+  const { logger } = context.get(requestContext);
+  const orNull = <T,>(list: string, read: Promise<T>) =>
+    read.catch((error: unknown) => {
+      logger.error({ err: error }, `admin panel: reading ${list} failed`);
+      return null;
+    });
+  const [games, content, guides, inbox] = await Promise.all([
+    orNull("games", listGamesForAdmin()),
+    orNull("content", listContentForAdmin()),
+    orNull("guides", listGuidesForAdmin()),
+    orNull("contact messages", listContactMessages()),
+  ]);
+  return { panel: { games, content, guides, inbox } };
+}
+
+/**
+ * On a client-side visit the page appears at once with 'Checking permissions...' while the
+ * server runs the check above; its answer replaces it. (A full page load gets the server's answer
+ * directly.) A reload of the data while the panel is on screen — after a change — waits for the
+ * data instead, so the panel stays and whoever asked for the reload gets fresh lists.
+ */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const panel = serverLoader().then((data) => data.panel);
+  // During a navigation the address bar still shows the page being left.
+  if (window.location.pathname === "/admin") return { panel: await panel };
+  panel.catch(() => {}); // <Await> handles a refusal; this only keeps the browser from reporting it as unhandled.
+  return { panel };
+}
+
+/** Only the tab changed (?tab=…): the data is the same, so nothing is fetched again. */
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (!formMethod && currentUrl.pathname === nextUrl.pathname && currentUrl.search !== nextUrl.search) return false;
+  return defaultShouldRevalidate;
+}
+
+export default function Admin({ loaderData }: Route.ComponentProps) {
+  const { viewer } = useRootData();
+  return (
+    <Suspense fallback={<CheckingPermissions />}>
+      <Await resolve={loaderData.panel} errorElement={<AdminCheckRefused />}>
+        {(panel) => <AdminPanel data={panel} adminEmail={viewer?.email ?? ""} />}
+      </Await>
+    </Suspense>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 403) return <AccessDenied />;
+  throw error;
+}

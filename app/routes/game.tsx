@@ -1,0 +1,375 @@
+import { BookOpen, Check, Clock, Lightbulb, MessageSquare, Play, ScrollText, Swords, TrendingUp, Users } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { BackLink } from "#app/components/back-link.tsx";
+import { Breadcrumbs } from "#app/components/breadcrumbs.tsx";
+import { DifficultyBadge } from "#app/components/difficulty-badge.tsx";
+import { FaqList } from "#app/components/faq-list.tsx";
+import { GameIcon } from "#app/components/game-icon.tsx";
+import { SectionHeading } from "#app/components/page-header.tsx";
+import { PreviewChat } from "#app/components/preview-chat.tsx";
+import { renderMarkdown } from "#app/components/render-markdown.server.tsx";
+import { RichText } from "#app/components/rich-text.tsx";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { useRootData } from "#app/components/use-root-data.ts";
+import type { PublishedContent } from "#app/domain/game-content.server.ts";
+import { requireGamePage } from "#app/domain/game-page.server.ts";
+import { promptOpening } from "#app/domain/games.server.ts";
+import type { ContentType, Difficulty } from "#app/lib/constants.ts";
+import { breadcrumbJsonLd, gameCrumbs, pageMeta, videoGameJsonLd } from "#app/lib/seo.ts";
+import { cacheForVisitors } from "#app/lib/visitor-cache.ts";
+import { requestContext } from "#app/request-context.ts";
+import type { Route } from "./+types/game";
+
+interface Section {
+  heading: string;
+  html: string;
+}
+
+/** SPEC's headings for each content type the page shows, in page order. */
+const INTRODUCTION = [
+  ["story_background", "Rich Story Background"],
+  ["character_development", "Character Development"],
+  ["world_setting", "World Setting"],
+] as const;
+const MECHANICS = [
+  ["combat_mechanics", "Combat & Challenges"],
+  ["dialogue_system", "Dialogue System"],
+  ["character_progression", "Character Progression"],
+] as const;
+const STRATEGY = [
+  ["beginner_tips", "Beginner Tips"],
+  ["advanced_strategies", "Advanced Strategies"],
+  ["community_insights", "Community Insights"],
+] as const;
+
+function sections(content: PublishedContent, list: readonly (readonly [ContentType, string])[], headingOffset: number): Section[] {
+  return list.flatMap(([type, heading]) => {
+    const section = content[type];
+    return section ? [{ heading, html: renderMarkdown(section.content, { headingOffset }) }] : [];
+  });
+}
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { game, content } = await requireGamePage(params.slug, { logger: context.get(requestContext).logger });
+  return {
+    game: {
+      slug: game.slug,
+      title: game.title,
+      tagline: game.tagline,
+      description: game.description,
+      icon: game.icon,
+      difficulty: game.difficulty,
+      category: game.category,
+      players: game.players,
+      promptOpening: promptOpening(game.prompt),
+    },
+    // Content headings sit below the section's h2 and SPEC's h3 (and the mechanics boxes' h4).
+    introduction: sections(content, INTRODUCTION, 2),
+    mechanics: sections(content, MECHANICS, 3),
+    strategy: sections(content, STRATEGY, 2),
+    hasGuide: Boolean(content.strategy_guide),
+    hasTips: Boolean(content.pro_tips),
+  };
+}
+
+export const headers = () => cacheForVisitors();
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+  const { site } = matches[0].loaderData;
+  const { game } = loaderData;
+  return pageMeta(site, {
+    title: `${game.title} — Free AI ${game.category} Adventure`,
+    description: game.tagline ? `${game.tagline}. ${game.description}` : game.description,
+    path: `/game/${game.slug}`,
+    jsonLd: [videoGameJsonLd(site, game), breadcrumbJsonLd(site, gameCrumbs(game))],
+  });
+};
+
+/** SPEC §2's difficulty note beside the game's features. */
+const DIFFICULTY_NOTES: Record<Difficulty, string> = {
+  Beginner: "Perfect for newcomers to interactive fiction",
+  Intermediate: "Balanced challenge for experienced players",
+  Advanced: "Complex scenarios for veteran players",
+};
+
+const GAME_FEATURES = ["AI-Powered Storytelling", "Dynamic Narrative", "Choice-Driven Story", "Immersive Experience"] as const;
+
+const HOW_TO_PLAY = [
+  { title: "Click “Start Playing Now”", text: "Sign in (new players get free credits) and your story opens on the play screen." },
+  { title: "Read the AI's narrative", text: "The Game Master describes the setting, who is in the room and what is at stake." },
+  { title: "Type your character's actions and decisions", text: "Pick one of the numbered choices or write anything your character might do or say." },
+  { title: "Watch the AI respond and advance the story", text: "Characters react, consequences unfold and new choices appear. Every turn is remembered." },
+] as const;
+
+const MECHANIC_ICONS = { "Combat & Challenges": Swords, "Dialogue System": MessageSquare, "Character Progression": TrendingUp } as const;
+const STRATEGY_ICONS = { "Beginner Tips": Lightbulb, "Advanced Strategies": ScrollText, "Community Insights": Users } as const;
+
+function faq(title: string, difficulty: Difficulty) {
+  return [
+    {
+      question: "How long does a game session take?",
+      answer:
+        "A typical session lasts 15–30 minutes, but there is no time limit — many players stay for several hours. Your story is saved as you play, so you can stop whenever you like.",
+    },
+    {
+      question: `What makes ${title} unique?`,
+      answer:
+        "Every reply is written for your story by an AI Game Master, so no two playthroughs are alike. The world reacts to what you actually write, not only to preset options, and characters remember how you treated them.",
+    },
+    {
+      question: "Is this game beginner friendly?",
+      answer: `Yes. Each reply ends with numbered choices you can pick by typing a number, and you can always ask the Game Master what your options are. This game is rated ${difficulty}: ${DIFFICULTY_NOTES[difficulty].toLowerCase()}.`,
+    },
+    {
+      question: "Can I save my progress?",
+      answer:
+        "Yes. When you are signed in, every exchange with the Game Master is saved as it happens, so you can close the tab and continue later. Save Chat stores the conversation on demand, and Start Over begins a fresh story.",
+    },
+  ];
+}
+
+function anchor(heading: string) {
+  return heading.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+}
+
+/** Headings inside the boxes (content h2 → h5) read as small gold labels. */
+const BOX_PROSE = "mt-3 [&_.prose-story]:text-[15px] [&_h5]:mt-5 [&_h5]:font-semibold [&_h5]:text-gold";
+
+function Panel({ children, className }: { children: ReactNode; className?: string }) {
+  return <div className={`rounded-[var(--radius-card)] border border-ink-line bg-ink-raised p-6 ${className ?? ""}`}>{children}</div>;
+}
+
+export default function GamePage({ loaderData }: Route.ComponentProps) {
+  const { game, introduction, mechanics, strategy, hasGuide, hasTips } = loaderData;
+  const { viewer } = useRootData();
+  const playPath = `/play/${game.slug}`;
+
+  return (
+    <article>
+      <header className="border-b border-ink-line bg-gradient-to-b from-plum/20 to-ink">
+        <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14">
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <BackLink to="/games">Back to Games</BackLink>
+            <Breadcrumbs crumbs={gameCrumbs(game)} />
+          </div>
+          <div className="mt-10 grid gap-10 lg:grid-cols-[1fr_20rem]">
+            <div>
+              <GameIcon name={game.icon} size="lg" />
+              <h1 className="mt-6 text-5xl text-parchment sm:text-6xl">{game.title}</h1>
+              {game.tagline ? <p className="mt-3 text-xl text-gold">{game.tagline}</p> : null}
+              <div className="mt-5 flex flex-wrap items-center gap-2">
+                <DifficultyBadge difficulty={game.difficulty} tone="detail" />
+                <Badge variant="outline">
+                  <Clock aria-hidden />
+                  Unlimited Time
+                </Badge>
+                <Badge variant="outline">{game.category}</Badge>
+              </div>
+              <p className="mt-6 max-w-2xl text-lg text-parchment-dim">{game.description}</p>
+              {game.players ? <p className="mt-3 text-sm text-parchment-dim">{game.players}</p> : null}
+              <div className="mt-8 flex flex-wrap gap-3">
+                <Button asChild size="lg">
+                  <Link to={playPath}>
+                    <Play aria-hidden />
+                    Start Playing Now
+                  </Link>
+                </Button>
+                {hasGuide ? (
+                  <Button asChild size="lg" variant="outline">
+                    <Link to={`/game/${game.slug}/guide`}>
+                      <BookOpen aria-hidden />
+                      Strategy Guide
+                    </Link>
+                  </Button>
+                ) : null}
+              </div>
+            </div>
+            <aside aria-labelledby="features-heading" className="self-start">
+              <Panel>
+                <h2 id="features-heading" className="text-2xl text-parchment">
+                  Game Features
+                </h2>
+                <ul className="mt-4 space-y-3">
+                  {GAME_FEATURES.map((feature) => (
+                    <li key={feature} className="flex items-center gap-3 text-parchment">
+                      <Check className="size-4 shrink-0 text-gold" strokeWidth={2} aria-hidden />
+                      {feature}
+                    </li>
+                  ))}
+                </ul>
+                <div className="mt-6 border-t border-ink-line pt-5">
+                  <DifficultyBadge difficulty={game.difficulty} tone="detail" />
+                  <p className="mt-2 text-sm text-parchment-dim">{DIFFICULTY_NOTES[game.difficulty]}</p>
+                </div>
+              </Panel>
+            </aside>
+          </div>
+        </div>
+      </header>
+
+      <section aria-labelledby="preview-heading" className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
+        <div className="grid gap-10 lg:grid-cols-[1fr_20rem]">
+          <div className="min-w-0">
+            <SectionHeading
+              id="preview-heading"
+              title="Try a Preview"
+              description="Type what you would do and see how a turn feels. The preview answers with sample replies; the real game is narrated live by the AI Game Master."
+            />
+            <PreviewChat game={game} signedIn={Boolean(viewer)} />
+          </div>
+          <Panel className="hidden self-end lg:block">
+            <h3 className="text-xl text-parchment">Ready for the real story?</h3>
+            <p className="mt-2 text-sm text-parchment-dim">
+              In the full game the Game Master remembers every decision, tracks your standing and writes each reply for you alone.
+            </p>
+            <Button asChild className="mt-5 w-full">
+              <Link to={playPath}>Start Playing Now</Link>
+            </Button>
+          </Panel>
+        </div>
+      </section>
+
+      <section aria-labelledby="introduction-heading" className="border-t border-ink-line bg-ink-raised/30">
+        <div className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
+          <SectionHeading id="introduction-heading" title="Game Introduction" description={game.description} />
+          <div className="grid gap-12 lg:grid-cols-[minmax(0,1fr)_15rem]">
+            <div className="space-y-14">
+              {introduction.map((section) => (
+                <div key={section.heading}>
+                  <h3 id={anchor(section.heading)} className="scroll-mt-24 text-3xl text-gold">
+                    {section.heading}
+                  </h3>
+                  <RichText html={section.html} className="mt-4 [&_h4]:font-display [&_h4]:text-2xl [&_h4]:font-bold" />
+                </div>
+              ))}
+            </div>
+            {introduction.length > 1 ? (
+              <nav aria-label="Game introduction" className="hidden lg:block">
+                <div className="sticky top-24 rounded-[var(--radius-card)] border border-ink-line bg-ink p-5">
+                  <p className="text-xs font-semibold tracking-wider text-parchment-dim uppercase">On this page</p>
+                  <ul className="mt-3 space-y-2 text-sm">
+                    {introduction.map((section) => (
+                      <li key={section.heading}>
+                        <a href={`#${anchor(section.heading)}`} className="rounded-sm text-parchment hover:text-gold">
+                          {section.heading}
+                        </a>
+                      </li>
+                    ))}
+                    <li>
+                      <a href="#how-to-play-heading" className="rounded-sm text-parchment hover:text-gold">
+                        How to Play
+                      </a>
+                    </li>
+                    <li>
+                      <a href="#strategy-heading" className="rounded-sm text-parchment hover:text-gold">
+                        Strategy & Tips
+                      </a>
+                    </li>
+                    <li>
+                      <a href="#faq-heading" className="rounded-sm text-parchment hover:text-gold">
+                        FAQ
+                      </a>
+                    </li>
+                  </ul>
+                </div>
+              </nav>
+            ) : null}
+          </div>
+        </div>
+      </section>
+
+      <section aria-labelledby="how-to-play-heading" className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
+        <SectionHeading id="how-to-play-heading" title="How to Play" />
+        <ol className="grid gap-5 md:grid-cols-2 lg:grid-cols-4">
+          {HOW_TO_PLAY.map((step, index) => (
+            <li key={step.title} className="rounded-[var(--radius-card)] border border-ink-line bg-ink-raised p-6">
+              <span aria-hidden className="grid size-10 place-items-center rounded-full bg-gold font-display text-xl font-bold text-ink">
+                {index + 1}
+              </span>
+              <h3 className="mt-4 font-sans text-base font-semibold text-parchment">{step.title}</h3>
+              <p className="mt-2 text-sm text-parchment-dim">{step.text}</p>
+            </li>
+          ))}
+        </ol>
+        {mechanics.length > 0 ? (
+          <>
+            <h3 className="mt-14 text-3xl text-parchment">Game Mechanics</h3>
+            <div className="mt-6 grid gap-5 lg:grid-cols-3">
+              {mechanics.map((section) => {
+                const Icon = MECHANIC_ICONS[section.heading as keyof typeof MECHANIC_ICONS];
+                return (
+                  <Panel key={section.heading}>
+                    <h4 className="flex items-center gap-2 font-display text-2xl font-bold text-gold">
+                      <Icon className="size-5" strokeWidth={1.75} aria-hidden />
+                      {section.heading}
+                    </h4>
+                    <RichText html={section.html} className={BOX_PROSE} />
+                  </Panel>
+                );
+              })}
+            </div>
+          </>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="strategy-heading" className="border-t border-ink-line bg-ink-raised/30">
+        <div className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
+          <SectionHeading id="strategy-heading" title="Strategy & Tips" />
+          {strategy.length > 0 ? (
+            <div className="grid gap-5 lg:grid-cols-3">
+              {strategy.map((section) => {
+                const Icon = STRATEGY_ICONS[section.heading as keyof typeof STRATEGY_ICONS];
+                return (
+                  <Panel key={section.heading} className="bg-ink">
+                    <h3 className="flex items-center gap-2 text-2xl text-gold">
+                      <Icon className="size-5" strokeWidth={1.75} aria-hidden />
+                      {section.heading}
+                    </h3>
+                    <RichText html={section.html} className={BOX_PROSE} />
+                  </Panel>
+                );
+              })}
+            </div>
+          ) : null}
+          {hasGuide || hasTips ? (
+            <div className="mt-8 flex flex-wrap gap-3">
+              {hasGuide ? (
+                <Button asChild variant="outline">
+                  <Link to={`/game/${game.slug}/guide`}>
+                    <BookOpen aria-hidden />
+                    Read the Complete Guide
+                  </Link>
+                </Button>
+              ) : null}
+              {hasTips ? (
+                <Button asChild variant="outline">
+                  <Link to={`/game/${game.slug}/tips`}>
+                    <Lightbulb aria-hidden />
+                    Pro Tips & Tricks
+                  </Link>
+                </Button>
+              ) : null}
+            </div>
+          ) : null}
+        </div>
+      </section>
+
+      <section aria-labelledby="faq-heading" className="mx-auto max-w-4xl px-4 py-14 sm:px-6">
+        <SectionHeading id="faq-heading" title="Frequently Asked Questions" />
+        <FaqList items={faq(game.title, game.difficulty)} />
+      </section>
+
+      <section className="border-t border-ink-line bg-gradient-to-b from-ink to-plum/25">
+        <div className="mx-auto flex max-w-3xl flex-col items-center px-4 py-16 text-center">
+          <GameIcon name={game.icon} />
+          <p className="mt-5 font-display text-4xl font-bold text-parchment">Your story in {game.title} begins now</p>
+          <Button asChild size="lg" className="mt-8">
+            <Link to={playPath}>Start Playing Now</Link>
+          </Button>
+        </div>
+      </section>
+    </article>
+  );
+}

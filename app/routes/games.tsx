@@ -1,0 +1,184 @@
+import { Briefcase, Rocket, Wand2, X } from "lucide-react";
+import { data, Link, useNavigation } from "react-router";
+import { ComingSoonCard } from "#app/components/coming-soon-card.tsx";
+import { GameCard, GameCardSkeletons } from "#app/components/game-card.tsx";
+import { GAMES_FAILED_TEXT, GAMES_FAILED_TITLE, GameListMessage } from "#app/components/game-list-states.tsx";
+import { GameSearchForm } from "#app/components/game-search-form.tsx";
+import { PageHeader, SectionHeading } from "#app/components/page-header.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { listActiveGames, normalizeSearch } from "#app/domain/games.server.ts";
+import { DIFFICULTIES, parseDifficulty, type Difficulty } from "#app/lib/constants.ts";
+import { breadcrumbJsonLd, pageMeta } from "#app/lib/seo.ts";
+import { cn } from "#app/lib/utils.ts";
+import { cacheForVisitors } from "#app/lib/visitor-cache.ts";
+import { requestContext } from "#app/request-context.ts";
+import type { Route } from "./+types/games";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const difficulty = parseDifficulty(url.searchParams.get("difficulty") ?? undefined) ?? null;
+  const search = normalizeSearch(url.searchParams.get("search")) ?? null;
+  try {
+    const games = await listActiveGames({ difficulty: difficulty ?? undefined, search: search ?? undefined });
+    return { games, difficulty, search, failed: false };
+  } catch (error) {
+    context.get(requestContext).logger.error({ err: error }, "the games list failed to load");
+    return data({ games: [], difficulty, search, failed: true }, { status: 503 });
+  }
+}
+
+export const headers = () => cacheForVisitors();
+
+/** /games with the filters that change what it shows; the filter value is lower case in URLs. */
+function gamesHref({ difficulty, search }: { difficulty?: Difficulty | null; search?: string | null }) {
+  const query = new URLSearchParams();
+  if (difficulty) query.set("difficulty", difficulty.toLowerCase());
+  if (search) query.set("search", search);
+  const text = query.toString();
+  return text ? `/games?${text}` : "/games";
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+  const { site } = matches[0].loaderData;
+  const { difficulty, search } = loaderData;
+  const subject = difficulty ? `${difficulty} Games` : "All Games";
+  return pageMeta(site, {
+    title: search ? `Search results for “${search}”` : `${subject} — Interactive AI Story Adventures`,
+    description: `Browse ${difficulty ? `${difficulty.toLowerCase()} ` : ""}interactive text adventures narrated by an AI Game Master: rule an empire, cultivate immortality, chase fame or take over campus. Free to start.`,
+    path: gamesHref({ difficulty }),
+    noindex: Boolean(search),
+    jsonLd: [
+      breadcrumbJsonLd(site, [
+        { name: "Home", path: "/" },
+        { name: "Games", path: "/games" },
+      ]),
+    ],
+  });
+};
+
+const COMING_SOON = [
+  {
+    icon: Rocket,
+    title: "Space Explorer",
+    description: "Captain a battered survey ship at the edge of charted space, where every jump could find a new world or a final one.",
+  },
+  {
+    icon: Wand2,
+    title: "Magic Academy",
+    description: "Enrol at an ancient school of spellcraft, master forbidden lessons and uncover what the headmistress is hiding.",
+  },
+  {
+    icon: Briefcase,
+    title: "Corporate Tycoon",
+    description: "Turn a struggling start-up into an empire through boardroom deals, rival takeovers and a few risky bets.",
+  },
+] as const;
+
+export default function Games({ loaderData }: Route.ComponentProps) {
+  const { games, difficulty, search, failed } = loaderData;
+  const navigation = useNavigation();
+  const loadingGames = navigation.state === "loading" && navigation.location.pathname === "/games";
+  const filters = [null, ...DIFFICULTIES] as const;
+
+  return (
+    <>
+      <PageHeader
+        eyebrow="Game Library"
+        title="Choose Your Adventure"
+        description="Every game is a story you steer. Filter by difficulty, search for a world you like, and open a game to learn its setting before you play."
+      >
+        <GameSearchForm search={search} difficulty={difficulty?.toLowerCase()} className="mt-8" />
+      </PageHeader>
+
+      <section aria-labelledby="games-heading" className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
+        <h2 id="games-heading" className="sr-only">
+          Games
+        </h2>
+        <nav aria-label="Filter by difficulty" className="flex flex-wrap gap-2">
+          {filters.map((level) => {
+            const active = level === difficulty;
+            return (
+              <Link
+                key={level ?? "all"}
+                to={gamesHref({ difficulty: level, search })}
+                aria-current={active ? "page" : undefined}
+                preventScrollReset
+                className={cn(
+                  "rounded-full border px-4 py-1.5 text-sm font-medium transition-colors",
+                  active ? "border-gold bg-gold text-ink" : "border-ink-line text-parchment-dim hover:border-gold/60 hover:text-parchment",
+                )}
+              >
+                {level ?? "All"}
+              </Link>
+            );
+          })}
+        </nav>
+
+        {search && !failed ? (
+          <p className="mt-6 flex flex-wrap items-center gap-3 text-parchment-dim" role="status">
+            <span>
+              {games.length === 1 ? "1 game" : `${games.length} games`} matching “<span className="text-parchment">{search}</span>”
+            </span>
+            <Link to={gamesHref({ difficulty })} className="inline-flex items-center gap-1 rounded-sm text-sm text-gold hover:underline">
+              <X className="size-3.5" aria-hidden />
+              Clear search
+            </Link>
+          </p>
+        ) : null}
+
+        <div className="mt-8">
+          {loadingGames ? (
+            <div className="grid gap-6 md:grid-cols-2 lg:grid-cols-3" aria-busy="true" aria-label="Loading games">
+              <GameCardSkeletons count={6} />
+            </div>
+          ) : failed ? (
+            <GameListMessage
+              tone="error"
+              title={GAMES_FAILED_TITLE}
+              actions={
+                <Button asChild variant="outline">
+                  <a href={gamesHref({ difficulty, search })}>Try again</a>
+                </Button>
+              }
+            >
+              {GAMES_FAILED_TEXT}
+            </GameListMessage>
+          ) : games.length === 0 ? (
+            <GameListMessage
+              tone="empty"
+              title="No games found"
+              actions={
+                <Button asChild variant="outline">
+                  <Link to="/games">Show all games</Link>
+                </Button>
+              }
+            >
+              Try adjusting your filters to see more games.
+            </GameListMessage>
+          ) : (
+            <div className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
+              {games.map((game) => (
+                <GameCard key={game.slug} game={game} />
+              ))}
+            </div>
+          )}
+        </div>
+      </section>
+
+      <section aria-labelledby="coming-soon-heading" className="border-t border-ink-line bg-ink-raised/30">
+        <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
+          <SectionHeading
+            id="coming-soon-heading"
+            title="More Adventures Coming Soon"
+            description="Our writers are building new worlds. These are next in line."
+          />
+          <div className="grid gap-6 md:grid-cols-3">
+            {COMING_SOON.map((teaser) => (
+              <ComingSoonCard key={teaser.title} {...teaser} />
+            ))}
+          </div>
+        </div>
+      </section>
+    </>
+  );
+}

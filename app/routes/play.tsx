@@ -1,0 +1,87 @@
+import { useEffect } from "react";
+import { data, useNavigate, type ShouldRevalidateFunctionArgs } from "react-router";
+import { toast } from "sonner";
+import { GameChat } from "#app/components/play/game-chat.tsx";
+import { getSessionUser } from "#app/domain/auth.server.ts";
+import { findPlayableGame } from "#app/domain/game-master/game-source.server.ts";
+import { isOfflineStoryteller } from "#app/domain/game-master/model.server.ts";
+import { listGameMessages } from "#app/domain/game-messages.server.ts";
+import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
+import type { Route } from "./+types/play";
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const game = await findPlayableGame(params.slug);
+  if (!game) return data({ state: "game-not-found" as const }, { status: 404 });
+  const user = await getSessionUser(request);
+  if (!user) {
+    return data(
+      { state: "signed-out" as const, signInPath: `/auth?redirectTo=${encodeURIComponent(`/play/${game.slug}`)}` },
+      { status: 401 },
+    );
+  }
+  const messages = await listGameMessages(user.id, game.slug);
+  return {
+    state: "ready" as const,
+    game: { slug: game.slug, title: game.title, tagline: game.tagline },
+    messages: messages.map((message) => ({
+      id: String(message.id),
+      role: message.role,
+      content: message.content,
+      createdAt: message.createdAt.toISOString(),
+    })),
+    offline: isOfflineStoryteller(),
+    playerEmail: user.email,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+  const siteName = matches[0].loaderData.site.name;
+  const title = loaderData.state === "ready" ? `Play ${loaderData.game.title} | ${siteName}` : `Play | ${siteName}`;
+  return [{ title }, { name: "robots", content: "noindex" }];
+};
+
+/**
+ * The story lives in the page's own state once loaded; revalidations after each turn (which
+ * refresh the balance) need not reload it. Another game's slug loads afresh.
+ */
+export function shouldRevalidate({ currentParams, nextParams, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return currentParams.slug !== nextParams.slug && defaultShouldRevalidate;
+}
+
+/** SPEC: a visitor is sent to sign in, an unknown game back to the list, each with a toast. */
+function Redirecting({ to, label, notice }: { to: string; label: string; notice: { title: string; description: string } }) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    toast.error(notice.title, { description: notice.description, id: notice.title });
+    void navigate(to, { replace: true });
+  }, [navigate, notice, to]);
+  return (
+    <section className="flex h-[60dvh] flex-col items-center justify-center gap-4 px-4 text-center" aria-busy="true">
+      <span aria-hidden className="size-8 animate-spin rounded-full border-2 border-gold/30 border-t-gold" />
+      <p className="text-parchment-dim">{label}</p>
+      <noscript>
+        <a href={to} className="text-gold underline">
+          Continue
+        </a>
+      </noscript>
+    </section>
+  );
+}
+
+export default function Play({ loaderData }: Route.ComponentProps) {
+  if (loaderData.state === "game-not-found") {
+    return <Redirecting to="/games" label={PLAY_TEXTS.loadingGame} notice={PLAY_TOASTS.gameNotFound} />;
+  }
+  if (loaderData.state === "signed-out") {
+    return <Redirecting to={loaderData.signInPath} label={PLAY_TEXTS.loading} notice={PLAY_TOASTS.authenticationRequired} />;
+  }
+  return (
+    <GameChat
+      key={loaderData.game.slug}
+      game={loaderData.game}
+      initialMessages={loaderData.messages}
+      offline={loaderData.offline}
+      playerEmail={loaderData.playerEmail}
+    />
+  );
+}

@@ -1,0 +1,304 @@
+/**
+ * The Game Master under load: the production server in its own process, talking to a local
+ * OpenAI-compatible model that answers instantly (first token at once, then a steady stream).
+ *
+ * Prints, for 1, 50 and 200 concurrent streams, the latency the server adds before a player sees
+ * the first token (measured by a probe player taking turns while the other streams run), then
+ * raises the number of concurrent streams until errors appear, with the server's memory.
+ *
+ *   npm run bench -- game-chat                                  (embedded PGlite)
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench -- game-chat
+ *
+ * BENCH_CAPACITY=500,1000,2000 sets the capacity steps; BENCH_QUICK=1 runs a short version.
+ */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { connectDatabase } from "#app/db/client.server.ts";
+import { setDatabaseConnection } from "#app/db/database.server.ts";
+import { applyCreditChange } from "#app/domain/credits.server.ts";
+import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
+import { freePort } from "#tests/helpers/server.ts";
+
+const QUICK = process.env.BENCH_QUICK === "1";
+const LATENCY_LEVELS = [1, 50, 200];
+const CAPACITY_LEVELS = (process.env.BENCH_CAPACITY ?? (QUICK ? "500,1000" : "500,1000,1500,2000,3000")).split(",").map(Number);
+const PROBE_TURNS = QUICK ? 60 : 200;
+/** Background replies: 100 tokens, 100 ms apart — a 10 s reply, like a model writing 10 tokens a second. */
+const REPLY_TOKENS = Array.from({ length: 100 }, (_, index) => (index % 12 === 11 ? "word.\n\n" : "word "));
+const TOKEN_DELAY_MS = 100;
+const CAPACITY_HOLD_MS = QUICK ? 15_000 : 30_000;
+const PLAYERS = 100;
+const GAMES = ["empress-simulator", "cultivation-simulator", "celebrity-life", "matriarch-harem-simulator", "mary-sue-campus"];
+const PROJECT = path.resolve(import.meta.dirname, "../..");
+
+// ---------------------------------------------------------------------------------------------
+// The model, the database and the server
+
+const model = await startOpenAICompatibleServer();
+model.script((request) =>
+  JSON.stringify((request.body.messages as unknown[]).at(-1)).includes("[probe]")
+    ? { tokens: ["A ", "short ", "answer."] }
+    : { tokens: REPLY_TOKENS, tokenDelayMs: TOKEN_DELAY_MS },
+);
+// The fake keeps every request for tests; a benchmark has no use for them.
+setInterval(() => model.requests.splice(0), 1000).unref();
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "pae-bench-chat-"));
+let databaseUrl: string | undefined;
+const adminUrl = process.env.BENCH_DATABASE_URL;
+const databaseName = `bench_chat_${Date.now()}`;
+if (adminUrl) {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${databaseName}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${databaseName}`;
+  databaseUrl = url.toString();
+}
+
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const child = spawn(process.execPath, ["server/main.ts"], {
+  cwd: PROJECT,
+  env: {
+    ...process.env,
+    NODE_ENV: "production",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    PUBLIC_URL: base,
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl ?? "",
+    AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
+    AI_PROVIDER: "openai-compatible",
+    AI_BASE_URL: model.baseUrl,
+    AI_MODEL: "bench-model",
+    AI_TIMEOUT_MS: "30000",
+    CHAT_TURNS_PER_MINUTE: "1000000",
+    LOG_LEVEL: "warn",
+  },
+  stdio: ["ignore", "pipe", "pipe"],
+});
+let serverOutput = "";
+child.stdout.on("data", (chunk: Buffer) => (serverOutput += chunk.toString()));
+child.stderr.on("data", (chunk: Buffer) => (serverOutput += chunk.toString()));
+await new Promise<void>((resolve, reject) => {
+  const timer = setInterval(() => {
+    fetch(`${base}/readyz`).then(
+      (response) => {
+        if (response.ok) {
+          clearInterval(timer);
+          resolve();
+        }
+      },
+      () => {},
+    );
+  }, 250);
+  child.once("exit", (code) => {
+    clearInterval(timer);
+    reject(new Error(`the server exited with ${code}:\n${serverOutput}`));
+  });
+});
+
+function serverMemoryMiB() {
+  const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+  const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kib("VmRSS") / 1024, peak: kib("VmHWM") / 1024 };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Players
+
+interface Player {
+  email: string;
+  token: string;
+}
+
+async function signUp(index: number): Promise<Player> {
+  const email = `bench-${index}@example.com`;
+  const response = await fetch(`${base}/api/auth/sign-up/email`, {
+    method: "POST",
+    // Each player from their own address: the sign-up limit is per address, and it is not what is measured.
+    headers: { "Content-Type": "application/json", Origin: base, "X-Forwarded-For": `10.0.${index >> 8}.${index & 255}` },
+    body: JSON.stringify({ email, password: "a long enough password", name: "Bench" }),
+  });
+  if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  return { email, token: ((await response.json()) as { token: string }).token };
+}
+
+async function grantCredits(players: Player[], credits: number) {
+  if (databaseUrl) {
+    const connection = await connectDatabase({ databaseUrl, dataDir, maxConnections: 4 });
+    setDatabaseConnection(connection);
+    const rows = await connection.db.query.user.findMany({ columns: { id: true } });
+    for (const row of rows) {
+      await applyCreditChange({ userId: row.id, delta: credits, reason: "admin_grant", reference: `bench:${row.id}` });
+    }
+    await connection.close();
+    return;
+  }
+  // The embedded database belongs to the server process: ask it, as `npm run credits:grant` does.
+  const token = readFileSync(path.join(dataDir, "control-token"), "utf8").trim();
+  for (const player of players) {
+    const response = await fetch(`${base}/internal/cli`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ command: "credits:grant", args: [player.email, String(credits)] }),
+    });
+    if (!response.ok) throw new Error(`credits:grant failed: ${await response.text()}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Turns
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+
+interface TurnResult {
+  /** Milliseconds from sending the request to the first token arriving. */
+  firstToken?: number;
+  ok: boolean;
+  error?: string;
+}
+
+let sequence = 0;
+function takeTurn(player: Player, game: string, probe: boolean): Promise<TurnResult> {
+  sequence += 1;
+  const body = JSON.stringify({ message: `${probe ? "[probe] " : ""}I act, move ${sequence}.`, game_slug: game });
+  return new Promise((resolve) => {
+    const startedAt = performance.now();
+    const request = http.request(
+      `${base}/api/game-chat`,
+      {
+        method: "POST",
+        agent,
+        headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Authorization: `Bearer ${player.token}` },
+      },
+      (response) => {
+        if (response.statusCode !== 200) {
+          response.resume();
+          resolve({ ok: false, error: `HTTP ${response.statusCode}` });
+          return;
+        }
+        response.setEncoding("utf8");
+        let firstToken: number | undefined;
+        let tail = "";
+        response.on("data", (chunk: string) => {
+          if (firstToken === undefined && chunk.includes('"content"')) firstToken = performance.now() - startedAt;
+          tail = (tail + chunk).slice(-200);
+        });
+        response.on("end", () => {
+          const ok = tail.includes("data: [DONE]") && firstToken !== undefined;
+          resolve({ firstToken, ok, error: ok ? undefined : "stream ended without [DONE]" });
+        });
+        response.on("error", (error) => resolve({ ok: false, error: error.message }));
+      },
+    );
+    request.on("error", (error) => resolve({ ok: false, error: error.message }));
+    request.end(body);
+  });
+}
+
+function percentile(sorted: number[], p: number) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+function describeLatencies(values: number[]) {
+  const sorted = values.toSorted((a, b) => a - b);
+  return `p50 ${percentile(sorted, 50).toFixed(1)} ms · p99 ${percentile(sorted, 99).toFixed(1)} ms · max ${(sorted.at(-1) ?? Number.NaN).toFixed(1)} ms (${sorted.length} turns)`;
+}
+
+/**
+ * Keeps `streams` replies streaming at once — each background player starts a new turn as soon as
+ * the last one ends — until `until()` says stop. Starts are spread over one reply's length.
+ */
+function holdStreams(streams: number, players: Player[], until: () => boolean) {
+  const results: TurnResult[] = [];
+  const replyMs = REPLY_TOKENS.length * TOKEN_DELAY_MS;
+  const workers = Array.from({ length: streams }, async (_, index) => {
+    await new Promise((resolve) => setTimeout(resolve, (index / Math.max(1, streams)) * replyMs));
+    const player = players[index % players.length]!;
+    const game = GAMES[Math.floor(index / players.length) % GAMES.length]!;
+    while (!until()) results.push(await takeTurn(player, game, false));
+  });
+  return { results, done: Promise.all(workers) };
+}
+
+async function latencyLevel(streams: number, players: Player[]) {
+  const [probe, ...others] = players;
+  let probing = true;
+  const background = holdStreams(streams - 1, others, () => !probing);
+  // Let the background reach its full number of open streams before measuring.
+  if (streams > 1) await new Promise((resolve) => setTimeout(resolve, REPLY_TOKENS.length * TOKEN_DELAY_MS));
+  const probeLatencies: number[] = [];
+  let errors = 0;
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, serverMemoryMiB().rss)), 250);
+  for (let turn = 0; turn < PROBE_TURNS; turn += 1) {
+    const result = await takeTurn(probe!, GAMES[turn % GAMES.length]!, true);
+    if (result.ok && result.firstToken !== undefined) probeLatencies.push(result.firstToken);
+    else errors += 1;
+  }
+  probing = false;
+  await background.done;
+  clearInterval(sampler);
+  const backgroundErrors = background.results.filter((result) => !result.ok).length;
+  console.log(
+    `${String(streams).padStart(5)} streams │ first token ${describeLatencies(probeLatencies)} │ errors ${errors + backgroundErrors} │ server RSS ${peak.toFixed(0)} MiB`,
+  );
+}
+
+async function capacityLevel(streams: number, players: Player[]) {
+  const deadline = performance.now() + CAPACITY_HOLD_MS + REPLY_TOKENS.length * TOKEN_DELAY_MS;
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, serverMemoryMiB().rss)), 250);
+  const held = holdStreams(streams, players, () => performance.now() > deadline);
+  await held.done;
+  clearInterval(sampler);
+  const failures = held.results.filter((result) => !result.ok);
+  const latencies = held.results.flatMap((result) => (result.ok && result.firstToken !== undefined ? [result.firstToken] : []));
+  const reasons = [...new Set(failures.map((failure) => failure.error))].slice(0, 3).join("; ");
+  console.log(
+    `${String(streams).padStart(5)} streams │ first token ${describeLatencies(latencies)} │ errors ${failures.length}${reasons ? ` (${reasons})` : ""} │ server RSS ${peak.toFixed(0)} MiB`,
+  );
+  return failures.length === 0;
+}
+
+try {
+  const players: Player[] = [];
+  for (let index = 0; index < PLAYERS; index += 1) players.push(await signUp(index));
+  await grantCredits(players, 1_000_000);
+  // Warm up: compile paths, fill connection pools.
+  await Promise.all(players.slice(0, 10).map((player) => takeTurn(player, GAMES[0]!, true)));
+
+  const idle = serverMemoryMiB();
+  console.log(`database: ${databaseUrl ? "PostgreSQL" : "PGlite (embedded)"}; model: local OpenAI-compatible server, first token at once, then ${REPLY_TOKENS.length} tokens ${TOKEN_DELAY_MS} ms apart`);
+  console.log(`server RSS at rest: ${idle.rss.toFixed(0)} MiB\n`);
+  console.log(`Latency the server adds before the first token (a probe player's ${PROBE_TURNS} turns while the other streams run):`);
+  for (const streams of LATENCY_LEVELS) await latencyLevel(streams, players);
+
+  console.log(`\nConcurrent streams held for ${CAPACITY_HOLD_MS / 1000} s (each ending turn immediately replaced):`);
+  let sustained = 0;
+  for (const streams of CAPACITY_LEVELS) {
+    if (!(await capacityLevel(streams, players))) break;
+    sustained = streams;
+  }
+  console.log(`\nMost concurrent streams sustained without errors: ${sustained || "none of the steps"}; server peak RSS ${serverMemoryMiB().peak.toFixed(0)} MiB`);
+} finally {
+  child.kill("SIGTERM");
+  await new Promise((resolve) => child.once("exit", resolve));
+  agent.destroy();
+  await model.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  if (adminUrl) {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+    await admin.end();
+  }
+}

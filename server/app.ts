@@ -1,0 +1,253 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type ErrorRequestHandler, type RequestHandler } from "express";
+import helmet from "helmet";
+import { pinoHttp } from "pino-http";
+import { RouterContextProvider, type ServerBuild } from "react-router";
+import type { ViteDevServer } from "vite";
+import { connectDatabase, type DatabaseConnection } from "#app/db/client.server.ts";
+import { setDatabaseConnection } from "#app/db/database.server.ts";
+import { seedDatabase } from "#app/db/seed/seed.server.ts";
+import { CLIENT_ADDRESS_HEADER } from "#app/domain/rate-limit.server.ts";
+import { env } from "#app/env.server.ts";
+import { settleInFlight } from "#app/lib/in-flight.server.ts";
+import { logger } from "#app/lib/logger.server.ts";
+import { projectPath } from "#app/lib/project-path.server.ts";
+import { requestContext } from "#app/request-context.ts";
+import { readPublicContentVersion } from "#app/domain/public-content-version.server.ts";
+import { controlRouter, registerControlFile, removeControlFile } from "./control.ts";
+import { PageCache } from "./page-cache.ts";
+import { limitRequestBody } from "./request-limits.ts";
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const STREAM_GRACE_MS = 10_000;
+
+export interface StartOptions {
+  /** Overrides PORT (0 picks a free port). */
+  port?: number;
+  /** In development, Vite serves assets and compiles modules on the fly. */
+  viteDevServer?: ViteDevServer;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  connection: DatabaseConnection;
+  /** Stops accepting, lets open streams finish (up to 10 s), closes the database. */
+  close(): Promise<void>;
+}
+
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const config = env();
+  const log = logger();
+  const startedAt = performance.now();
+
+  const connection = await connectDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    migrate: true,
+  });
+  setDatabaseConnection(connection);
+  await seedDatabase(connection.db);
+
+  // Pages kept for visitors are valid only while games, content and guides are unchanged.
+  const pageCache = options.viteDevServer ? undefined : new PageCache({ version: readPublicContentVersion });
+
+  const shutdown = new AbortController();
+  const app = createApp({ connection, shutdownSignal: shutdown.signal, viteDevServer: options.viteDevServer, pageCache });
+  const server = await listen(app, options.port ?? config.PORT, config.HOST);
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${config.HOST === "0.0.0.0" || config.HOST === "::" ? "127.0.0.1" : config.HOST}:${port}`;
+  if (connection.driver === "pglite") registerControlFile(config.DATA_DIR, url);
+
+  log.info(
+    { port, database: connection.driver, startupMs: Math.round(performance.now() - startedAt) },
+    `${config.SITE_NAME} is listening on ${config.PUBLIC_URL}`,
+  );
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      log.info("shutting down: no new connections, letting open streams finish");
+      const deadline = Date.now() + STREAM_GRACE_MS;
+      shutdown.abort();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Streams end on the shutdown signal and leave their keep-alive sockets idle: close those as
+      // they appear, or a browser would reuse them to reconnect to this departing instance.
+      server.closeIdleConnections();
+      const sweep = setInterval(() => server.closeIdleConnections(), 100);
+      const forced = setTimeout(() => server.closeAllConnections(), STREAM_GRACE_MS);
+      await closed;
+      clearInterval(sweep);
+      clearTimeout(forced);
+      // Replies whose players already left are still being generated and stored.
+      await settleInFlight(Math.max(0, deadline - Date.now()));
+      if (connection.driver === "pglite") removeControlFile(config.DATA_DIR);
+      await connection.close();
+      setDatabaseConnection(undefined);
+      log.info("shut down cleanly");
+    })();
+    return closing;
+  };
+
+  return { url, port, connection, close };
+}
+
+interface AppOptions {
+  connection: DatabaseConnection;
+  shutdownSignal: AbortSignal;
+  viteDevServer?: ViteDevServer;
+  pageCache?: PageCache;
+}
+
+function createApp({ connection, shutdownSignal, viteDevServer, pageCache }: AppOptions) {
+  const config = env();
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", "loopback, linklocal, uniquelocal");
+
+  // Request ids and logs.
+  app.use(
+    pinoHttp({
+      logger: logger(),
+      genReqId(request, response) {
+        const incoming = request.headers["x-request-id"];
+        const id = typeof incoming === "string" && /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
+        response.setHeader("X-Request-Id", id);
+        return id;
+      },
+      autoLogging: { ignore: (request) => /^\/(assets\/|healthz|readyz)/.test(request.url) },
+      serializers: {
+        req: (request: { id: unknown; method: string; url: string }) => ({ id: request.id, method: request.method, url: request.url }),
+        res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
+      },
+    }),
+  );
+
+  // Health: liveness says the process answers; readiness says it can serve (the database answers).
+  app.get("/healthz", (_request, response) => {
+    response.json({ status: "ok" });
+  });
+  app.get("/readyz", async (_request, response) => {
+    try {
+      await withTimeout(connection.ping(), 2000);
+      response.json({ status: "ready", database: connection.driver });
+    } catch {
+      response.status(503).json({ status: "unavailable", error: "The database is not answering." });
+    }
+  });
+
+  // The client's address as the trust-proxy rules resolve it, for rate limits and session records;
+  // a value the client sent under this name is replaced.
+  app.use((request, _response, next) => {
+    request.headers[CLIENT_ADDRESS_HEADER] = request.ip ?? request.socket.remoteAddress ?? "unknown";
+    next();
+  });
+
+  // Security headers; scripts run only with this response's nonce.
+  app.use((_request, response, next) => {
+    response.locals.cspNonce = randomBytes(16).toString("base64");
+    next();
+  });
+  app.use(
+    helmet({
+      contentSecurityPolicy: viteDevServer
+        ? false
+        : {
+            directives: {
+              defaultSrc: ["'self'"],
+              scriptSrc: ["'self'", (_request, response) => `'nonce-${(response as express.Response).locals.cspNonce}'`],
+              styleSrc: ["'self'", "'unsafe-inline'"],
+              imgSrc: ["'self'", "data:", "https:"],
+              fontSrc: ["'self'", "data:"],
+              connectSrc: ["'self'"],
+              frameAncestors: ["'none'"],
+              formAction: ["'self'"],
+              objectSrc: ["'none'"],
+              baseUri: ["'self'"],
+              upgradeInsecureRequests: config.PUBLIC_URL.startsWith("https://") ? [] : null,
+            },
+          },
+      strictTransportSecurity: config.PUBLIC_URL.startsWith("https://"),
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+
+  // Server-sent events must reach the browser as they are written, never buffered for gzip.
+  app.use(
+    compression({
+      filter: (request, response) =>
+        !String(response.getHeader("Content-Type") ?? "").startsWith("text/event-stream") &&
+        compression.filter(request, response),
+    }),
+  );
+
+  app.use(limitRequestBody(MAX_BODY_BYTES));
+  if (connection.driver === "pglite") app.use(controlRouter(config.DATA_DIR));
+  // Before the static files: only pages React Router rendered are ever kept.
+  if (pageCache) app.use(pageCache.middleware());
+
+  if (viteDevServer) {
+    app.use(viteDevServer.middlewares);
+  } else {
+    app.use("/assets", express.static(projectPath("build", "client", "assets"), { immutable: true, maxAge: "1y" }));
+    app.use(express.static(projectPath("build", "client"), { maxAge: "1h", index: false }));
+  }
+
+  app.all("/{*splat}", reactRouterHandler({ shutdownSignal, viteDevServer }));
+  app.use(finalErrorHandler);
+  return app;
+}
+
+function reactRouterHandler({ shutdownSignal, viteDevServer }: Pick<AppOptions, "shutdownSignal" | "viteDevServer">): RequestHandler {
+  return createRequestHandler({
+    build: viteDevServer
+      ? () => viteDevServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
+      : () => import("virtual:react-router/server-build"),
+    getLoadContext(request, response) {
+      const context = new RouterContextProvider();
+      context.set(requestContext, {
+        requestId: request.id as string,
+        clientAddress: request.ip ?? request.socket.remoteAddress ?? "unknown",
+        logger: request.log,
+        cspNonce: String(response.locals.cspNonce),
+        shutdownSignal,
+      });
+      return context;
+    },
+  });
+}
+
+const finalErrorHandler: ErrorRequestHandler = (error: unknown, request, response, _next) => {
+  const declared = error instanceof Error && "status" in error ? Number(error.status) : 500;
+  const status = declared >= 400 && declared < 600 ? declared : 500;
+  request.log.error({ err: error }, "request failed");
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  response
+    .status(status)
+    .type("text/plain")
+    .send(status >= 500 || !(error instanceof Error) ? "Something went wrong on our side. Please try again in a moment." : error.message);
+};
+
+function listen(app: express.Express, port: number, host: string) {
+  return new Promise<Server>((resolve, reject) => {
+    const server = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
+    // Streams are long-lived: let keep-alive and headers time out, not the body.
+    server.requestTimeout = 0;
+    server.headersTimeout = 30_000;
+  });
+}
+
+function withTimeout<T>(promise: Promise<T>, milliseconds: number): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error("timed out")), milliseconds).unref()),
+  ]);
+}

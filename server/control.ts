@@ -1,0 +1,76 @@
+import { timingSafeEqual } from "node:crypto";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import express, { type Router } from "express";
+import { CommandError, runSupportCommand } from "#app/domain/support-commands.server.ts";
+import { readOrCreateLocalSecret } from "#app/env.server.ts";
+
+/**
+ * PGlite lets one process open its data directory. While the server runs on it, the support
+ * commands (admin:grant, credits:grant) ask the server over loopback instead: DATA_DIR/server.json
+ * says where it listens and DATA_DIR/control-token holds the shared secret.
+ */
+const CONTROL_FILE = "server.json";
+const TOKEN_FILE = "control-token";
+
+export interface ControlFile {
+  url: string;
+  pid: number;
+}
+
+export function registerControlFile(dataDir: string, url: string) {
+  readOrCreateLocalSecret(dataDir, TOKEN_FILE);
+  const control: ControlFile = { url, pid: process.pid };
+  writeFileSync(path.join(dataDir, CONTROL_FILE), JSON.stringify(control), { mode: 0o600 });
+}
+
+export function removeControlFile(dataDir: string) {
+  rmSync(path.join(dataDir, CONTROL_FILE), { force: true });
+}
+
+export function readControlFile(dataDir: string): ControlFile | undefined {
+  try {
+    return JSON.parse(readFileSync(path.join(dataDir, CONTROL_FILE), "utf8")) as ControlFile;
+  } catch {
+    return undefined;
+  }
+}
+
+export function controlToken(dataDir: string) {
+  return readOrCreateLocalSecret(dataDir, TOKEN_FILE);
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
+
+/** POST /internal/cli { command, args }: loopback only, with the token from DATA_DIR. */
+export function controlRouter(dataDir: string): Router {
+  const router = express.Router();
+  const expected = Buffer.from(`Bearer ${controlToken(dataDir)}`);
+  router.post("/internal/cli", express.json({ limit: "16kb" }), async (request, response) => {
+    const given = Buffer.from(request.headers.authorization ?? "");
+    const trusted =
+      LOOPBACK.has(request.socket.remoteAddress ?? "") &&
+      given.length === expected.length &&
+      timingSafeEqual(given, expected);
+    if (!trusted) {
+      response.status(403).json({ error: "Forbidden" });
+      return;
+    }
+    const { command, args } = request.body as { command?: unknown; args?: unknown };
+    if (typeof command !== "string" || !Array.isArray(args) || !args.every((arg) => typeof arg === "string")) {
+      response.status(400).json({ error: "Expected { command: string, args: string[] }." });
+      return;
+    }
+    try {
+      response.json({ message: await runSupportCommand(command, args) });
+    } catch (error) {
+      if (error instanceof CommandError) {
+        response.status(422).json({ error: error.message });
+        return;
+      }
+      request.log.error({ err: error }, "support command failed");
+      response.status(500).json({ error: "The command failed; see the server log." });
+    }
+  });
+  return router;
+}

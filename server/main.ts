@@ -1,0 +1,48 @@
+/**
+ * The process entry: `npm start` runs the built app, `npm run dev` compiles on the fly with Vite.
+ * Everything else lives in server/app.ts, which Vite bundles together with the routes.
+ */
+import type { RunningServer, StartOptions } from "./app.ts";
+
+type StartServer = (options?: StartOptions) => Promise<RunningServer>;
+
+const development = process.argv.includes("--development");
+// Set before React loads: it picks its production build from NODE_ENV.
+process.env.NODE_ENV ??= development ? "development" : "production";
+
+async function loadStartServer(): Promise<{ startServer: StartServer; options: StartOptions }> {
+  if (!development) {
+    const bundle = (await import(new URL("../build/server/index.js", import.meta.url).href)) as { startServer: StartServer };
+    return { startServer: bundle.startServer, options: {} };
+  }
+  const vite = await import("vite");
+  const viteDevServer = await vite.createServer({ server: { middlewareMode: true } });
+  const source = (await viteDevServer.ssrLoadModule("./server/app.ts")) as { startServer: StartServer };
+  return { startServer: source.startServer, options: { viteDevServer } };
+}
+
+try {
+  const { startServer, options } = await loadStartServer();
+  const server = await startServer(options);
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      server
+        .close()
+        .then(() => options.viteDevServer?.close())
+        .then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+    });
+  }
+} catch (error) {
+  // A configuration mistake is one readable line, not a stack trace.
+  if (error instanceof Error && error.name === "ConfigurationError") {
+    console.error(error.message);
+  } else if (!development && error instanceof Error && error.message.includes("build/server/index.js")) {
+    console.error("The app is not built yet: run `npm run build` first (or `npm run dev`).");
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+}

@@ -1,0 +1,189 @@
+import { eq } from "drizzle-orm";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { session } from "#app/db/schema.ts";
+import { STARTER_CREDITS } from "#app/lib/constants.ts";
+import { signInBrowser, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
+import { launchBrowser, recordErrors, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
+import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+
+// Test mode (no Stripe key): Buy Now opens the built-in test checkout.
+let server: TestServer;
+let browser: TestBrowser;
+let player: TestAccount;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+  player = await signUp(server);
+  await signInBrowser(browser.context, server, player);
+});
+
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+/** Closes the toasts, so axe does not measure their contrast halfway through the fade-in. */
+async function dismissToasts(page: Page) {
+  const toasts = page.locator("[data-sonner-toast]");
+  for (const close of await page.getByRole("button", { name: "Close toast" }).all()) await close.click();
+  await expect.poll(() => toasts.count()).toBe(0);
+}
+
+/** The navigation bar's balance that is on screen at this width. */
+function navBalance(page: Page) {
+  return page.locator('header [data-testid="credits-balance"]:visible');
+}
+
+it("buys 500 credits through the test checkout, and every open tab shows the new balance without reloading", async () => {
+  const credits = await browser.newPage();
+  await credits.goto(`${server.url}/credits`);
+  await expect(credits.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Your Credits");
+  await credits.getByText(`${STARTER_CREDITS} Credits`).first().waitFor();
+  expect(await seriousAccessibilityViolations(credits)).toEqual([]);
+
+  const otherTab = await browser.newPage();
+  await otherTab.goto(server.url);
+  await navBalance(otherTab).getByText(`${STARTER_CREDITS} Credits`).waitFor();
+  await otherTab.evaluate(() => Object.assign(window, { notReloaded: true }));
+
+  // Hold the checkout request until the processing state has been seen.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await credits.route("**/api/create-payment", async (route) => {
+    await released;
+    await route.continue();
+  });
+  const popup = browser.context.waitForEvent("page").then(recordErrors);
+  const popular = credits.getByTestId("package-500");
+  await expect(popular.getByText("Most Popular").isVisible()).resolves.toBe(true);
+  await popular.getByRole("button", { name: "Buy Now" }).click();
+  await popular.getByRole("button", { name: "Processing..." }).waitFor();
+  expect(await credits.getByTestId("package-100").getByRole("button", { name: "Buy Now" }).isDisabled()).toBe(true);
+  release();
+
+  const checkout = await popup;
+  await checkout.waitForURL(/\/checkout\/test\/test_cs_/);
+  await checkout.getByText("Test mode — no card is charged").waitFor();
+  await expect(checkout.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("$19.99");
+  await checkout.getByText("500 Credits", { exact: true }).waitFor();
+  expect(await seriousAccessibilityViolations(checkout)).toEqual([]);
+  await popular.getByRole("button", { name: "Buy Now" }).waitFor();
+
+  await checkout.getByRole("button", { name: "Pay $19.99" }).click();
+  await checkout.waitForURL(/\/payment-success\?session_id=test_cs_[\w-]+&credits=500$/);
+  await checkout.getByRole("heading", { name: "Payment Successful!" }).waitFor();
+  await expect(checkout.getByTestId("credits-added").textContent()).resolves.toBe("+500 Credits");
+  await checkout.getByText("500 credits added to your account!").waitFor();
+  await checkout.getByRole("link", { name: "Start Playing" }).waitFor();
+  expect(await checkout.getByRole("link", { name: "Start Playing" }).getAttribute("href")).toBe("/games");
+  expect(await checkout.getByRole("link", { name: "View Credits" }).getAttribute("href")).toBe("/credits");
+  await navBalance(checkout).getByText(`${STARTER_CREDITS + 500} Credits`).waitFor();
+  await dismissToasts(checkout);
+  expect(await seriousAccessibilityViolations(checkout)).toEqual([]);
+
+  // The tabs opened before the purchase, updated live.
+  await navBalance(otherTab).getByText(`${STARTER_CREDITS + 500} Credits`).waitFor();
+  expect(await otherTab.evaluate(() => "notReloaded" in window)).toBe(true);
+  await navBalance(credits).getByText(`${STARTER_CREDITS + 500} Credits`).waitFor();
+  await credits.getByTestId("credits-page-balance").getByText(`${STARTER_CREDITS + 500} Credits`).waitFor();
+
+  for (const page of [credits, otherTab, checkout]) expect(page.errors).toEqual([]);
+  await Promise.all([credits.close(), otherTab.close(), checkout.close()]);
+});
+
+it("Cancel on the test checkout goes back to the Credits page and charges nothing", async () => {
+  const credits = await browser.newPage({ width: 375, height: 800 });
+  await credits.goto(`${server.url}/credits`);
+  const balance = await credits.getByTestId("credits-page-balance").textContent();
+  const popup = browser.context.waitForEvent("page").then(recordErrors);
+  await credits.getByTestId("package-100").getByRole("button", { name: "Buy Now" }).click();
+  const checkout = await popup;
+  await checkout.waitForURL(/\/checkout\/test\//);
+  await checkout.getByRole("button", { name: "Cancel" }).click();
+  await checkout.waitForURL(`${server.url}/credits`);
+  await expect(checkout.getByTestId("credits-page-balance").textContent()).resolves.toBe(balance);
+  expect(checkout.errors).toEqual([]);
+  await Promise.all([credits.close(), checkout.close()]);
+});
+
+it("shows SPEC's failure for a payment that is not the player's, whatever the URL claims", async () => {
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/payment-success?session_id=test_cs_forged&credits=1000`);
+  await page.getByRole("heading", { name: "Payment verification failed" }).waitFor();
+  await page.getByText("We could not find this payment on your account.").waitFor();
+  expect(await page.getByText("+1000").count()).toBe(0);
+  expect(await page.getByRole("link", { name: "View Credits" }).getAttribute("href")).toBe("/credits");
+  // The browser reports the 404 answer of verify-payment; nothing else may go wrong.
+  expect(page.errors.filter((error) => !error.includes("status of 404"))).toEqual([]);
+  await dismissToasts(page);
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await page.close();
+});
+
+// Last: it ends the player's session.
+it("shows SPEC's purchase failure toasts and closes the tab it opened", async () => {
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/credits`);
+  const buy = page.getByTestId("package-1000").getByRole("button", { name: "Buy Now" });
+
+  async function expectToast(message: string) {
+    const opened = browser.context.waitForEvent("page");
+    await buy.click();
+    const tab = await opened;
+    await page.getByText(message, { exact: true }).waitFor();
+    await expect.poll(() => tab.isClosed()).toBe(true);
+    await page.getByRole("button", { name: "Close toast" }).first().click();
+  }
+
+  // Faults the test server cannot be made to produce are simulated at the browser's network layer.
+  await page.route("**/api/create-payment", (route) => route.fulfill({ status: 500, json: { error: "boom" } }));
+  await expectToast("Failed to create payment session");
+  await buy.waitFor();
+  await page.unroute("**/api/create-payment");
+  await page.route("**/api/create-payment", (route) => route.fulfill({ status: 200, json: { url: "javascript:alert(1)" } }));
+  await expectToast("Invalid payment response");
+  await buy.waitFor();
+  await page.unroute("**/api/create-payment");
+  await page.route("**/api/create-payment", (route) => route.abort("connectionrefused"));
+  await expectToast("Failed to initiate purchase");
+  await page.unroute("**/api/create-payment");
+
+  await page.route("**/api/verify-payment", (route) => route.abort("connectionrefused"));
+  await page.goto(`${server.url}/payment-success?session_id=test_cs_any&credits=100`);
+  await page.getByRole("heading", { name: "Failed to verify payment" }).waitFor();
+  await page.getByText("Failed to verify payment", { exact: true }).last().waitFor();
+  await page.unroute("**/api/verify-payment");
+  const live = page.waitForResponse((response) => response.url().endsWith("/api/credits/events"));
+  await page.goto(`${server.url}/credits`);
+  // Connected before the session ends (a stream opened afterwards would find the player signed out).
+  expect((await live).status()).toBe(200);
+
+  // The session ended meanwhile (expired, or signed out everywhere): the real server answers 401.
+  await server.connection.db.delete(session).where(eq(session.userId, player.userId));
+  await expectToast("Please sign in to purchase credits");
+  await page.getByRole("heading", { name: "Sign In Required" }).waitFor();
+  expect(page.errors.filter((error) => !/status of (401|500)|ERR_CONNECTION_REFUSED/.test(error))).toEqual([]);
+  await page.close();
+});
+
+it("signing out in one tab signs out the others without a reload", async () => {
+  const other = await signUp(server);
+  await signInBrowser(browser.context, server, other);
+  const tabs = [await browser.newPage(), await browser.newPage()];
+  for (const tab of tabs) {
+    const live = tab.waitForResponse((response) => response.url().endsWith("/api/credits/events"));
+    await tab.goto(`${server.url}/credits`);
+    expect((await live).status()).toBe(200);
+  }
+  await tabs[1]!.evaluate(() => Object.assign(window, { notReloaded: true }));
+
+  await tabs[0]!.getByRole("button", { name: "Sign Out" }).click();
+  await tabs[0]!.waitForURL(`${server.url}/`);
+  // The other tab's stream is closed by the server; reconnecting finds the session gone.
+  await tabs[1]!.getByRole("heading", { name: "Sign In Required" }).waitFor({ timeout: 10_000 });
+  await tabs[1]!.locator("header").getByRole("link", { name: "Sign In" }).first().waitFor();
+  expect(await tabs[1]!.evaluate(() => "notReloaded" in window)).toBe(true);
+  for (const tab of tabs) expect(tab.errors.filter((error) => !error.includes("status of 401"))).toEqual([]);
+});

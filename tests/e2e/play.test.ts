@@ -1,0 +1,212 @@
+import { mkdirSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
+import { signInBrowser, signUp } from "#tests/helpers/accounts.ts";
+import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
+import { setBalance } from "#tests/helpers/game-chat.ts";
+import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import type { Page } from "playwright-core";
+
+const SCREENSHOTS = "test-results/play";
+const GAME = "empress-simulator";
+
+let server: TestServer;
+let browser: TestBrowser;
+
+beforeAll(async () => {
+  // A readable pace, so the reply is seen arriving word by word.
+  server = await startTestServer({ AI_OFFLINE_WORD_DELAY_MS: "4" });
+  browser = await launchBrowser();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+async function signedInPage(credits?: number, size?: { width: number; height: number }) {
+  const account = await signUp(server);
+  if (credits !== undefined) await setBalance(account, credits);
+  await signInBrowser(browser.context, server, account);
+  const page = await browser.newPage(size);
+  return { account, page };
+}
+
+function balances(page: Page) {
+  return page.getByTestId("credits-balance").allTextContents();
+}
+
+async function expectBalance(page: Page, credits: number) {
+  await expect.poll(() => balances(page)).toEqual(expect.arrayContaining([`${credits} Credits`]));
+  expect(new Set(await balances(page))).toEqual(new Set([`${credits} Credits`]));
+}
+
+const log = (page: Page) => page.getByRole("log");
+const input = (page: Page) => page.getByPlaceholder(PLAY_TEXTS.inputPlaceholder);
+const replies = (page: Page) => log(page).locator('li[data-role="assistant"]');
+const playerMessages = (page: Page) => log(page).locator('li[data-role="user"]');
+
+async function waitForReplyWithChoices(page: Page) {
+  await page.getByRole("list", { name: "Suggested actions" }).waitFor({ timeout: 30_000 });
+}
+
+describe("playing a game", () => {
+  it("two turns with the offline storyteller, kept across a reload, saved, then started over", async () => {
+    const { account, page } = await signedInPage();
+    await page.goto(`${server.url}/play/${GAME}`);
+
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Empress Simulator");
+    const welcome = replies(page).first();
+    await expect.poll(() => welcome.textContent()).toContain(
+      "Welcome to Empress Simulator! Rule from behind the pearl curtain until the boy comes of age",
+    );
+    expect(await welcome.textContent()).toContain("I am your AI Game Master. Are you ready to begin your adventure?");
+    expect(await page.getByText(`Playing as: ${account.email}`).count()).toBe(1);
+    expect(await page.getByText(PLAY_TEXTS.offlineBadge).count()).toBe(1);
+    expect(await page.getByRole("link", { name: "Back to Games" }).getAttribute("href")).toBe("/games");
+    expect(await page.getByRole("button", { name: "Save Chat" }).isDisabled()).toBe(true);
+    await expectBalance(page, 20);
+    await page.screenshot({ path: `${SCREENSHOTS}/welcome-1280.png` });
+
+    // Turn 1: typed, sent with Enter. Shift+Enter only adds a line.
+    await input(page).fill("I am ready.");
+    await input(page).press("Shift+Enter");
+    expect(await input(page).inputValue()).toBe("I am ready.\n");
+    expect(await playerMessages(page).count()).toBe(0);
+    await input(page).press("Enter");
+    expect(await input(page).inputValue()).toBe("");
+    await expect.poll(() => playerMessages(page).first().textContent()).toContain("I am ready.");
+    await waitForReplyWithChoices(page);
+    const firstReply = (await replies(page).last().textContent()) ?? "";
+    expect(firstReply).toContain("The Jingyuan Emperor is dead at thirty-four");
+    await expectBalance(page, 19);
+
+    // Turn 2: a suggested choice fills the input; Enter sends it.
+    const choice = page.getByRole("list", { name: "Suggested actions" }).getByRole("button").first();
+    const choiceText = ((await choice.textContent()) ?? "").replace(/^1/, "");
+    await choice.click();
+    expect(await input(page).inputValue()).toBe(choiceText);
+    await input(page).press("Enter");
+    await expect.poll(() => playerMessages(page).count()).toBe(2);
+    await waitForReplyWithChoices(page);
+    await expectBalance(page, 18);
+    await page.screenshot({ path: `${SCREENSHOTS}/story-1280.png` });
+
+    // Both exchanges are still there after a reload; the welcome is not.
+    await page.reload();
+    await expect.poll(() => playerMessages(page).allTextContents()).toEqual([
+      expect.stringContaining("I am ready."),
+      expect.stringContaining(choiceText),
+    ]);
+    expect(await replies(page).count()).toBe(2);
+    expect(await log(page).textContent()).not.toContain("Are you ready to begin your adventure?");
+    await expectBalance(page, 18);
+
+    // Save Chat.
+    await page.getByRole("button", { name: "Save Chat" }).click();
+    await page.getByText(PLAY_TOASTS.saved.title).waitFor();
+    await page.getByText(PLAY_TOASTS.saved.description).waitFor();
+
+    // Start Over: confirmed, the story is gone, the welcome is back, and stays after a reload.
+    await page.getByRole("button", { name: "Start Over" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Start Over" }).click();
+    await page.getByText(PLAY_TOASTS.restarted.title).waitFor();
+    await expect.poll(() => playerMessages(page).count()).toBe(0);
+    expect(await replies(page).count()).toBe(1);
+    expect(await replies(page).first().textContent()).toContain("Are you ready to begin your adventure?");
+    await page.reload();
+    await expect.poll(() => replies(page).count()).toBe(1);
+    expect(await playerMessages(page).count()).toBe(0);
+
+    expect(page.errors).toEqual([]);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
+
+  it("shows 'The Game Master is thinking...' until the first words arrive, with sending blocked", async () => {
+    const { page } = await signedInPage();
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/game-chat", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${server.url}/play/${GAME}`);
+    await input(page).fill("I look around the hall.");
+    await input(page).press("Enter");
+    await page.getByText(PLAY_TEXTS.thinking).waitFor();
+    const send = page.getByRole("button", { name: "Send message" });
+    await input(page).fill("A second message while waiting");
+    expect(await send.isDisabled()).toBe(true);
+    await input(page).press("Enter");
+    expect(await playerMessages(page).count()).toBe(1);
+    release();
+    await waitForReplyWithChoices(page);
+    expect(await page.getByText(PLAY_TEXTS.thinking).count()).toBe(0);
+    expect(await send.isDisabled()).toBe(false);
+    expect(page.errors).toEqual([]);
+  });
+
+  it("with 0 credits: the Insufficient Credits toast with a link to /credits, and no error message in the chat", async () => {
+    const { page } = await signedInPage(0);
+    await page.goto(`${server.url}/play/${GAME}`);
+    await expectBalance(page, 0);
+    await input(page).fill("I summon the ministers.");
+    await input(page).press("Enter");
+    await page.getByText(PLAY_TOASTS.insufficientCredits.title, { exact: true }).waitFor();
+    await page.getByText(PLAY_TOASTS.insufficientCredits.description).waitFor();
+    expect(await page.getByRole("link", { name: "Buy credits" }).getAttribute("href")).toBe("/credits");
+    expect(await playerMessages(page).count()).toBe(0);
+    expect(await replies(page).count()).toBe(1); // the welcome only
+    expect(await log(page).textContent()).not.toContain(PLAY_TEXTS.errorReply);
+    expect(await input(page).inputValue()).toBe("I summon the ministers.");
+    await expectBalance(page, 0);
+    await page.screenshot({ path: `${SCREENSHOTS}/insufficient-credits-1280.png` });
+  });
+
+  it("when a turn fails: the Error toast and the apology, and no credit is spent", async () => {
+    const { page } = await signedInPage();
+    await page.route("**/api/game-chat", (route) => route.fulfill({ status: 500, contentType: "application/json", body: '{"error":"boom"}' }));
+    await page.goto(`${server.url}/play/${GAME}`);
+    await input(page).fill("I open the sealed letter.");
+    await input(page).press("Enter");
+    await page.getByText(PLAY_TOASTS.sendFailed.description).waitFor();
+    await expect.poll(() => replies(page).last().textContent()).toContain(PLAY_TEXTS.errorReply);
+    await expectBalance(page, 20);
+  });
+
+  it("works one-handed at 375 px: nothing overflows, the composer and balance stay in view", async () => {
+    const { page } = await signedInPage(undefined, { width: 375, height: 740 });
+    await page.goto(`${server.url}/play/${GAME}`);
+    await input(page).fill("I take the emperor's hand.");
+    await page.getByRole("button", { name: "Send message" }).click();
+    await waitForReplyWithChoices(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    for (const element of [input(page), page.getByRole("button", { name: "Send message" }), page.getByTestId("credits-balance").last()]) {
+      expect(await element.isVisible()).toBe(true);
+      const box = await element.boundingBox();
+      expect(box && box.y + box.height).toBeLessThanOrEqual(740);
+    }
+    await page.screenshot({ path: `${SCREENSHOTS}/story-375.png` });
+    expect(page.errors).toEqual([]);
+  });
+});
+
+describe("arriving at the play screen", () => {
+  it("signed out: 'Authentication required', then sign-in that returns to the game", async () => {
+    const page = await browser.newPage();
+    await browser.context.clearCookies();
+    await page.goto(`${server.url}/play/${GAME}`);
+    await page.getByText(PLAY_TOASTS.authenticationRequired.title).waitFor();
+    await page.getByText(PLAY_TOASTS.authenticationRequired.description).waitFor();
+    await page.waitForURL(`**/auth?redirectTo=${encodeURIComponent(`/play/${GAME}`)}`);
+  });
+
+  it("an unknown game: 'Game not found', then the games list", async () => {
+    const { page } = await signedInPage();
+    await page.goto(`${server.url}/play/no-such-game`);
+    await page.getByText(PLAY_TOASTS.gameNotFound.title).waitFor();
+    await page.getByText(PLAY_TOASTS.gameNotFound.description).waitFor();
+    await page.waitForURL(`${server.url}/games`);
+  });
+});

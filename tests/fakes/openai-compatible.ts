@@ -1,0 +1,37 @@
+import { sse, startStreamingModelServer, type FakeModelServer } from "./streaming-model.ts";
+
+/**
+ * A local server speaking OpenAI's chat-completions streaming protocol (`POST /v1/chat/completions`
+ * with `stream: true`), as OpenAI, OpenRouter, Ollama, vLLM, llama.cpp and LM Studio do.
+ */
+export function startOpenAICompatibleServer(): Promise<FakeModelServer> {
+  let sequence = 0;
+  const chunk = (model: unknown, id: string, delta: Record<string, unknown>, finishReason: string | null) =>
+    sse({
+      id,
+      object: "chat.completion.chunk",
+      created: Math.floor(Date.now() / 1000),
+      model,
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
+    });
+  const idOf = new WeakMap<object, string>();
+  const id = (request: { body: object }) => {
+    let value = idOf.get(request.body);
+    if (!value) {
+      sequence += 1;
+      value = `chatcmpl-fake-${sequence}`;
+      idOf.set(request.body, value);
+    }
+    return value;
+  };
+
+  return startStreamingModelServer({
+    path: "/v1/chat/completions",
+    start: (request) => [chunk(request.body.model, id(request), { role: "assistant", content: "" }, null)],
+    token: (text, request) => [chunk(request.body.model, id(request), { content: text }, null)],
+    finish: (request) => [chunk(request.body.model, id(request), {}, "stop"), sse("[DONE]")],
+    errorBody: (status) => ({
+      error: { message: `The fake model failed with ${status}.`, type: "server_error", param: null, code: null },
+    }),
+  });
+}

@@ -1,0 +1,63 @@
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { BrowserContext } from "playwright-core";
+import { userRoles, user as users } from "#app/db/schema.ts";
+import type { TestServer } from "./server.ts";
+
+export interface TestAccount {
+  userId: string;
+  email: string;
+  password: string;
+  /** `name=value` of the session cookie, for the Cookie header. */
+  cookie: string;
+  /** The session token, for `Authorization: Bearer`. */
+  token: string;
+}
+
+/**
+ * A client address from the benchmarking range 198.18.0.0/15, sent as X-Forwarded-For (the test
+ * client is a trusted loopback proxy), so helpers do not share one per-address rate limit.
+ */
+export function testClientAddress() {
+  const [a = 0, b = 0, c = 0] = randomBytes(3);
+  return `198.${18 + (a % 2)}.${b}.${1 + (c % 254)}`;
+}
+
+export function uniqueEmail(prefix = "player") {
+  return `${prefix}-${randomBytes(5).toString("hex")}@example.com`;
+}
+
+/**
+ * A signed-up, signed-in player created through the real sign-up endpoint (the UI is not under
+ * test where this is used).
+ */
+export async function signUp(
+  server: TestServer,
+  { email = uniqueEmail(), password = "correct horse battery", name = "Test Player" } = {},
+): Promise<TestAccount> {
+  const response = await server.fetch("/api/auth/sign-up/email", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: server.url, "X-Forwarded-For": testClientAddress() },
+    body: JSON.stringify({ email, password, name }),
+  });
+  if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  const body = (await response.json()) as { token: string; user: { id: string } };
+  const setCookie = response.headers.getSetCookie().find((header) => header.includes("session_token="));
+  if (!setCookie) throw new Error("sign-up set no session cookie");
+  return { userId: body.user.id, email, password, cookie: setCookie.split(";")[0]!, token: body.token };
+}
+
+export async function makeAdmin(server: TestServer, account: TestAccount) {
+  await server.connection.db.insert(userRoles).values({ userId: account.userId, role: "admin" }).onConflictDoNothing();
+}
+
+export async function findUserId(server: TestServer, email: string) {
+  const [row] = await server.connection.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  return row?.id;
+}
+
+/** Puts the account's session cookie into a browser profile. */
+export async function signInBrowser(context: BrowserContext, server: TestServer, account: TestAccount) {
+  const [name, ...value] = account.cookie.split("=");
+  await context.addCookies([{ name: name!, value: value.join("="), url: server.url, httpOnly: true, sameSite: "Lax" }]);
+}

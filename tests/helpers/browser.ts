@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export interface TestBrowser {
+  context: BrowserContext;
+  /** A new tab that records console errors and failed page scripts into `errors`. */
+  newPage(options?: { width?: number; height?: number }): Promise<Page & { errors: string[] }>;
+  close(): Promise<void>;
+}
+
+/** Debian's Chromium, headless, with a fresh profile (never a downloaded browser). */
+export async function launchBrowser(): Promise<TestBrowser> {
+  const profile = mkdtempSync(path.join(tmpdir(), "pae-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  return {
+    context,
+    async newPage({ width = 1280, height = 800 } = {}) {
+      const page = recordErrors(await context.newPage());
+      await page.setViewportSize({ width, height });
+      return page;
+    },
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Collects the page's console errors and failed scripts into `errors` (for tabs a page opened, too). */
+export function recordErrors(page: Page): Page & { errors: string[] } {
+  const recorded = Object.assign(page, { errors: [] as string[] });
+  page.on("console", (message) => {
+    if (message.type() === "error") recorded.errors.push(message.text());
+  });
+  page.on("pageerror", (error) => recorded.errors.push(error.message));
+  return recorded;
+}
+
+/** Serious and critical accessibility violations on the page (axe-core). */
+export async function seriousAccessibilityViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
+}

@@ -1,0 +1,128 @@
+import { and, asc, eq } from "drizzle-orm";
+import { applyCreditChange, getBalance, ledgerTotal } from "#app/domain/credits.server.ts";
+import { creditLedger, gameContent, gameMessages, games } from "#app/db/schema.ts";
+import type { TestAccount } from "./accounts.ts";
+import type { TestServer } from "./server.ts";
+
+/** A game of the tests' own (independent of content/), with a prompt and published world content. */
+export const TEST_GAME = {
+  slug: "lantern-harbor",
+  title: "Lantern Harbor",
+  tagline: "Every lantern hides a ledger",
+  prompt:
+    "PROMPT-MARKER: You are the Game Master of Lantern Harbor, a port city of smugglers and lamplighters. Address the player as you. Characters: Harbormaster Ilse Varga, who counts every ship; Captain Oren Dask, a smuggler with debts. Track **Coin 40 · Favour 55 · Suspicion 10** after each turn. End every reply with 3 to 6 numbered choices.",
+  content: [
+    {
+      contentType: "world_setting" as const,
+      title: "The Harbor",
+      content:
+        "WORLD-MARKER\n\n## Places\n\n- **The Salt Quay**: where the night boats unload crates nobody declares.\n- **The Lamp Tower**: the lighthouse whose keeper sees every ship.",
+    },
+    {
+      contentType: "combat_mechanics" as const,
+      title: "Troubles",
+      content: "## Troubles\n\n- **Customs raids**: the harbormaster's men search a warehouse at dawn.",
+    },
+    { contentType: "pro_tips" as const, title: "Tips", content: "TIPS-MARKER: player advice stays out of the model's context." },
+    { contentType: "story_background" as const, title: "Draft", content: "UNPUBLISHED-MARKER", isPublished: false },
+  ],
+};
+
+export async function createTestGame(server: TestServer, overrides: Partial<typeof games.$inferInsert> = {}) {
+  const slug = overrides.slug ?? TEST_GAME.slug;
+  await server.connection.db
+    .insert(games)
+    .values({
+      slug,
+      title: TEST_GAME.title,
+      tagline: TEST_GAME.tagline,
+      description: "A test game.",
+      prompt: TEST_GAME.prompt,
+      ...overrides,
+    })
+    .onConflictDoNothing();
+  await server.connection.db
+    .insert(gameContent)
+    .values(TEST_GAME.content.map((section) => ({ gameSlug: slug, ...section })))
+    .onConflictDoNothing();
+  return slug;
+}
+
+export function postChat(server: TestServer, account: TestAccount | undefined, body: unknown, init: RequestInit = {}) {
+  return server.fetch("/api/game-chat", {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      ...(account ? { Authorization: `Bearer ${account.token}` } : {}),
+    },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    ...init,
+  });
+}
+
+export interface ReadTurn {
+  /** The `content` of each event, in order. */
+  pieces: string[];
+  text: string;
+  done: boolean;
+  error?: string;
+}
+
+/** Reads a game-chat event stream to its end, independently of the app's own client parser. */
+export async function readTurn(response: Response): Promise<ReadTurn> {
+  const raw = await response.text();
+  const turn: ReadTurn = { pieces: [], text: "", done: false };
+  for (const block of raw.split("\n\n")) {
+    const line = block.split("\n").find((entry) => entry.startsWith("data: "));
+    if (!line) continue;
+    const data = line.slice("data: ".length);
+    if (data === "[DONE]") {
+      turn.done = true;
+      continue;
+    }
+    const event = JSON.parse(data) as { content?: string; error?: string };
+    if (typeof event.content === "string") turn.pieces.push(event.content);
+    if (typeof event.error === "string") turn.error = event.error;
+  }
+  turn.text = turn.pieces.join("");
+  return turn;
+}
+
+export async function storedMessages(server: TestServer, account: TestAccount, slug = TEST_GAME.slug) {
+  return server.connection.db
+    .select({ role: gameMessages.role, content: gameMessages.content })
+    .from(gameMessages)
+    .where(and(eq(gameMessages.userId, account.userId), eq(gameMessages.gameSlug, slug)))
+    .orderBy(asc(gameMessages.id));
+}
+
+export async function ledgerRows(server: TestServer, account: TestAccount) {
+  return server.connection.db
+    .select({ delta: creditLedger.delta, reason: creditLedger.reason, reference: creditLedger.reference })
+    .from(creditLedger)
+    .where(eq(creditLedger.userId, account.userId))
+    .orderBy(asc(creditLedger.id));
+}
+
+/** Sets a player's balance through the ledger (an admin grant or removal). */
+export async function setBalance(account: TestAccount, credits: number) {
+  const delta = credits - (await getBalance(account.userId));
+  if (delta !== 0) {
+    await applyCreditChange({ userId: account.userId, delta, reason: "admin_grant", reference: `test:${crypto.randomUUID()}` });
+  }
+}
+
+export async function balanceAndLedger(account: TestAccount) {
+  return { balance: await getBalance(account.userId), ledger: await ledgerTotal(account.userId) };
+}
+
+/** Polls until `check` returns a value (not undefined/false), or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

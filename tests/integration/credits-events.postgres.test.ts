@@ -1,0 +1,81 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runSupportCommand } from "#app/domain/support-commands.server.ts";
+import { STARTER_CREDITS } from "#app/lib/constants.ts";
+import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
+import { startServerProcess, type ServerProcess } from "#tests/helpers/process.ts";
+import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { openEventStream } from "#tests/helpers/sse.ts";
+
+/**
+ * Two instances on one PostgreSQL, as behind a load balancer: this test process runs the first,
+ * a child process (`node server/main.ts`) the second. Live balances must cross between them.
+ */
+const AUTH_SECRET = randomBytes(32).toString("base64url");
+const WITHIN_A_SECOND = 1000;
+
+let first: TestServer;
+let second: ServerProcess;
+
+beforeAll(async () => {
+  first = await startTestServer({ AUTH_SECRET });
+  second = await startServerProcess({ ...first.database.env, AUTH_SECRET });
+});
+
+afterAll(async () => {
+  await second.stop();
+  await first.close();
+});
+
+function streamOn(url: string, account: TestAccount) {
+  return openEventStream(`${url}/api/credits/events`, { Cookie: account.cookie });
+}
+
+describe("live balances across two instances", () => {
+  it("a grant through one instance reaches a stream on the other within a second", async () => {
+    const player = await signUp(first);
+    const onSecond = await streamOn(second.url, player);
+    const onFirst = await streamOn(first.url, player);
+    expect(await onSecond.nextCredits()).toBe(STARTER_CREDITS);
+    expect(await onFirst.nextCredits()).toBe(STARTER_CREDITS);
+
+    // The support command runs in this process, on the first instance's database connection.
+    await runSupportCommand("credits:grant", [player.email, "5"]);
+    expect(await onSecond.nextCredits(WITHIN_A_SECOND)).toBe(STARTER_CREDITS + 5);
+    expect(await onFirst.nextCredits(WITHIN_A_SECOND)).toBe(STARTER_CREDITS + 5);
+    onSecond.close();
+    onFirst.close();
+  });
+
+  it("a purchase completed on the other instance reaches a stream on this one within a second", async () => {
+    const player = await signUp(first);
+    const onFirst = await streamOn(first.url, player);
+    expect(await onFirst.nextCredits()).toBe(STARTER_CREDITS);
+
+    const created = await fetch(`${second.url}/api/create-payment`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Cookie: player.cookie },
+      body: JSON.stringify({ packageType: "500" }),
+    });
+    const { url } = (await created.json()) as { url: string };
+    expect(url).toMatch(new RegExp(`^${second.url}/checkout/test/`));
+    const paid = await fetch(url, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: player.cookie, Origin: second.url },
+      body: "intent=pay",
+    });
+    expect(paid.status).toBe(302);
+    expect(await onFirst.nextCredits(WITHIN_A_SECOND)).toBe(STARTER_CREDITS + 500);
+    onFirst.close();
+  });
+
+  it("signing out through one instance ends the player's streams on the other", async () => {
+    const player = await signUp(first);
+    const onSecond = await streamOn(second.url, player);
+    await onSecond.nextCredits();
+    const signOut = await first.fetch("/sign-out", { method: "POST", headers: { Cookie: player.cookie, Origin: first.url } });
+    expect(signOut.status).toBe(302);
+    expect(await onSecond.closed).toBe("ended");
+  });
+});

@@ -1,0 +1,171 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseConnection } from "#app/db/client.server.ts";
+import { setDatabaseConnection } from "#app/db/database.server.ts";
+import { runMigrations } from "#app/db/migrate.server.ts";
+import { creditLedger, gameContent, games, guides, profiles, user } from "#app/db/schema.ts";
+import { loadSeedGames, loadSeedGuides, seedDatabase } from "#app/db/seed/seed.server.ts";
+import { applyCreditChange, getBalance, InsufficientCreditsError, ledgerTotal } from "#app/domain/credits.server.ts";
+import { CONTENT_TYPES, STARTER_CREDITS } from "#app/lib/constants.ts";
+import { createTestDatabase, queryRows, type TestDatabase } from "#tests/helpers/database.ts";
+
+let database: TestDatabase;
+let connection: DatabaseConnection;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  connection = await database.connect();
+  setDatabaseConnection(connection);
+});
+
+afterAll(async () => {
+  await connection.close();
+  await database.drop();
+});
+
+async function createUser(email: string) {
+  const id = `user-${email}`;
+  await connection.db.insert(user).values({ id, name: email, email });
+  return id;
+}
+
+describe("migrations", () => {
+  it("create every table and can run again without changes", async () => {
+    const tables = await queryRows<{ table_name: string }>(
+      connection.db,
+      sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
+    );
+    expect(tables.map((row) => row.table_name)).toEqual([
+      "account",
+      "contact_messages",
+      "credit_ledger",
+      "game_content",
+      "game_messages",
+      "games",
+      "guides",
+      "payments",
+      "profiles",
+      "public_content_version",
+      "rate_limit",
+      "seed_history",
+      "session",
+      "user",
+      "user_roles",
+      "verification",
+    ]);
+    await runMigrations(connection.db);
+    const [applied] = await queryRows<{ count: string }>(connection.db, sql`select count(*) as count from drizzle.__drizzle_migrations`);
+    expect(Number(applied?.count)).toBe(4);
+  });
+
+  it("refuse values outside the allowed lists", async () => {
+    await expect(
+      connection.db.insert(games).values({ slug: "x", title: "X", description: "d", prompt: "p", difficulty: "Expert" as "Beginner" }),
+    ).rejects.toThrow();
+    await expect(
+      connection.db.insert(games).values({ slug: "Bad Slug", title: "X", description: "d", prompt: "p" }),
+    ).rejects.toThrow();
+  });
+});
+
+describe("seed", () => {
+  it("has the five games with every content type, long enough to be useful", () => {
+    const seedGames = loadSeedGames();
+    expect(seedGames.map(({ game }) => game.slug).sort()).toEqual([
+      "celebrity-life",
+      "cultivation-simulator",
+      "empress-simulator",
+      "mary-sue-campus",
+      "matriarch-harem-simulator",
+    ]);
+    const minimumWords: Partial<Record<string, number>> = {
+      story_background: 300,
+      character_development: 300,
+      world_setting: 300,
+      strategy_guide: 800,
+      pro_tips: 800,
+    };
+    for (const { game, content } of seedGames) {
+      expect(game.prompt.split(/\s+/).length, `${game.slug} prompt`).toBeGreaterThan(300);
+      expect(content.map((row) => row.contentType).sort()).toEqual([...CONTENT_TYPES].sort());
+      for (const row of content) {
+        const words = row.content.split(/\s+/).length;
+        const minimum = (row.contentType && minimumWords[row.contentType]) ?? 150;
+        expect(words, `${game.slug}/${row.contentType}`).toBeGreaterThanOrEqual(minimum);
+      }
+    }
+    expect(seedGames.find(({ game }) => game.slug === "empress-simulator")?.game.difficulty).toBe("Advanced");
+    expect(seedGames.find(({ game }) => game.slug === "matriarch-harem-simulator")?.game.difficulty).toBe("Intermediate");
+    expect(seedGames.find(({ game }) => game.slug === "mary-sue-campus")?.game.difficulty).toBe("Beginner");
+    expect(loadSeedGuides().length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("applies once, keeps an admin's edits and deletions on every later run", async () => {
+    const first = await seedDatabase(connection.db);
+    expect(first.games).toBe(5);
+    expect(first.guides).toBeGreaterThanOrEqual(3);
+    const contentRows = await connection.db.$count(gameContent);
+    expect(contentRows).toBe(5 * CONTENT_TYPES.length);
+
+    expect(await seedDatabase(connection.db)).toEqual({ games: 0, guides: 0 });
+
+    await connection.db.update(games).set({ title: "The Empress, Revised" }).where(eq(games.slug, "empress-simulator"));
+    const [deletedGuide] = await connection.db.delete(guides).returning({ slug: guides.slug });
+    await connection.db.delete(gameContent).where(eq(gameContent.gameSlug, "celebrity-life"));
+
+    expect(await seedDatabase(connection.db)).toEqual({ games: 0, guides: 0 });
+    const [empress] = await connection.db.select().from(games).where(eq(games.slug, "empress-simulator"));
+    expect(empress?.title).toBe("The Empress, Revised");
+    expect(await connection.db.$count(guides, eq(guides.slug, deletedGuide!.slug))).toBe(0);
+    expect(await connection.db.$count(gameContent, eq(gameContent.gameSlug, "celebrity-life"))).toBe(0);
+  });
+});
+
+describe("credits ledger", () => {
+  it("grants the starter credits with the user, exactly once", async () => {
+    const userId = await createUser("starter@example.com");
+    expect(await getBalance(userId)).toBe(STARTER_CREDITS);
+    const rows = await connection.db.select().from(creditLedger).where(eq(creditLedger.userId, userId));
+    expect(rows).toMatchObject([{ reason: "signup_bonus", delta: STARTER_CREDITS, balanceAfter: STARTER_CREDITS, reference: userId }]);
+    await expect(applyCreditChange({ userId, delta: 5, reason: "signup_bonus", reference: userId })).resolves.toEqual({
+      applied: false,
+      balance: STARTER_CREDITS,
+    });
+  });
+
+  it("applies a change once per reason and reference", async () => {
+    const userId = await createUser("purchase@example.com");
+    const change = { userId, delta: 500, reason: "purchase", reference: "cs_test_1" } as const;
+    const results = await Promise.all([applyCreditChange(change), applyCreditChange(change), applyCreditChange(change)]);
+    expect(results.filter((result) => result.applied)).toHaveLength(1);
+    expect(await getBalance(userId)).toBe(STARTER_CREDITS + 500);
+    expect(await ledgerTotal(userId)).toBe(STARTER_CREDITS + 500);
+  });
+
+  it("never lets concurrent debits overspend, and the ledger sums to the balance", async () => {
+    const userId = await createUser("spender@example.com");
+    await applyCreditChange({ userId, delta: -10, reason: "admin_grant", reference: "trim-to-10" });
+    const attempts = Array.from({ length: 50 }, (_, turn) =>
+      applyCreditChange({ userId, delta: -1, reason: "chat_message", reference: `turn-${turn}` }).then(
+        () => "spent",
+        (error: unknown) => (error instanceof InsufficientCreditsError ? "refused" : "error"),
+      ),
+    );
+    const outcomes = await Promise.all(attempts);
+    expect(outcomes.filter((outcome) => outcome === "spent")).toHaveLength(10);
+    expect(outcomes.filter((outcome) => outcome === "refused")).toHaveLength(40);
+    expect(await getBalance(userId)).toBe(0);
+    expect(await ledgerTotal(userId)).toBe(0);
+    const [profile] = await connection.db.select().from(profiles).where(eq(profiles.userId, userId));
+    expect(profile?.credits).toBe(0);
+  });
+
+  it("announces every balance change on credits_changed", async () => {
+    const userId = await createUser("listener@example.com");
+    const received: unknown[] = [];
+    const stop = await connection.listen("credits_changed", (payload) => received.push(JSON.parse(payload)));
+    await applyCreditChange({ userId, delta: 7, reason: "admin_grant", reference: "notify-test" });
+    await expect.poll(() => received).toContainEqual({ userId, credits: STARTER_CREDITS + 7 });
+    await stop();
+  });
+});

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { signUp } from "#tests/helpers/accounts.ts";
+import {
+  balanceAndLedger,
+  createTestGame,
+  eventually,
+  postChat,
+  readTurn,
+  storedMessages,
+  TEST_GAME,
+} from "#tests/helpers/game-chat.ts";
+import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { startAnthropicServer } from "#tests/fakes/anthropic.ts";
+import { DEFAULT_REPLY, type FakeModelServer } from "#tests/fakes/streaming-model.ts";
+
+const TIMEOUT_MS = 1500;
+
+let model: FakeModelServer;
+let server: TestServer;
+
+beforeAll(async () => {
+  model = await startAnthropicServer();
+  server = await startTestServer({
+    AI_PROVIDER: "anthropic",
+    AI_BASE_URL: model.baseUrl,
+    AI_MODEL: "claude-fake-1",
+    AI_API_KEY: "anthropic-test-key",
+    AI_TIMEOUT_MS: String(TIMEOUT_MS),
+    AI_MAX_OUTPUT_TOKENS: "456",
+    CHAT_TURNS_PER_MINUTE: "1000",
+  });
+  await createTestGame(server);
+});
+
+afterAll(async () => {
+  await server.close();
+  await model.close();
+});
+
+beforeEach(() => {
+  model.script(() => DEFAULT_REPLY);
+});
+
+describe("a turn with an Anthropic model", () => {
+  it("streams the reply in order, stores it and sends the game prompt as Anthropic's system field", async () => {
+    const player = await signUp(server);
+    const tokens = ["Rain ", "on the ", "Salt Quay", ".\n\n1. Hide\n2. Run"];
+    model.script(() => ({ tokens, tokenDelayMs: 10 }));
+    const response = await postChat(server, player, { message: "I step off the boat.", game_slug: TEST_GAME.slug });
+    expect(response.status).toBe(200);
+    const turn = await readTurn(response);
+    expect(turn).toEqual({ pieces: tokens, text: tokens.join(""), done: true });
+    expect(await storedMessages(server, player)).toEqual([
+      { role: "user", content: "I step off the boat." },
+      { role: "assistant", content: tokens.join("") },
+    ]);
+    expect(await balanceAndLedger(player)).toEqual({ balance: 19, ledger: 19 });
+
+    const request = await eventually(async () => model.requests.at(-1));
+    expect(request.headers["x-api-key"]).toBe("anthropic-test-key");
+    expect(request.body).toMatchObject({ model: "claude-fake-1", stream: true, max_tokens: 456 });
+    expect(JSON.stringify(request.body.system)).toContain("PROMPT-MARKER");
+    expect(request.body.messages).toEqual([{ role: "user", content: [{ type: "text", text: "I step off the boat." }] }]);
+  });
+
+  it("refunds when Anthropic answers 500 before any text", async () => {
+    const player = await signUp(server);
+    model.script(() => ({ status: 500 }));
+    const turn = await postChat(server, player, { message: "I ring the bell.", game_slug: TEST_GAME.slug }).then(readTurn);
+    expect(turn.error).toMatch(/refunded/);
+    expect(turn.pieces).toEqual([]);
+    expect(await balanceAndLedger(player)).toEqual({ balance: 20, ledger: 20 });
+    expect(await storedMessages(server, player)).toEqual([]);
+  });
+
+  it("keeps the credit and what was delivered when the stream is cut mid-reply", async () => {
+    const player = await signUp(server);
+    model.script(() => ({ tokens: ["The ", "lamp ", "goes ", "out"], cutAfter: 2 }));
+    const turn = await postChat(server, player, { message: "I blow on the lamp.", game_slug: TEST_GAME.slug }).then(readTurn);
+    expect(turn.pieces).toEqual(["The ", "lamp "]);
+    expect(turn.error).toMatch(/interrupted/);
+    expect(await balanceAndLedger(player)).toEqual({ balance: 19, ledger: 19 });
+    expect(await storedMessages(server, player)).toEqual([
+      { role: "user", content: "I blow on the lamp." },
+      { role: "assistant", content: "The lamp " },
+    ]);
+  });
+
+  it("refunds when Anthropic never answers", async () => {
+    const player = await signUp(server);
+    model.script(() => ({ hang: true }));
+    const turn = await postChat(server, player, { message: "I wait.", game_slug: TEST_GAME.slug }).then(readTurn);
+    expect(turn.error).toMatch(/refunded/);
+    expect(await balanceAndLedger(player)).toEqual({ balance: 20, ledger: 20 });
+  });
+
+  it("relays a slow model's tokens as they come", async () => {
+    const player = await signUp(server);
+    model.script(() => ({ tokens: ["One ", "by ", "one."], startDelayMs: 300, tokenDelayMs: 200 }));
+    const response = await postChat(server, player, { message: "I count.", game_slug: TEST_GAME.slug });
+    const reader = response.body!.getReader();
+    const reads: string[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      reads.push(new TextDecoder().decode(value));
+    }
+    expect(reads.join("")).toContain("data: [DONE]");
+    // The pieces arrive in separate reads as the model produces them, not buffered to the end.
+    expect(reads.filter((chunk) => chunk.includes('"content"')).length).toBeGreaterThanOrEqual(3);
+  });
+});

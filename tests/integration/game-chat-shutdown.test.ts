@@ -1,0 +1,90 @@
+import { and, asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { gameMessages, user } from "#app/db/schema.ts";
+import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
+import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/helpers/database.ts";
+import { readTurn } from "#tests/helpers/game-chat.ts";
+import { startServerProcess } from "#tests/helpers/process.ts";
+
+/** A graceful shutdown (SIGTERM) lets every turn in flight finish and be stored. */
+let database: TestDatabase;
+let model: FakeModelServer;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  model = await startOpenAICompatibleServer();
+});
+
+afterAll(async () => {
+  await model.close();
+  await database.drop();
+});
+
+async function signUp(url: string, email: string) {
+  const response = await fetch(`${url}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: url },
+    body: JSON.stringify({ email, password: "a long enough password", name: "Shutdown" }),
+  });
+  return ((await response.json()) as { token: string }).token;
+}
+
+function chat(url: string, token: string, message: string, signal?: AbortSignal) {
+  return fetch(`${url}/api/game-chat`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+    body: JSON.stringify({ message, game_slug: "empress-simulator" }),
+    signal,
+  });
+}
+
+it("lets turns in flight finish and store their replies when the server is stopped", async () => {
+  // The player who leaves gets the longer reply: it is still being written after the last
+  // connection has closed, which is when a shutdown would otherwise close the database.
+  const short = Array.from({ length: 5 }, (_, index) => `short${index} `);
+  const long = Array.from({ length: 60 }, (_, index) => `long${index} `);
+  model.script((request) => ({
+    tokens: JSON.stringify(request.body.messages).includes("I close the tab.") ? long : short,
+    tokenDelayMs: 100,
+  }));
+  const server = await startServerProcess({
+    ...database.env,
+    AI_PROVIDER: "openai-compatible",
+    AI_BASE_URL: model.baseUrl,
+    AI_MODEL: "fake",
+  });
+  const [staying, leaving] = [await signUp(server.url, "stays@example.com"), await signUp(server.url, "leaves@example.com")];
+
+  const stayed = chat(server.url, staying, "I stay to the end.");
+  const controller = new AbortController();
+  const left = await chat(server.url, leaving, "I close the tab.", controller.signal);
+  await left.body!.getReader().read();
+  controller.abort();
+  const stayedResponse = await stayed;
+
+  const stopped = server.stop();
+  // The player who stayed connected still receives the whole reply.
+  expect(await readTurn(stayedResponse)).toMatchObject({ text: short.join(""), done: true });
+  expect(await stopped).toBe(0);
+  expect(server.output()).toContain("shut down cleanly");
+
+  const connection = await database.connect();
+  try {
+    for (const [email, reply] of [
+      ["stays@example.com", short.join("")],
+      ["leaves@example.com", long.join("")],
+    ] as const) {
+      const rows = await connection.db
+        .select({ role: gameMessages.role, content: gameMessages.content })
+        .from(gameMessages)
+        .innerJoin(user, eq(user.id, gameMessages.userId))
+        .where(and(eq(user.email, email), eq(gameMessages.gameSlug, "empress-simulator")))
+        .orderBy(asc(gameMessages.id));
+      expect(rows.map((row) => row.role)).toEqual(["user", "assistant"]);
+      expect(rows[1]?.content).toBe(reply);
+    }
+  } finally {
+    await connection.close();
+  }
+});

@@ -1,0 +1,536 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  canonicalUrls,
+  hrefs,
+  jsonLd,
+  jsonLdOfType,
+  links,
+  meta,
+  metaContents,
+  testIds,
+  title,
+  visibleText,
+} from "#tests/helpers/html.ts";
+import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+
+/**
+ * Every visitor page, as a crawler sees it: server HTML only (no browser, no JavaScript), with
+ * its status, key texts, metadata and structured data. These tests only read the seeded site.
+ */
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+async function page(path: string, expectedStatus = 200) {
+  const response = await server.fetch(path);
+  expect(response.status, `${path} answers ${expectedStatus}`).toBe(expectedStatus);
+  expect(response.headers.get("content-type")).toContain("text/html");
+  const html = await response.text();
+  return { html, text: visibleText(html) };
+}
+
+async function redirectOf(path: string) {
+  const response = await server.fetch(path);
+  expect(response.status, `${path} redirects`).toBe(302);
+  return new URL(response.headers.get("location") ?? "", server.url).pathname;
+}
+
+/** Opening tags of one element name that contain an attribute, e.g. tagsWith(html, "input", 'name="q"'). */
+function tagsWith(html: string, element: string, attribute: string) {
+  return [...html.matchAll(new RegExp(`<${element}\\b[^>]*>`, "g"))].map((match) => match[0]).filter((tag) => tag.includes(attribute));
+}
+
+/** The game cards of a list page, in order, as slugs. */
+function cardSlugs(html: string) {
+  return html
+    .split('data-testid="game-card"')
+    .slice(1)
+    .map((card) => /href="\/game\/([a-z0-9-]+)"/.exec(card)?.[1]);
+}
+
+const PUBLIC_PAGES = [
+  "/",
+  "/games",
+  "/games/category/beginner",
+  "/game/empress-simulator",
+  "/game/empress-simulator/guide",
+  "/game/empress-simulator/tips",
+  "/guides",
+  "/guides/getting-started",
+  "/blog",
+  "/blog/how-to-play-an-empress-court-intrigue",
+  "/about",
+  "/contact",
+  "/privacy",
+  "/terms",
+];
+
+describe("metadata on every public page", () => {
+  it.each(PUBLIC_PAGES)("%s has a title, a description of at most 155 characters, a canonical URL, Open Graph, Twitter and the Organization", async (path) => {
+    const { html } = await page(path);
+    expect(title(html)).toMatch(/Play as Empress/);
+    const description = meta(html, "description") ?? "";
+    expect(description.length).toBeGreaterThan(50);
+    expect(description.length).toBeLessThanOrEqual(155);
+    expect(canonicalUrls(html)).toEqual([new URL(path, server.url).toString()]);
+    expect(meta(html, "og:title")).toBe(title(html));
+    expect(meta(html, "og:description")).toBe(description);
+    expect(meta(html, "og:url")).toBe(new URL(path, server.url).toString());
+    expect(meta(html, "og:image")).toBe(`${server.url}/og-image.jpg`);
+    expect(meta(html, "twitter:card")).toBe("summary_large_image");
+    expect(meta(html, "twitter:title")).toBe(title(html));
+    expect(jsonLdOfType(html, "Organization")).toMatchObject({ name: "Play as Empress", url: `${server.url}/`, logo: `${server.url}/logo.png` });
+    expect(meta(html, "robots")).toBeUndefined();
+  });
+
+  it("serves the social card and the logo the metadata points to", async () => {
+    for (const [path, type] of [
+      ["/og-image.jpg", "image/jpeg"],
+      ["/logo.png", "image/png"],
+    ] as const) {
+      const response = await server.fetch(path);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe(type);
+    }
+  });
+});
+
+describe("home", () => {
+  it("shows the hero, the three features, the first three games by sort order and the calls to action", async () => {
+    const { html, text } = await page("/");
+    expect(/<h1[^>]*>Play as Empress<\/h1>/.test(html)).toBe(true);
+    expect(hrefs(html)).toEqual(expect.arrayContaining(["/games", "/about"]));
+    for (const feature of ["Become Your Character", "Instant Play", "Multiple Roles"]) expect(text).toContain(feature);
+    expect(text).toContain("Choose Your Role");
+    expect(cardSlugs(html)).toEqual(["empress-simulator", "matriarch-harem-simulator", "mary-sue-campus"]);
+    expect(links(html).find((link) => link.text === "View All Games")?.href).toBe("/games");
+    expect(text).toContain("Create a free account and receive 20 free credits.");
+    expect(testIds(html, "game-card-skeleton")).toEqual([]);
+  });
+
+  it("declares the WebSite with its search action to /games?search=", async () => {
+    const { html } = await page("/");
+    expect(jsonLdOfType(html, "WebSite")).toMatchObject({
+      url: `${server.url}/`,
+      potentialAction: {
+        "@type": "SearchAction",
+        target: { urlTemplate: `${server.url}/games?search={search_term_string}` },
+        "query-input": "required name=search_term_string",
+      },
+    });
+  });
+});
+
+describe("/games", () => {
+  it("lists every active game by sort order as SPEC's cards", async () => {
+    const { html, text } = await page("/games");
+    expect(cardSlugs(html)).toEqual([
+      "empress-simulator",
+      "matriarch-harem-simulator",
+      "mary-sue-campus",
+      "cultivation-simulator",
+      "celebrity-life",
+    ]);
+    const empress = html.split('data-testid="game-card"')[1] ?? "";
+    expect(empress).toContain("lucide-crown");
+    expect(empress).toMatch(/class="[^"]*bg-advanced[^"]*"[^>]*data-difficulty="Advanced"/);
+    expect(visibleText(`<div ${empress}`)).toContain("Rule from behind the pearl curtain until the boy comes of age");
+    expect(visibleText(`<div ${empress}`)).toContain("Single player · Court intrigue");
+    expect(links(empress).find((link) => link.text === "Play")).toMatchObject({ href: "/game/empress-simulator" });
+    // List colours: Intermediate is gold here (purple only on the game page).
+    expect(html).toMatch(/class="[^"]*bg-intermediate text-ink[^"]*"[^>]*data-difficulty="Intermediate"/);
+    expect(html).toMatch(/class="[^"]*bg-beginner[^"]*"[^>]*data-difficulty="Beginner"/);
+    expect(text).toContain("More Adventures Coming Soon");
+    for (const teaser of ["Space Explorer", "Magic Academy", "Corporate Tycoon"]) expect(text).toContain(teaser);
+  });
+
+  it("offers the difficulty filter as crawlable links and the search box as a GET form", async () => {
+    const { html } = await page("/games");
+    for (const [label, href] of [
+      ["All", "/games"],
+      ["Beginner", "/games?difficulty=beginner"],
+      ["Intermediate", "/games?difficulty=intermediate"],
+      ["Advanced", "/games?difficulty=advanced"],
+    ]) {
+      expect(links(html).find((link) => link.text === label && link.href === href), label).toBeDefined();
+    }
+    const form = tagsWith(html, "form", 'role="search"')[0] ?? "";
+    expect(form).toContain('action="/games"');
+    expect(form).toContain('method="get"');
+    expect(tagsWith(html, "input", 'name="search"')[0]).toContain('type="search"');
+  });
+
+  it("filters by difficulty from the URL, case-insensitively", async () => {
+    const { html } = await page("/games?difficulty=Beginner");
+    expect(cardSlugs(html)).toEqual(["mary-sue-campus", "celebrity-life"]);
+    expect(canonicalUrls(html)).toEqual([`${server.url}/games?difficulty=beginner`]);
+    expect(html).toMatch(/aria-current="page"[^>]*>Beginner</);
+  });
+
+  it("searches titles, taglines and descriptions case-insensitively, and keeps search results out of the index", async () => {
+    expect(cardSlugs((await page("/games?search=CAMPUS")).html)).toEqual(["mary-sue-campus"]);
+    expect(cardSlugs((await page("/games?search=pearl%20curtain")).html)).toEqual(["empress-simulator"]);
+    expect(cardSlugs((await page("/games?search=nascent%20soul")).html)).toEqual(["cultivation-simulator"]);
+    const { html, text } = await page("/games?search=campus&difficulty=advanced");
+    expect(cardSlugs(html)).toEqual([]);
+    expect(text).toContain("No games found");
+    expect(text).toContain("Try adjusting your filters to see more games.");
+    expect(meta(html, "robots")).toBe("noindex, follow");
+    expect(canonicalUrls(html)).toEqual([`${server.url}/games?difficulty=advanced`]);
+  });
+
+  it("takes wildcard characters in a search literally", async () => {
+    const { text } = await page("/games?search=%25_%25");
+    expect(text).toContain("No games found");
+  });
+});
+
+describe("/games/category/{category}", () => {
+  it("shows a level's description, features, games, tips and the other levels", async () => {
+    const { html, text } = await page("/games/category/intermediate");
+    expect(text).toContain("Intermediate Adventures");
+    for (const feature of ["Complex character development", "Multi-layered storylines", "Strategic decisions", "Relationship systems"]) {
+      expect(text).toContain(feature);
+    }
+    expect(text).toContain("2 Intermediate Games");
+    expect(cardSlugs(html)).toEqual(["matriarch-harem-simulator", "cultivation-simulator"]);
+    expect(text).toContain("Tips for Intermediate Players");
+    expect(text).toContain("Track the people, not just the plot");
+    expect(hrefs(html)).toEqual(expect.arrayContaining(["/games", "/games/category/beginner", "/games/category/advanced"]));
+    expect(hrefs(html)).not.toContain("/games/category/intermediate");
+    expect(title(html)).toBe("Intermediate Adventures — Deeper AI Role-Play Stories | Play as Empress");
+    expect(jsonLdOfType(html, "BreadcrumbList")?.itemListElement).toHaveLength(3);
+  });
+
+  it("says 'Game' for one game and accepts the level in any case", async () => {
+    const { html, text } = await page("/games/category/ADVANCED");
+    expect(text).toContain("1 Advanced Game ");
+    expect(canonicalUrls(html)).toEqual([`${server.url}/games/category/advanced`]);
+  });
+
+  it("has its own title and description per level", async () => {
+    const titles = new Set<string | undefined>();
+    const descriptions = new Set<string | undefined>();
+    for (const level of ["beginner", "intermediate", "advanced"]) {
+      const { html } = await page(`/games/category/${level}`);
+      titles.add(title(html));
+      descriptions.add(meta(html, "description"));
+    }
+    expect(titles.size).toBe(3);
+    expect(descriptions.size).toBe(3);
+  });
+
+  it("sends any other category, or none, to /games", async () => {
+    expect(await redirectOf("/games/category/expert")).toBe("/games");
+    expect(await redirectOf("/games/category")).toBe("/games");
+  });
+});
+
+describe("/game/{slug}", () => {
+  it("shows everything SPEC's game page has", async () => {
+    const { html, text } = await page("/game/empress-simulator");
+    expect(links(html).find((link) => link.text === "Back to Games")?.href).toBe("/games");
+    expect(/<h1[^>]*>Empress Simulator<\/h1>/.test(html)).toBe(true);
+    expect(text).toContain("Rule from behind the pearl curtain until the boy comes of age");
+    expect(html).toMatch(/class="[^"]*bg-advanced[^"]*"[^>]*data-difficulty="Advanced"/);
+    expect(text).toContain("Unlimited Time");
+    expect(links(html).filter((link) => link.text === "Start Playing Now").map((link) => link.href)).toContain("/play/empress-simulator");
+    expect(text).toContain("Game Features");
+    for (const feature of ["AI-Powered Storytelling", "Dynamic Narrative", "Choice-Driven Story", "Immersive Experience"]) {
+      expect(text).toContain(feature);
+    }
+    expect(text).toContain("Complex scenarios for veteran players");
+  });
+
+  it("introduces the game with its published background, characters and world under SPEC's headings", async () => {
+    const { text } = await page("/game/empress-simulator");
+    const introduction = text.slice(text.indexOf("Game Introduction"), text.indexOf("How to Play"));
+    expect(introduction).toContain("Rule as regent Empress Dowager for an eight-year-old emperor.");
+    expect(introduction).toMatch(/Rich Story Background .*Two Hundred Years of the House of Rong/);
+    expect(introduction).toMatch(/Character Development .*Four Ways to Hold the Brush/);
+    expect(introduction).toMatch(/World Setting .*Anxiang, the Capital/);
+  });
+
+  it("explains how to play, the mechanics, strategy and the FAQ", async () => {
+    const { text } = await page("/game/empress-simulator");
+    for (const step of [
+      "Click “Start Playing Now”",
+      "Read the AI's narrative",
+      "Type your character's actions and decisions",
+      "Watch the AI respond and advance the story",
+    ]) {
+      expect(text).toContain(step);
+    }
+    expect(text).toMatch(/Combat & Challenges .*You will never draw a sword in Empress Simulator/);
+    expect(text).toMatch(/Dialogue System .*Register and Rank/);
+    expect(text).toMatch(/Character Progression .*Milestones of the Regency/);
+    expect(text).toMatch(/Beginner Tips .*Buy Time Before You Buy Enemies/);
+    expect(text).toMatch(/Advanced Strategies .*Keep a Ledger/);
+    expect(text).toMatch(/Community Insights .*The Tea-House Regent/);
+    expect(text).toContain("15–30 minutes");
+    expect(text).toContain("several hours");
+    for (const question of [
+      "How long does a game session take?",
+      "What makes Empress Simulator unique?",
+      "Is this game beginner friendly?",
+      "Can I save my progress?",
+    ]) {
+      expect(text).toContain(question);
+    }
+  });
+
+  it("renders the preview chat on the server with SPEC's welcome and placeholder", async () => {
+    const { html, text } = await page("/game/empress-simulator");
+    expect(testIds(html, "preview-chat")).toHaveLength(1);
+    expect(text).toContain("Welcome to Empress Simulator! I am your AI Game Master.");
+    expect(text).toContain("The Jingyuan Emperor is dead at thirty-four");
+    expect(text).not.toContain("You are the Game Master and narrator"); // the prompt's instructions stay on the server
+    expect(html).toContain('placeholder="What do you want to do? Type your action or choice..."');
+    expect(links(html).find((link) => link.text === "Sign In to Play")?.href).toBe("/auth?redirectTo=%2Fplay%2Fempress-simulator");
+  });
+
+  it("links to the published guide and tips", async () => {
+    const { html } = await page("/game/empress-simulator");
+    expect(hrefs(html)).toEqual(expect.arrayContaining(["/game/empress-simulator/guide", "/game/empress-simulator/tips"]));
+  });
+
+  it("uses the detail colours: Intermediate is purple", async () => {
+    const { html } = await page("/game/matriarch-harem-simulator");
+    expect(html).toMatch(/class="[^"]*bg-intermediate-detail[^"]*"[^>]*data-difficulty="Intermediate"/);
+    expect(html).toContain("Balanced challenge for experienced players");
+    const beginner = await page("/game/mary-sue-campus");
+    expect(beginner.text).toContain("Perfect for newcomers to interactive fiction");
+  });
+
+  it("declares a VideoGame with a free offer and the breadcrumb Home / Games / title", async () => {
+    const { html } = await page("/game/empress-simulator");
+    expect(jsonLdOfType(html, "VideoGame")).toMatchObject({
+      name: "Empress Simulator",
+      url: `${server.url}/game/empress-simulator`,
+      offers: { "@type": "Offer", price: 0, priceCurrency: "USD" },
+    });
+    expect(JSON.stringify(jsonLd(html))).not.toMatch(/aggregateRating/);
+    expect(jsonLdOfType(html, "BreadcrumbList")?.itemListElement).toEqual([
+      { "@type": "ListItem", position: 1, name: "Home", item: `${server.url}/` },
+      { "@type": "ListItem", position: 2, name: "Games", item: `${server.url}/games` },
+      { "@type": "ListItem", position: 3, name: "Empress Simulator", item: `${server.url}/game/empress-simulator` },
+    ]);
+  });
+
+  it("sends a missing slug or an unknown game to /games", async () => {
+    expect(await redirectOf("/game")).toBe("/games");
+    expect(await redirectOf("/game/")).toBe("/games");
+    expect(await redirectOf("/game/no-such-game")).toBe("/games");
+  });
+});
+
+describe("/game/{slug}/guide and /tips", () => {
+  it("shows the complete guide with its buttons and breadcrumb", async () => {
+    const { html, text } = await page("/game/empress-simulator/guide");
+    expect(/<h1[^>]*>Empress Simulator - Complete Guide<\/h1>/.test(html)).toBe(true);
+    expect(text).toContain("The Complete Regent's Handbook");
+    expect(text).toContain("Phase One: The First Hundred Days");
+    expect(links(html).find((link) => link.text === "Back to Game Page")?.href).toBe("/game/empress-simulator");
+    expect(links(html).find((link) => link.text === "Quick Tips & Tricks")?.href).toBe("/game/empress-simulator/tips");
+    expect(links(html).find((link) => link.text === "Start Playing Now")?.href).toBe("/play/empress-simulator");
+    const crumbs = jsonLdOfType(html, "BreadcrumbList")?.itemListElement as { name: string }[];
+    expect(crumbs.map((crumb) => crumb.name)).toEqual(["Home", "Games", "Empress Simulator", "Strategy Guide"]);
+    expect(title(html)).toBe("Empress Simulator - Complete Guide | Play as Empress");
+  });
+
+  it("shows the pro tips with a link to the guide", async () => {
+    const { html, text } = await page("/game/empress-simulator/tips");
+    expect(/<h1[^>]*>Pro Tips &amp; Tricks<\/h1>/.test(html)).toBe(true);
+    expect(text).toContain("Twenty-Two Pro Tips for the Regent Empress Dowager");
+    expect(links(html).find((link) => link.text === "Read the Complete Guide")?.href).toBe("/game/empress-simulator/guide");
+    const crumbs = jsonLdOfType(html, "BreadcrumbList")?.itemListElement as { name: string }[];
+    expect(crumbs.map((crumb) => crumb.name)).toEqual(["Home", "Games", "Empress Simulator", "Pro Tips"]);
+  });
+
+  it("renders content as sanitised HTML, never as raw Markdown", async () => {
+    const { html } = await page("/game/empress-simulator/guide");
+    expect(html).toMatch(/<h2>How the Game Works<\/h2>/);
+    expect(html).not.toContain("## How the Game Works");
+  });
+
+  it("sends an unknown game to /games", async () => {
+    expect(await redirectOf("/game/no-such-game/guide")).toBe("/games");
+    expect(await redirectOf("/game/no-such-game/tips")).toBe("/games");
+  });
+});
+
+describe("/guides", () => {
+  it("is SPEC's hub plus the published library guides", async () => {
+    const { html, text } = await page("/guides");
+    expect(text).toContain("Getting Started");
+    for (const [slug, readTime] of [
+      ["getting-started", "15 min read"],
+      ["ai-storytelling-tips", "20 min read"],
+      ["best-practices", "12 min read"],
+    ]) {
+      const card = html.slice(html.indexOf(`href="/guides/${slug}"`));
+      expect(visibleText(card.slice(0, card.indexOf("</article>")))).toContain(readTime);
+    }
+    const advanced = text.slice(text.indexOf("Advanced Strategies"), text.indexOf("Game-Specific Guides"));
+    expect(advanced.match(/Coming Soon/g)).toHaveLength(2);
+    expect(hrefs(html)).toEqual(
+      expect.arrayContaining([
+        "/game/empress-simulator/guide",
+        "/game/matriarch-harem-simulator/guide",
+        "/game/mary-sue-campus/guide",
+        "/guides/writing-memorable-characters",
+        "/games",
+        "/about",
+      ]),
+    );
+    const community = text.slice(text.indexOf("Community Wisdom"));
+    for (const card of ["Player Stories", "Strategy Tips", "Challenges", "Hall of Fame"]) expect(community).toContain(card);
+    expect(community.match(/Coming Soon/g)).toHaveLength(4);
+  });
+
+  it("shows a built-in guide with Continue Learning", async () => {
+    const { html, text } = await page("/guides/getting-started");
+    expect(text).toContain("Getting Started: Your First Story on Play as Empress");
+    expect(text).toContain("How a story works here");
+    expect(links(html).find((link) => link.text === "Back to Guides")?.href).toBe("/guides");
+    const more = text.slice(text.indexOf("Continue Learning"));
+    expect(hrefs(html)).toEqual(expect.arrayContaining(["/guides/ai-storytelling-tips", "/guides/best-practices", "/games", "/guides"]));
+    expect(more).not.toContain("Getting Started: Your First Story");
+    expect(jsonLdOfType(html, "Article")).toMatchObject({ headline: "Getting Started: Your First Story on Play as Empress" });
+  });
+
+  it("shows a published guide of the guides table on its own page", async () => {
+    const { text } = await page("/guides/writing-memorable-characters");
+    expect(text).toContain("Writing Memorable Characters: Give Your Hero a Voice");
+    expect(text).toContain("Start with a want, a wound and a line");
+  });
+
+  it("sends an unknown guide back to /guides", async () => {
+    expect(await redirectOf("/guides/no-such-guide")).toBe("/guides");
+  });
+});
+
+describe("/blog", () => {
+  it("lists two featured articles and four more", async () => {
+    const { html, text } = await page("/blog");
+    const featured = text.slice(text.indexOf("Featured Guides"), text.indexOf("All Articles"));
+    expect(featured).toContain("How to Play an Empress: A Field Guide to Court Intrigue");
+    expect(featured).toContain("Why AI Role-Play Is a New Kind of Story");
+    const all = html.slice(html.indexOf("All Articles"));
+    expect(hrefs(all).filter((href) => href.startsWith("/blog/"))).toHaveLength(4);
+    expect(hrefs(html).filter((href) => href.startsWith("/blog/"))).toHaveLength(6);
+  });
+
+  it("shows one article with everything SPEC lists", async () => {
+    const { html, text } = await page("/blog/how-to-play-an-empress-court-intrigue");
+    expect(/<h1[^>]*>How to Play an Empress: A Field Guide to Court Intrigue<\/h1>/.test(html)).toBe(true);
+    expect(text).toContain("Strategy");
+    expect(text).toContain("6 min read");
+    expect(text).toContain("By The Court Scribe");
+    expect(text).toContain("Share");
+    expect(text).toContain("#court-intrigue");
+    expect(links(html).find((link) => link.text === "Explore Games")?.href).toBe("/games");
+    expect(jsonLdOfType(html, "Article")).toMatchObject({
+      headline: "How to Play an Empress: A Field Guide to Court Intrigue",
+      datePublished: "2025-05-06",
+      author: { name: "The Court Scribe" },
+    });
+    expect(meta(html, "og:type")).toBe("article");
+    expect(metaContents(html, "article:tag")).toEqual(["empress-simulator", "strategy", "court-intrigue"]);
+  });
+
+  it("shows each article's own text", async () => {
+    const first = await page("/blog/numbered-choices-vs-free-text");
+    const second = await page("/blog/the-appeal-of-cultivation-stories");
+    expect(first.text).toContain("Numbered Choices vs Free Text");
+    expect(second.text).toContain("The Appeal of Cultivation Stories");
+    expect(first.text).not.toContain("The Appeal of Cultivation Stories");
+  });
+
+  it("answers an unknown article with the 404 page", async () => {
+    const { html, text } = await page("/blog/no-such-article", 404);
+    expect(text).toContain("Oops! Page not found");
+    expect(meta(html, "robots")).toBe("noindex");
+  });
+});
+
+describe("about, contact and the legal pages", () => {
+  it("/about explains the mission and the technology", async () => {
+    const { text } = await page("/about");
+    expect(text).toContain("Our Mission");
+    expect(text).toContain("How It Works");
+  });
+
+  it("/contact has the form, the FAQ, the support address and SPEC's promises", async () => {
+    const { html, text } = await page("/contact");
+    for (const name of ["name", "email", "subject"]) expect(tagsWith(html, "input", `name="${name}"`)[0]).toContain("required");
+    const message = tagsWith(html, "textarea", 'name="message"')[0];
+    expect(message).toContain("required");
+    expect(message).toContain('rows="6"');
+    expect(text).toContain("support@playasempress.example");
+    expect(text).toContain("typically within 24 hours");
+    expect(text).toContain("20+ games within a year");
+    expect(text).toContain("Every new account receives 20 free credits.");
+  });
+
+  it.each(["privacy", "terms"])("/%s shows its plain-language text with the support address filled in", async (name) => {
+    const { text } = await page(`/${name}`);
+    expect(text).toContain(name === "privacy" ? "Privacy Policy" : "Terms");
+    expect(text).toContain("support@playasempress.example");
+    expect(text).not.toContain("{support_email}");
+    expect(text).toContain("Last updated");
+  });
+});
+
+describe("/sitemap.xml and /robots.txt", () => {
+  it("lists the public pages, active games, their guide and tips pages, guides and articles", async () => {
+    const response = await server.fetch("/sitemap.xml");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("application/xml");
+    const xml = await response.text();
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);
+    const locations = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]!.replace(server.url, ""));
+    expect(locations).toEqual(
+      expect.arrayContaining([
+        "/",
+        "/games",
+        "/games/category/beginner",
+        "/games/category/intermediate",
+        "/games/category/advanced",
+        "/game/empress-simulator",
+        "/game/celebrity-life",
+        "/game/empress-simulator/guide",
+        "/game/empress-simulator/tips",
+        "/guides",
+        "/guides/getting-started",
+        "/guides/ai-storytelling-tips",
+        "/guides/best-practices",
+        "/guides/writing-memorable-characters",
+        "/blog",
+        "/blog/how-to-play-an-empress-court-intrigue",
+        "/about",
+        "/contact",
+        "/privacy",
+        "/terms",
+      ]),
+    );
+    expect(new Set(locations).size).toBe(locations.length);
+    expect(locations.some((location) => /^\/(admin|play|api|auth)/.test(location))).toBe(false);
+  });
+
+  it("keeps crawlers out of the private areas and points them at the sitemap", async () => {
+    const response = await server.fetch("/robots.txt");
+    expect(response.headers.get("content-type")).toContain("text/plain");
+    const robots = await response.text();
+    for (const line of ["User-agent: *", "Disallow: /admin", "Disallow: /play", "Disallow: /api", "Disallow: /auth", `Sitemap: ${server.url}/sitemap.xml`]) {
+      expect(robots.split("\n")).toContain(line);
+    }
+  });
+});

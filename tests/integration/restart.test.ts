@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "#tests/helpers/database.ts";
+import { runProjectScript, startServerProcess } from "#tests/helpers/process.ts";
+
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+
+afterAll(async () => {
+  await database.drop();
+});
+
+async function signUp(url: string, email: string) {
+  return fetch(`${url}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: url },
+    body: JSON.stringify({ email, password: "a long enough password", name: "Restart" }),
+  });
+}
+
+async function signIn(url: string, email: string) {
+  return fetch(`${url}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: url },
+    body: JSON.stringify({ email, password: "a long enough password" }),
+  });
+}
+
+describe("the server process", () => {
+  it("keeps its data across a restart and shuts down cleanly on SIGTERM", async () => {
+    const first = await startServerProcess(database.env);
+    expect((await signUp(first.url, "restart@example.com")).status).toBe(200);
+    const home = await (await fetch(first.url)).text();
+    expect(home).toContain("Play as Empress");
+    expect(await first.stop()).toBe(0);
+    expect(first.output()).toContain("shut down cleanly");
+
+    const second = await startServerProcess(database.env);
+    expect((await signIn(second.url, "restart@example.com")).status).toBe(200);
+    expect(await second.stop()).toBe(0);
+  });
+
+  it("stops with one line naming a bad configuration value", async () => {
+    const result = await runProjectScript(["server/main.ts"], { ...database.env, PORT: "not-a-port" });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^Invalid configuration: PORT [^\n]+ \(got "not-a-port"\)$/);
+  });
+});
