@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { games } from "#app/db/schema.ts";
 import { makeAdmin, signInBrowser, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import {
@@ -33,6 +33,8 @@ beforeAll(async () => {
   await makeAdmin(server, admin);
   await signInBrowser(browser.context, server, admin);
 });
+
+afterEach(() => browser.closePages());
 
 afterAll(async () => {
   await browser.close();

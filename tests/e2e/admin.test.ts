@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { contactMessages, gameContent, games, guides, userRoles } from "#app/db/schema.ts";
 import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
 import { makeAdmin, signInBrowser, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
@@ -35,6 +35,8 @@ beforeAll(async () => {
   admin = await signUp(server, { email: "head-admin@example.com" });
   await makeAdmin(server, admin);
 });
+
+afterEach(() => browser.closePages());
 
 afterAll(async () => {
   await browser.close();
@@ -164,8 +166,10 @@ describe("the /admin gate", () => {
     await signInAs(player);
     const page = await browser.newPage();
     await page.goto(server.url);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     await page.route(/\/admin\.data\?.*_routes=routes%2Fadmin/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await held;
       await route.continue();
     });
     // The router's own client-side navigation, as an in-app link would start it.
@@ -175,6 +179,7 @@ describe("the /admin gate", () => {
       void router.navigate("/admin");
     });
     await page.getByText(ADMIN_TEXTS.checkingPermissions).waitFor();
+    release();
     await page.getByRole("heading", { name: ADMIN_TEXTS.accessDeniedTitle }).waitFor();
     expect(page.url()).toBe(`${server.url}/admin`);
     await page.close();
@@ -425,8 +430,8 @@ describe("an admin in the panel", () => {
     await signInAs(admin);
     const page = await browser.newPage();
     await page.goto(`${server.url}/admin?tab=messages`);
-    const subjects = await page.getByRole("article").getByRole("heading").allTextContents();
-    expect(subjects).toEqual(["The newest question", "An older question"]);
+    const subjects = () => page.getByRole("article").getByRole("heading").allTextContents();
+    await expect.poll(subjects).toEqual(["The newest question", "An older question"]);
     expect(await page.getByRole("link", { name: "new@example.com" }).getAttribute("href")).toBe(
       "mailto:new@example.com?subject=Re%3A%20The%20newest%20question",
     );

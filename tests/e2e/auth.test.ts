@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { user } from "#app/db/schema.ts";
 import { STARTER_CREDITS } from "#app/lib/constants.ts";
 import { signInBrowser, signUp, testClientAddress, uniqueEmail } from "#tests/helpers/accounts.ts";
@@ -25,6 +25,8 @@ beforeAll(async () => {
   });
   browser = await launchBrowser();
 });
+
+afterEach(() => browser.closePages());
 
 afterAll(async () => {
   await browser.close();

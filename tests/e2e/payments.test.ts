@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { session } from "#app/db/schema.ts";
 import { STARTER_CREDITS } from "#app/lib/constants.ts";
 import { signInBrowser, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
@@ -18,6 +18,8 @@ beforeAll(async () => {
   player = await signUp(server);
   await signInBrowser(browser.context, server, player);
 });
+
+afterEach(() => browser.closePages());
 
 afterAll(async () => {
   await browser.close();
@@ -172,11 +174,12 @@ it("signing out in one tab signs out the others without a reload", async () => {
   const other = await signUp(server);
   await signInBrowser(browser.context, server, other);
   const tabs = [await browser.newPage(), await browser.newPage()];
-  for (const tab of tabs) {
-    const live = tab.waitForResponse((response) => response.url().endsWith("/api/credits/events"));
-    await tab.goto(`${server.url}/credits`);
-    expect((await live).status()).toBe(200);
-  }
+  // One stream per browser: the first tab holds it, the second hears the balance through it.
+  const live = tabs[0]!.waitForResponse((response) => response.url().endsWith("/api/credits/events"));
+  await tabs[0]!.goto(`${server.url}/credits`);
+  expect((await live).status()).toBe(200);
+  await tabs[1]!.goto(`${server.url}/credits`);
+  await tabs[1]!.getByRole("heading", { name: "Your Credits" }).waitFor();
   await tabs[1]!.evaluate(() => Object.assign(window, { notReloaded: true }));
 
   await tabs[0]!.getByRole("button", { name: "Sign Out" }).click();

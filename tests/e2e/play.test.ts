@@ -1,5 +1,5 @@
 import { mkdirSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
 import { signInBrowser, signUp } from "#tests/helpers/accounts.ts";
 import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
@@ -19,6 +19,8 @@ beforeAll(async () => {
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
 });
+
+afterEach(() => browser.closePages());
 
 afterAll(async () => {
   await browser.close();

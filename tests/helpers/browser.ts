@@ -10,6 +10,8 @@ export interface TestBrowser {
   context: BrowserContext;
   /** A new tab that records console errors and failed page scripts into `errors`. */
   newPage(options?: { width?: number; height?: number }): Promise<Page & { errors: string[] }>;
+  /** Closes every open tab, so no test's live connections outlast it. */
+  closePages(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -30,12 +32,17 @@ export async function launchBrowser(): Promise<TestBrowser> {
       "--disable-sync",
     ],
   });
+  const keeper = context.pages()[0] ?? (await context.newPage());
   return {
     context,
     async newPage({ width = 1280, height = 800 } = {}) {
       const page = recordErrors(await context.newPage());
       await page.setViewportSize({ width, height });
       return page;
+    },
+    async closePages() {
+      // The first, blank tab stays: a browser with no tab left forgets its session cookies.
+      await Promise.all(context.pages().filter((page) => page !== keeper).map((page) => page.close()));
     },
     async close() {
       await context.close();
