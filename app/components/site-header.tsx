@@ -19,7 +19,7 @@ export function CreditsBadge({ credits, className }: { credits: number; classNam
     <Link
       to="/credits"
       className={cn(
-        "inline-flex items-center gap-1.5 rounded-full border border-gold/50 bg-gold/10 px-3 py-1 text-sm font-semibold text-gold hover:bg-gold/20",
+        "inline-flex items-center gap-1.5 rounded-full border whitespace-nowrap border-gold/50 bg-gold/10 px-3 py-1 text-sm font-semibold text-gold hover:bg-gold/20",
         className,
       )}
       data-testid="credits-balance"
@@ -71,7 +71,7 @@ export function SiteHeader() {
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b border-ink-line bg-ink/90 backdrop-blur supports-[backdrop-filter]:bg-ink/75">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
-        <BrandMark name={site.name} />
+        <BrandMark name={site.name} compact={viewer !== null} />
         <nav aria-label="Main" className="hidden items-center gap-1 lg:flex">
           {NAV_LINKS.map((link) => (
             <NavLink key={link.to} to={link.to} end={link.to === "/"} className={navLinkClass}>

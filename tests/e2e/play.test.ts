@@ -184,7 +184,10 @@ describe("playing a game", () => {
     await page.getByRole("button", { name: "Send message" }).click();
     await waitForReplyWithChoices(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-    for (const element of [input(page), page.getByRole("button", { name: "Send message" }), page.getByTestId("credits-balance").last()]) {
+    // One balance on a phone: the navigation bar's.
+    const balance = page.locator('[data-testid="credits-balance"]:visible');
+    expect(await balance.count()).toBe(1);
+    for (const element of [input(page), page.getByRole("button", { name: "Send message" }), balance]) {
       expect(await element.isVisible()).toBe(true);
       const box = await element.boundingBox();
       expect(box && box.y + box.height).toBeLessThanOrEqual(740);

@@ -71,7 +71,8 @@ function PlayHeader({
         <div className="min-w-0 flex-1">
           <h1 className="truncate text-2xl leading-tight sm:text-3xl">{game.title}</h1>
         </div>
-        <CreditsBadge credits={credits} className="shrink-0" />
+        {/* Below lg the navigation bar's balance sits right above this one. */}
+        <CreditsBadge credits={credits} className="hidden shrink-0 lg:inline-flex" />
       </div>
       <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-2">
         <p className="min-w-0 flex-1 truncate text-xs text-parchment-dim sm:text-sm" title={playerEmail}>
