@@ -1,6 +1,7 @@
 import { ArrowRight, Clock, Star } from "lucide-react";
 import { Link } from "react-router";
 import type { GuideCategory, GuideDifficulty } from "#app/lib/constants.ts";
+import { capitalize } from "#app/lib/utils.ts";
 import { Badge } from "./ui/badge.tsx";
 
 export interface GuideCardData {
@@ -15,10 +16,6 @@ export interface GuideCardData {
 
 export function readTime(minutes: number) {
   return `${minutes} min read`;
-}
-
-function capitalize(text: string) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** A guide in a list: the whole card links to /guides/{slug}. */

@@ -9,6 +9,7 @@ import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { getGuide, listBuiltInGuides, listPublishedGuides } from "#app/domain/guides.server.ts";
 import { articleJsonLd, breadcrumbJsonLd, pageMeta, type Crumb } from "#app/lib/seo.ts";
+import { capitalize } from "#app/lib/utils.ts";
 import { cacheForVisitors } from "#app/lib/visitor-cache.ts";
 import { requestContext } from "#app/request-context.ts";
 import type { Route } from "./+types/guide";
@@ -73,10 +74,6 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
     ],
   });
 };
-
-function capitalize(text: string) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 export default function GuidePage({ loaderData }: Route.ComponentProps) {
   const { guide, continueLearning } = loaderData;

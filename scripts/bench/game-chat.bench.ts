@@ -11,18 +11,16 @@
  *
  * BENCH_CAPACITY=500,1000,2000 sets the capacity steps; BENCH_QUICK=1 runs a short version.
  */
-import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { connectDatabase } from "#app/db/client.server.ts";
 import { setDatabaseConnection } from "#app/db/database.server.ts";
 import { applyCreditChange } from "#app/domain/credits.server.ts";
 import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
-import { freePort } from "#tests/helpers/server.ts";
+import { startServerProcess } from "#tests/helpers/process.ts";
+import { createScratchDatabase } from "./scratch-database.ts";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 const LATENCY_LEVELS = [1, 50, 200];
@@ -34,7 +32,6 @@ const TOKEN_DELAY_MS = 100;
 const CAPACITY_HOLD_MS = QUICK ? 15_000 : 30_000;
 const PLAYERS = 100;
 const GAMES = ["empress-simulator", "cultivation-simulator", "celebrity-life", "matriarch-harem-simulator", "mary-sue-campus"];
-const PROJECT = path.resolve(import.meta.dirname, "../..");
 
 // ---------------------------------------------------------------------------------------------
 // The model, the database and the server
@@ -49,64 +46,23 @@ model.script((request) =>
 setInterval(() => model.requests.splice(0), 1000).unref();
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "pae-bench-chat-"));
-let databaseUrl: string | undefined;
-const adminUrl = process.env.BENCH_DATABASE_URL;
-const databaseName = `bench_chat_${Date.now()}`;
-if (adminUrl) {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${databaseName}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${databaseName}`;
-  databaseUrl = url.toString();
-}
+const scratch = process.env.BENCH_DATABASE_URL ? await createScratchDatabase(process.env.BENCH_DATABASE_URL, "bench_chat") : undefined;
+const databaseUrl = scratch?.url;
 
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const child = spawn(process.execPath, ["server/main.ts"], {
-  cwd: PROJECT,
-  env: {
-    ...process.env,
-    NODE_ENV: "production",
-    HOST: "127.0.0.1",
-    PORT: String(port),
-    PUBLIC_URL: base,
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl ?? "",
-    AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
-    AI_PROVIDER: "openai-compatible",
-    AI_BASE_URL: model.baseUrl,
-    AI_MODEL: "bench-model",
-    AI_TIMEOUT_MS: "30000",
-    CHAT_TURNS_PER_MINUTE: "1000000",
-    LOG_LEVEL: "warn",
-  },
-  stdio: ["ignore", "pipe", "pipe"],
+const server = await startServerProcess({
+  DATA_DIR: dataDir,
+  DATABASE_URL: databaseUrl ?? "",
+  AI_PROVIDER: "openai-compatible",
+  AI_BASE_URL: model.baseUrl,
+  AI_MODEL: "bench-model",
+  AI_TIMEOUT_MS: "30000",
+  CHAT_TURNS_PER_MINUTE: "1000000",
+  LOG_LEVEL: "warn",
 });
-let serverOutput = "";
-child.stdout.on("data", (chunk: Buffer) => (serverOutput += chunk.toString()));
-child.stderr.on("data", (chunk: Buffer) => (serverOutput += chunk.toString()));
-await new Promise<void>((resolve, reject) => {
-  const timer = setInterval(() => {
-    fetch(`${base}/readyz`).then(
-      (response) => {
-        if (response.ok) {
-          clearInterval(timer);
-          resolve();
-        }
-      },
-      () => {},
-    );
-  }, 250);
-  child.once("exit", (code) => {
-    clearInterval(timer);
-    reject(new Error(`the server exited with ${code}:\n${serverOutput}`));
-  });
-});
+const base = server.url;
 
 function serverMemoryMiB() {
-  const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+  const status = readFileSync(`/proc/${server.child.pid}/status`, "utf8");
   const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rss: kib("VmRSS") / 1024, peak: kib("VmHWM") / 1024 };
 }
@@ -290,15 +246,9 @@ try {
   }
   console.log(`\nMost concurrent streams sustained without errors: ${sustained || "none of the steps"}; server peak RSS ${serverMemoryMiB().peak.toFixed(0)} MiB`);
 } finally {
-  child.kill("SIGTERM");
-  await new Promise((resolve) => child.once("exit", resolve));
+  await server.stop();
   agent.destroy();
   await model.close();
   rmSync(dataDir, { recursive: true, force: true });
-  if (adminUrl) {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-    await admin.end();
-  }
+  await scratch?.drop();
 }

@@ -9,17 +9,14 @@
  * a scratch database is created next to it and dropped afterwards. Targets: p99 < 50 ms on
  * PostgreSQL; first-visit JavaScript < 150 KB gzip.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
-import pg from "pg";
+import { startServerProcess } from "#tests/helpers/process.ts";
+import { createScratchDatabase } from "./scratch-database.ts";
 
-const PROJECT = path.resolve(import.meta.dirname, "../..");
 const PAGES = ["/", "/games", "/game/empress-simulator"];
 const CONNECTIONS = 50;
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
@@ -27,61 +24,9 @@ const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE
 const P99_TARGET_MS = 50;
 const JS_TARGET_BYTES = 150 * 1000;
 
-interface Server {
-  url: string;
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
-
 /** `npm start` as its own process (so the load generator does not share its event loop). */
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["server/main.ts"], {
-    cwd: PROJECT,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      PUBLIC_URL: url,
-      LOG_LEVEL: "warn",
-      AUTH_SECRET: "bench-secret-shared-by-every-instance-0123456789",
-      ...env,
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error("the server did not become ready within 2 minutes");
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return {
-    url,
-    child,
-    async stop() {
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
+function startServer(env: Record<string, string>) {
+  return startServerProcess({ LOG_LEVEL: "warn", ...env });
 }
 
 interface Row {
@@ -124,26 +69,6 @@ async function measureDatabase(database: string, env: Record<string, string>): P
   return rows;
 }
 
-async function withScratchPostgres<T>(run: (databaseUrl: string) => Promise<T>): Promise<T | undefined> {
-  const admin = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await admin.connect();
-  } catch (error) {
-    console.log(`PostgreSQL at ${POSTGRES_URL} is not reachable (${(error as Error).message}); skipped.`);
-    return undefined;
-  }
-  const name = `bench_${Date.now()}_${randomBytes(3).toString("hex")}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  try {
-    const url = new URL(POSTGRES_URL);
-    url.pathname = `/${name}`;
-    return await run(url.toString());
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
-}
-
 /** The JavaScript the HTML of a page makes the browser fetch: module preloads, scripts and inline module imports. */
 async function firstVisitJavaScript(url: string) {
   const html = await (await fetch(url)).text();
@@ -172,8 +97,14 @@ function printTable(rows: Row[]) {
 const rows: Row[] = [];
 console.log(`${CONNECTIONS} connections, ${DURATION_SECONDS} s per page and mode\n`);
 rows.push(...(await measureDatabase("pglite", {})));
-const postgresRows = await withScratchPostgres((databaseUrl) => measureDatabase("postgres", { DATABASE_URL: databaseUrl }));
-if (postgresRows) rows.push(...postgresRows);
+const scratch = await createScratchDatabase(POSTGRES_URL, "bench_pages");
+if (scratch) {
+  try {
+    rows.push(...(await measureDatabase("postgres", { DATABASE_URL: scratch.url })));
+  } finally {
+    await scratch.drop();
+  }
+}
 printTable(rows);
 
 const visitorP99 = rows.filter((row) => row.database === "postgres" && row.mode === "visitor").map((row) => row.p99);

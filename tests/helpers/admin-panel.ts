@@ -15,10 +15,24 @@ export async function expectToast(page: Page, text: string) {
   await page.locator("[data-sonner-toast]").filter({ hasText: text }).first().waitFor();
 }
 
-/** Picks an option of a Radix select by the select's label. */
+/**
+ * Picks an option of a Radix select by the select's label. A select closes when its window loses
+ * focus for a moment, which a loaded test machine sometimes does just as the list opens; the list
+ * is then opened again, up to three times.
+ */
 export async function choose(page: Page, label: string, option: string) {
-  await page.getByRole("combobox", { name: label, exact: true }).click();
-  await page.getByRole("option", { name: option, exact: true }).click();
+  const select = page.getByRole("combobox", { name: label, exact: true });
+  for (let attempt = 1; ; attempt += 1) {
+    await select.click();
+    try {
+      await page.getByRole("option", { name: option, exact: true }).click({ timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await page.getByRole("listbox").waitFor({ state: "detached" });
+    }
+  }
+  expect(await select.textContent()).toContain(option);
 }
 
 export interface GameFields {

@@ -13,7 +13,10 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Runs `node server/main.ts` (the built app, like `npm start`) as its own process. */
+/**
+ * Runs `node server/main.ts` (the built app, like `npm start`) as its own process and waits until
+ * it answers /readyz.
+ */
 export async function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -37,20 +40,7 @@ export async function startServerProcess(env: Record<string, string | undefined>
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
 
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    const check = () => {
-      if (output.includes("is listening on")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout.on("data", check);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
+  await untilReady(url, exited, () => output);
 
   return {
     url,
@@ -73,4 +63,20 @@ export function runProjectScript(args: string[], env: Record<string, string | un
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.once("exit", (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+async function untilReady(url: string, exited: Promise<number | null>, output: () => string) {
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (exitCode !== undefined) throw new Error(`server exited with ${exitCode}:\n${output()}`);
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

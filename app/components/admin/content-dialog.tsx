@@ -1,18 +1,14 @@
-import { useState, type SubmitEvent } from "react";
-import { toast } from "sonner";
-import { Button } from "#app/components/ui/button.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "#app/components/ui/dialog.tsx";
 import { Input } from "#app/components/ui/input.tsx";
-import { contentInputSchema, fieldErrorsOf, type FieldErrors } from "#app/lib/admin-forms.ts";
+import { contentInputSchema } from "#app/lib/admin-forms.ts";
 import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
 import { CONTENT_TYPES, type ContentType } from "#app/lib/constants.ts";
 import { WORD_TARGETS } from "#app/lib/writing-hints.ts";
-import { focusFirstError } from "./focus-first-error.ts";
-import { controlProps, Field, SelectField, SwitchField } from "./form-controls.tsx";
-import { CONTENT_TYPE_ICONS, contentTypeLabel } from "./icons.tsx";
+import { controlProps, Field, FormActions, NumberField, SelectField, SwitchField } from "./form-controls.tsx";
+import { CONTENT_TYPE_ICONS, contentTypeLabel, iconOptions } from "./icons.tsx";
 import type { AdminContent, GameChoice } from "./panel-data.ts";
 import { RichTextField } from "./rich-text-field.tsx";
-import { useAdminRequest } from "./use-admin-request.ts";
+import { useAdminForm } from "./use-admin-form.ts";
 
 interface ContentFormState {
   gameSlug: string;
@@ -23,18 +19,7 @@ interface ContentFormState {
   isPublished: boolean;
 }
 
-const TYPE_OPTIONS = CONTENT_TYPES.map((type) => {
-  const Icon = CONTENT_TYPE_ICONS[type];
-  return {
-    value: type,
-    label: (
-      <span className="inline-flex items-center gap-2">
-        <Icon className="size-4 text-gold" aria-hidden />
-        {contentTypeLabel(type)}
-      </span>
-    ),
-  };
-});
+const TYPE_OPTIONS = iconOptions(CONTENT_TYPE_ICONS, CONTENT_TYPES, contentTypeLabel);
 
 /** SPEC's content form: creates a record, or updates the one it was opened on; closes on success. */
 export function ContentDialog({
@@ -48,45 +33,22 @@ export function ContentDialog({
   defaultGameSlug?: string;
   onClose: () => void;
 }) {
-  const [values, setValues] = useState<ContentFormState>(() => ({
-    gameSlug: record?.gameSlug ?? defaultGameSlug,
-    contentType: record?.contentType ?? "introduction",
-    title: record?.title ?? "",
-    content: record?.content ?? "",
-    sectionOrder: String(record?.sectionOrder ?? 0),
-    isPublished: record?.isPublished ?? true,
-  }));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const { send, pending } = useAdminRequest();
-
-  function set<Key extends keyof ContentFormState>(key: Key, value: ContentFormState[Key]) {
-    setValues((current) => ({ ...current, [key]: value }));
-    setErrors(({ [key]: _cleared, ...rest }) => rest);
-  }
-
-  async function submit(event: SubmitEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const checked = contentInputSchema.safeParse(values);
-    if (!checked.success) {
-      const found = fieldErrorsOf(checked.error);
-      setErrors(found);
-      focusFirstError("content", found);
-      return;
-    }
-    const result = record
-      ? await send("PUT", `/api/admin/game-content/${record.id}`, values)
-      : await send("POST", "/api/admin/game-content", values);
-    if (result.ok) {
-      toast.success(record ? ADMIN_TEXTS.contentUpdated : ADMIN_TEXTS.contentCreated);
-      onClose();
-      return;
-    }
-    setErrors(result.fieldErrors);
-    focusFirstError("content", result.fieldErrors);
-    toast.error(ADMIN_TEXTS.saveErrorTitle, { description: result.error ?? ADMIN_TEXTS.somethingWentWrong });
-  }
-
-  const id = (field: keyof ContentFormState) => `content-${field}`;
+  const { values, errors, set, submit, pending, id } = useAdminForm<ContentFormState>({
+    prefix: "content",
+    initial: () => ({
+      gameSlug: record?.gameSlug ?? defaultGameSlug,
+      contentType: record?.contentType ?? "introduction",
+      title: record?.title ?? "",
+      content: record?.content ?? "",
+      sectionOrder: String(record?.sectionOrder ?? 0),
+      isPublished: record?.isPublished ?? true,
+    }),
+    schema: contentInputSchema,
+    endpoint: record ? { method: "PUT", url: `/api/admin/game-content/${record.id}` } : { method: "POST", url: "/api/admin/game-content" },
+    savedMessage: record ? ADMIN_TEXTS.contentUpdated : ADMIN_TEXTS.contentCreated,
+    failure: { title: ADMIN_TEXTS.saveErrorTitle, fallback: ADMIN_TEXTS.somethingWentWrong },
+    onSaved: onClose,
+  });
 
   return (
     <Dialog open onOpenChange={(open) => !open && !pending && onClose()}>
@@ -116,19 +78,14 @@ export function ContentDialog({
           <Field id={id("title")} label="Title" required error={errors.title} className="sm:col-span-2">
             <Input {...controlProps(id("title"), errors.title)} value={values.title} onChange={(event) => set("title", event.target.value)} />
           </Field>
-          <Field
+          <NumberField
             id={id("sectionOrder")}
             label="Section order"
+            value={values.sectionOrder}
+            onChange={(sectionOrder) => set("sectionOrder", sectionOrder)}
             error={errors.sectionOrder}
-            hint={<p className="text-parchment-dim">Lower comes first; leave gaps (0, 10, 20).</p>}
-          >
-            <Input
-              {...controlProps(id("sectionOrder"), errors.sectionOrder)}
-              inputMode="numeric"
-              value={values.sectionOrder}
-              onChange={(event) => set("sectionOrder", event.target.value)}
-            />
-          </Field>
+            hint="Lower comes first; leave gaps (0, 10, 20)."
+          />
           <div className="sm:pt-6">
             <SwitchField id={id("isPublished")} label="Published" checked={values.isPublished} onChange={(isPublished) => set("isPublished", isPublished)} />
           </div>
@@ -145,12 +102,7 @@ export function ContentDialog({
             />
           </div>
           <DialogFooter className="sm:col-span-2">
-            <Button type="button" variant="secondary" onClick={onClose} disabled={pending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={pending}>
-              {pending ? ADMIN_TEXTS.saving : record ? "Update Content" : "Create Content"}
-            </Button>
+            <FormActions pending={pending} submitLabel={record ? "Update Content" : "Create Content"} onCancel={onClose} />
           </DialogFooter>
         </form>
       </DialogContent>

@@ -1,16 +1,14 @@
-import { FileText, Pencil, Plus, Trash2 } from "lucide-react";
+import { FileText, Plus } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
 import { contentPreview } from "#app/lib/content-preview.ts";
-import { ConfirmDelete } from "./confirm-delete.tsx";
 import { ContentDialog } from "./content-dialog.tsx";
-import { EmptyState, LoadFailed, PublishedIndicator, SelectField } from "./form-controls.tsx";
+import { PublishedIndicator, SelectField } from "./form-controls.tsx";
 import { CONTENT_TYPE_ICONS, contentTypeLabel } from "./icons.tsx";
+import { AdminItemList, DeleteButton, EditButton } from "./item-list.tsx";
 import type { AdminContent, GameChoice } from "./panel-data.ts";
-import { useAdminRequest } from "./use-admin-request.ts";
 
 const ALL_GAMES = "all";
 
@@ -42,22 +40,13 @@ export function ContentManager({ content, games }: { content: AdminContent[] | n
           {ADMIN_TEXTS.addContent}
         </Button>
       </div>
-      {shown === null ? (
-        <LoadFailed message={ADMIN_TEXTS.contentLoadFailed} />
-      ) : shown.length === 0 ? (
-        <EmptyState icon={<FileText />} title={ADMIN_TEXTS.noContent}>
-          <Button variant="outline" onClick={openCreate}>
-            <Plus aria-hidden />
-            {ADMIN_TEXTS.addFirstContent}
-          </Button>
-        </EmptyState>
-      ) : (
-        <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
-          {shown.map((record) => (
-            <ContentCard key={record.id} record={record} onEdit={() => setDialog({ mode: "edit", record })} />
-          ))}
-        </ul>
-      )}
+      <AdminItemList
+        items={shown}
+        loadFailedMessage={ADMIN_TEXTS.contentLoadFailed}
+        empty={{ icon: <FileText />, title: ADMIN_TEXTS.noContent, addLabel: ADMIN_TEXTS.addFirstContent, onAdd: openCreate }}
+        className="grid gap-4 md:grid-cols-2 xl:grid-cols-3"
+        renderItem={(record) => <ContentCard key={record.id} record={record} onEdit={() => setDialog({ mode: "edit", record })} />}
+      />
       {dialog ? (
         <ContentDialog
           key={dialog.mode === "edit" ? dialog.record.id : "new"}
@@ -72,19 +61,7 @@ export function ContentManager({ content, games }: { content: AdminContent[] | n
 }
 
 function ContentCard({ record, onEdit }: { record: AdminContent; onEdit: () => void }) {
-  const [confirming, setConfirming] = useState(false);
-  const { send } = useAdminRequest();
   const Icon = CONTENT_TYPE_ICONS[record.contentType];
-
-  async function remove() {
-    const result = await send("DELETE", `/api/admin/game-content/${record.id}`);
-    if (result.ok) {
-      setConfirming(false);
-      toast.success(ADMIN_TEXTS.contentDeleted);
-    } else {
-      toast.error(ADMIN_TEXTS.contentDeleteFailed, { description: result.error });
-    }
-  }
 
   return (
     <li className="flex flex-col gap-3 rounded-[var(--radius-card)] border border-ink-line bg-ink-raised p-4">
@@ -105,22 +82,15 @@ function ContentCard({ record, onEdit }: { record: AdminContent; onEdit: () => v
       </div>
       <p className="flex-1 text-sm break-words text-parchment-dim">{contentPreview(record.content)}</p>
       <div className="flex justify-end gap-1 border-t border-ink-line pt-3">
-        <Button variant="ghost" size="sm" onClick={onEdit} aria-label={`Edit ${record.title}`}>
-          <Pencil aria-hidden />
-          Edit
-        </Button>
-        <Button
-          variant="ghost"
-          size="sm"
-          className="text-danger hover:text-danger"
-          onClick={() => setConfirming(true)}
-          aria-label={`Delete ${record.title}`}
-        >
-          <Trash2 aria-hidden />
-          Delete
-        </Button>
+        <EditButton title={record.title} onEdit={onEdit} />
+        <DeleteButton
+          kind="content"
+          title={record.title}
+          url={`/api/admin/game-content/${record.id}`}
+          deletedMessage={ADMIN_TEXTS.contentDeleted}
+          failedMessage={ADMIN_TEXTS.contentDeleteFailed}
+        />
       </div>
-      <ConfirmDelete kind="content" title={record.title} open={confirming} onOpenChange={setConfirming} onConfirm={remove} />
     </li>
   );
 }

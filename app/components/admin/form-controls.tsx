@@ -1,8 +1,11 @@
 import { CircleCheck, Eye, EyeOff, Info } from "lucide-react";
 import type { ReactNode } from "react";
+import { Button } from "#app/components/ui/button.tsx";
+import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "#app/components/ui/select.tsx";
 import { Switch } from "#app/components/ui/switch.tsx";
+import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
 import type { WritingHint } from "#app/lib/writing-hints.ts";
 import { cn } from "#app/lib/utils.ts";
 
@@ -48,6 +51,47 @@ export function Field({
         {error ? <p className="font-medium text-danger">{error}</p> : hint}
       </div>
     </div>
+  );
+}
+
+/** What every text-like field takes. */
+export interface TextFieldProps {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+  placeholder?: string;
+}
+
+/** A whole number typed as text: the form rules read it, so "" and "abc" reach them as typed. */
+export function NumberField({
+  id,
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+  placeholder,
+}: TextFieldProps & { hint?: string }) {
+  return (
+    <Field id={id} label={label} error={error} hint={hint ? <p className="text-parchment-dim">{hint}</p> : undefined}>
+      <Input {...controlProps(id, error)} inputMode="numeric" value={value} placeholder={placeholder} onChange={(event) => onChange(event.target.value)} />
+    </Field>
+  );
+}
+
+/** Cancel and submit, both held while the form saves. */
+export function FormActions({ pending, submitLabel, onCancel }: { pending: boolean; submitLabel: string; onCancel: () => void }) {
+  return (
+    <>
+      <Button type="button" variant="secondary" onClick={onCancel} disabled={pending}>
+        Cancel
+      </Button>
+      <Button type="submit" disabled={pending}>
+        {pending ? ADMIN_TEXTS.saving : submitLabel}
+      </Button>
+    </>
   );
 }
 

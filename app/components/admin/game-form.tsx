@@ -1,18 +1,15 @@
 import { ArrowLeft } from "lucide-react";
-import { useState, type SubmitEvent } from "react";
-import { toast } from "sonner";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input, Textarea } from "#app/components/ui/input.tsx";
 import type { Game } from "#app/db/schema.ts";
-import { fieldErrorsOf, gameInputSchema, type FieldErrors } from "#app/lib/admin-forms.ts";
+import { gameInputSchema } from "#app/lib/admin-forms.ts";
 import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
 import { DIFFICULTIES, GAME_CATEGORIES, GAME_ICONS, type Difficulty, type GameCategory, type GameIcon } from "#app/lib/constants.ts";
-import { forceSlug, slugFromTitle } from "#app/lib/slugify.ts";
 import { descriptionHint } from "#app/lib/writing-hints.ts";
-import { controlProps, Field, HintText, SelectField, SwitchField } from "./form-controls.tsx";
-import { focusFirstError } from "./focus-first-error.ts";
-import { GAME_ICON_COMPONENTS } from "./icons.tsx";
-import { useAdminRequest } from "./use-admin-request.ts";
+import { controlProps, Field, FormActions, HintText, NumberField, SelectField, SwitchField } from "./form-controls.tsx";
+import { GAME_ICON_COMPONENTS, iconOptions } from "./icons.tsx";
+import { TitleAndSlugFields } from "./title-slug-fields.tsx";
+import { useAdminForm } from "./use-admin-form.ts";
 
 interface GameFormState {
   title: string;
@@ -44,55 +41,19 @@ function initialState(game?: Game): GameFormState {
   };
 }
 
-const ICON_OPTIONS = GAME_ICONS.map((name) => {
-  const Icon = GAME_ICON_COMPONENTS[name];
-  return {
-    value: name,
-    label: (
-      <span className="inline-flex items-center gap-2">
-        <Icon className="size-4 text-gold" aria-hidden />
-        {name}
-      </span>
-    ),
-  };
-});
+const ICON_OPTIONS = iconOptions(GAME_ICON_COMPONENTS, GAME_ICONS, (name) => name);
 
 /** SPEC's game form (§5): creates a game, or updates the one it was opened on. */
 export function GameForm({ game, onClose }: { game?: Game; onClose: () => void }) {
-  const [values, setValues] = useState(() => initialState(game));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  // For a new game the slug follows the title until the admin types one of their own.
-  const [slugEdited, setSlugEdited] = useState(Boolean(game));
-  const { send, pending } = useAdminRequest();
-
-  function set<Key extends keyof GameFormState>(key: Key, value: GameFormState[Key]) {
-    setValues((current) => ({ ...current, [key]: value }));
-    setErrors(({ [key]: _cleared, ...rest }) => rest);
-  }
-
-  async function submit(event: SubmitEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const checked = gameInputSchema.safeParse(values);
-    if (!checked.success) {
-      const found = fieldErrorsOf(checked.error);
-      setErrors(found);
-      focusFirstError("game", found);
-      return;
-    }
-    const result = game
-      ? await send("PUT", `/api/admin/games/${game.id}`, values)
-      : await send("POST", "/api/admin/games", values);
-    if (result.ok) {
-      toast.success(game ? ADMIN_TEXTS.gameUpdated : ADMIN_TEXTS.gameCreated);
-      onClose();
-      return;
-    }
-    setErrors(result.fieldErrors);
-    focusFirstError("game", result.fieldErrors);
-    toast.error(ADMIN_TEXTS.gameSaveFailed, { description: result.error });
-  }
-
-  const id = (field: keyof GameFormState) => `game-${field}`;
+  const { values, errors, set, submit, pending, id } = useAdminForm({
+    prefix: "game",
+    initial: () => initialState(game),
+    schema: gameInputSchema,
+    endpoint: game ? { method: "PUT", url: `/api/admin/games/${game.id}` } : { method: "POST", url: "/api/admin/games" },
+    savedMessage: game ? ADMIN_TEXTS.gameUpdated : ADMIN_TEXTS.gameCreated,
+    failure: { title: ADMIN_TEXTS.gameSaveFailed },
+    onSaved: onClose,
+  });
 
   return (
     <section aria-labelledby="game-form-heading" className="rounded-[var(--radius-card)] border border-ink-line bg-ink-raised">
@@ -109,36 +70,18 @@ export function GameForm({ game, onClose }: { game?: Game; onClose: () => void }
         </Button>
       </div>
       <form noValidate onSubmit={submit} className="grid gap-5 p-5 sm:p-6 md:grid-cols-2">
-        <Field id={id("title")} label="Title" required error={errors.title}>
-          <Input
-            {...controlProps(id("title"), errors.title)}
-            autoFocus
-            value={values.title}
-            onChange={(event) => {
-              const title = event.target.value;
-              set("title", title);
-              if (!slugEdited) set("slug", slugFromTitle(title));
-            }}
-          />
-        </Field>
-        <Field
-          id={id("slug")}
-          label="Slug"
-          required
-          error={errors.slug}
-          hint={<p className="text-parchment-dim">Lowercase letters, digits and '-'. The page is /game/{values.slug || "…"}</p>}
-        >
-          <Input
-            {...controlProps(id("slug"), errors.slug)}
-            value={values.slug}
-            spellCheck={false}
-            autoCapitalize="none"
-            onChange={(event) => {
-              setSlugEdited(true);
-              set("slug", forceSlug(event.target.value));
-            }}
-          />
-        </Field>
+        <TitleAndSlugFields
+          prefix="game"
+          title={values.title}
+          slug={values.slug}
+          errors={errors}
+          isNew={!game}
+          pagePath="/game/"
+          slugRule="Lowercase letters, digits and '-'."
+          autoFocus
+          onTitleChange={(title) => set("title", title)}
+          onSlugChange={(slug) => set("slug", slug)}
+        />
         <Field id={id("tagline")} label="Tagline" error={errors.tagline}>
           <Input {...controlProps(id("tagline"), errors.tagline)} value={values.tagline} onChange={(event) => set("tagline", event.target.value)} />
         </Field>
@@ -194,14 +137,14 @@ export function GameForm({ game, onClose }: { game?: Game; onClose: () => void }
             onChange={(category) => set("category", category)}
             error={errors.category}
           />
-          <Field id={id("sortOrder")} label="Sort order" error={errors.sortOrder} hint={<p className="text-parchment-dim">Lower numbers come first.</p>}>
-            <Input
-              {...controlProps(id("sortOrder"), errors.sortOrder)}
-              inputMode="numeric"
-              value={values.sortOrder}
-              onChange={(event) => set("sortOrder", event.target.value)}
-            />
-          </Field>
+          <NumberField
+            id={id("sortOrder")}
+            label="Sort order"
+            value={values.sortOrder}
+            onChange={(sortOrder) => set("sortOrder", sortOrder)}
+            error={errors.sortOrder}
+            hint="Lower numbers come first."
+          />
         </div>
         <div className="md:col-span-2">
           <SwitchField
@@ -213,12 +156,7 @@ export function GameForm({ game, onClose }: { game?: Game; onClose: () => void }
           />
         </div>
         <div className="flex flex-col-reverse gap-2 border-t border-ink-line pt-5 sm:flex-row sm:justify-end md:col-span-2">
-          <Button type="button" variant="secondary" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={pending}>
-            {pending ? ADMIN_TEXTS.saving : game ? "Update Game" : "Create Game"}
-          </Button>
+          <FormActions pending={pending} submitLabel={game ? "Update Game" : "Create Game"} onCancel={onClose} />
         </div>
       </form>
     </section>

@@ -1,15 +1,12 @@
-import { ExternalLink, Gamepad2, Pencil, Plus, Trash2 } from "lucide-react";
+import { ExternalLink, Gamepad2, Plus } from "lucide-react";
 import { useEffect, useState } from "react";
-import { toast } from "sonner";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import type { Game } from "#app/db/schema.ts";
 import { ADMIN_TEXTS, gameDeleted } from "#app/lib/admin-texts.ts";
-import { ConfirmDelete } from "./confirm-delete.tsx";
-import { EmptyState, LoadFailed } from "./form-controls.tsx";
 import { GameForm } from "./game-form.tsx";
 import { GameIconGlyph } from "./icons.tsx";
-import { useAdminRequest } from "./use-admin-request.ts";
+import { AdminItemList, DeleteButton, EditButton } from "./item-list.tsx";
 
 const DIFFICULTY_BADGE = { Beginner: "beginner", Intermediate: "intermediate", Advanced: "advanced" } as const;
 
@@ -46,35 +43,18 @@ export function GamesManager({ games }: { games: Game[] | null }) {
           {ADMIN_TEXTS.addNewGame}
         </Button>
       </div>
-      {games === null ? (
-        <LoadFailed message={ADMIN_TEXTS.gamesLoadFailed} />
-      ) : games.length === 0 ? (
-        <EmptyState icon={<Gamepad2 />} title={ADMIN_TEXTS.noGames} />
-      ) : (
-        <ul className="space-y-3">
-          {games.map((game) => (
-            <GameRow key={game.id} game={game} onEdit={() => setEditing(game)} />
-          ))}
-        </ul>
-      )}
+      <AdminItemList
+        items={games}
+        loadFailedMessage={ADMIN_TEXTS.gamesLoadFailed}
+        empty={{ icon: <Gamepad2 />, title: ADMIN_TEXTS.noGames }}
+        className="space-y-3"
+        renderItem={(game) => <GameRow key={game.id} game={game} onEdit={() => setEditing(game)} />}
+      />
     </section>
   );
 }
 
 function GameRow({ game, onEdit }: { game: Game; onEdit: () => void }) {
-  const [confirming, setConfirming] = useState(false);
-  const { send } = useAdminRequest();
-
-  async function remove() {
-    const result = await send("DELETE", `/api/admin/games/${game.id}`);
-    if (result.ok) {
-      setConfirming(false);
-      toast.success(gameDeleted(game.title));
-    } else {
-      toast.error(ADMIN_TEXTS.gameDeleteFailed, { description: result.error });
-    }
-  }
-
   return (
     <li className="grid grid-cols-[auto_1fr] items-start gap-x-4 gap-y-3 rounded-[var(--radius-card)] border border-ink-line bg-ink-raised p-4 sm:p-5 lg:grid-cols-[auto_1fr_auto]">
       <div className="flex size-10 shrink-0 items-center justify-center rounded-full border border-gold/60 text-gold sm:size-11">
@@ -94,28 +74,21 @@ function GameRow({ game, onEdit }: { game: Game; onEdit: () => void }) {
         <p className="font-mono text-xs text-parchment-dim/80">/game/{game.slug}</p>
       </div>
       <div className="col-span-2 flex flex-wrap gap-2 border-t border-ink-line pt-3 lg:col-span-1 lg:border-0 lg:pt-0">
-        <Button id={`edit-game-${game.id}`} variant="secondary" size="sm" onClick={onEdit} aria-label={`Edit ${game.title}`}>
-          <Pencil aria-hidden />
-          Edit
-        </Button>
+        <EditButton id={`edit-game-${game.id}`} variant="secondary" title={game.title} onEdit={onEdit} />
         <Button asChild variant="ghost" size="sm">
           <a href={`/game/${game.slug}`} target="_blank" rel="noopener noreferrer" aria-label={`View ${game.title} (opens in a new tab)`}>
             <ExternalLink aria-hidden />
             View
           </a>
         </Button>
-        <Button
-          variant="ghost"
-          size="sm"
-          className="text-danger hover:text-danger"
-          onClick={() => setConfirming(true)}
-          aria-label={`Delete ${game.title}`}
-        >
-          <Trash2 aria-hidden />
-          Delete
-        </Button>
+        <DeleteButton
+          kind="game"
+          title={game.title}
+          url={`/api/admin/games/${game.id}`}
+          deletedMessage={gameDeleted(game.title)}
+          failedMessage={ADMIN_TEXTS.gameDeleteFailed}
+        />
       </div>
-      <ConfirmDelete kind="game" title={game.title} open={confirming} onOpenChange={setConfirming} onConfirm={remove} />
     </li>
   );
 }

@@ -1,19 +1,15 @@
-import { useState, type SubmitEvent } from "react";
-import { toast } from "sonner";
-import { Button } from "#app/components/ui/button.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "#app/components/ui/dialog.tsx";
-import { Input, Textarea } from "#app/components/ui/input.tsx";
+import { Textarea } from "#app/components/ui/input.tsx";
 import type { Guide } from "#app/db/schema.ts";
-import { fieldErrorsOf, guideInputSchema, type FieldErrors } from "#app/lib/admin-forms.ts";
+import { guideInputSchema } from "#app/lib/admin-forms.ts";
 import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
 import { DEFAULT_READ_TIME_MINUTES, GUIDE_CATEGORIES, GUIDE_DIFFICULTIES, type GuideCategory, type GuideDifficulty } from "#app/lib/constants.ts";
-import { forceSlug, slugFromTitle } from "#app/lib/slugify.ts";
+import { capitalize } from "#app/lib/utils.ts";
 import { descriptionHint, WORD_TARGETS } from "#app/lib/writing-hints.ts";
-import { focusFirstError } from "./focus-first-error.ts";
-import { controlProps, Field, HintText, SelectField, SwitchField } from "./form-controls.tsx";
-import { capitalize } from "./icons.tsx";
+import { controlProps, Field, FormActions, HintText, NumberField, SelectField, SwitchField } from "./form-controls.tsx";
 import { RichTextField } from "./rich-text-field.tsx";
-import { useAdminRequest } from "./use-admin-request.ts";
+import { TitleAndSlugFields } from "./title-slug-fields.tsx";
+import { useAdminForm } from "./use-admin-form.ts";
 
 interface GuideFormState {
   title: string;
@@ -29,48 +25,25 @@ interface GuideFormState {
 
 /** SPEC's guide form: creates a guide, or updates the one it was opened on; closes on success. */
 export function GuideDialog({ guide, onClose }: { guide?: Guide; onClose: () => void }) {
-  const [values, setValues] = useState<GuideFormState>(() => ({
-    title: guide?.title ?? "",
-    slug: guide?.slug ?? "",
-    description: guide?.description ?? "",
-    content: guide?.content ?? "",
-    category: guide?.category ?? "general",
-    difficulty: guide?.difficulty ?? "beginner",
-    estimatedReadTime: String(guide?.estimatedReadTime ?? DEFAULT_READ_TIME_MINUTES),
-    isPublished: guide?.isPublished ?? true,
-    featured: guide?.featured ?? false,
-  }));
-  // SPEC §5: a new guide's slug is generated from its title until the admin edits the slug.
-  const [slugEdited, setSlugEdited] = useState(Boolean(guide));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const { send, pending } = useAdminRequest();
-
-  function set<Key extends keyof GuideFormState>(key: Key, value: GuideFormState[Key]) {
-    setValues((current) => ({ ...current, [key]: value }));
-    setErrors(({ [key]: _cleared, ...rest }) => rest);
-  }
-
-  async function submit(event: SubmitEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const checked = guideInputSchema.safeParse(values);
-    if (!checked.success) {
-      const found = fieldErrorsOf(checked.error);
-      setErrors(found);
-      focusFirstError("guide", found);
-      return;
-    }
-    const result = guide ? await send("PUT", `/api/admin/guides/${guide.id}`, values) : await send("POST", "/api/admin/guides", values);
-    if (result.ok) {
-      toast.success(guide ? ADMIN_TEXTS.guideUpdated : ADMIN_TEXTS.guideCreated);
-      onClose();
-      return;
-    }
-    setErrors(result.fieldErrors);
-    focusFirstError("guide", result.fieldErrors);
-    toast.error(ADMIN_TEXTS.saveErrorTitle, { description: result.error ?? ADMIN_TEXTS.somethingWentWrong });
-  }
-
-  const id = (field: keyof GuideFormState) => `guide-${field}`;
+  const { values, errors, set, submit, pending, id } = useAdminForm<GuideFormState>({
+    prefix: "guide",
+    initial: () => ({
+      title: guide?.title ?? "",
+      slug: guide?.slug ?? "",
+      description: guide?.description ?? "",
+      content: guide?.content ?? "",
+      category: guide?.category ?? "general",
+      difficulty: guide?.difficulty ?? "beginner",
+      estimatedReadTime: String(guide?.estimatedReadTime ?? DEFAULT_READ_TIME_MINUTES),
+      isPublished: guide?.isPublished ?? true,
+      featured: guide?.featured ?? false,
+    }),
+    schema: guideInputSchema,
+    endpoint: guide ? { method: "PUT", url: `/api/admin/guides/${guide.id}` } : { method: "POST", url: "/api/admin/guides" },
+    savedMessage: guide ? ADMIN_TEXTS.guideUpdated : ADMIN_TEXTS.guideCreated,
+    failure: { title: ADMIN_TEXTS.saveErrorTitle, fallback: ADMIN_TEXTS.somethingWentWrong },
+    onSaved: onClose,
+  });
 
   return (
     <Dialog open onOpenChange={(open) => !open && !pending && onClose()}>
@@ -80,35 +53,16 @@ export function GuideDialog({ guide, onClose }: { guide?: Guide; onClose: () => 
           <DialogDescription>Published guides are listed on /guides and have their own page.</DialogDescription>
         </DialogHeader>
         <form noValidate onSubmit={submit} className="grid gap-4 sm:grid-cols-2">
-          <Field id={id("title")} label="Title" required error={errors.title}>
-            <Input
-              {...controlProps(id("title"), errors.title)}
-              value={values.title}
-              onChange={(event) => {
-                const title = event.target.value;
-                set("title", title);
-                if (!slugEdited) set("slug", slugFromTitle(title));
-              }}
-            />
-          </Field>
-          <Field
-            id={id("slug")}
-            label="Slug"
-            required
-            error={errors.slug}
-            hint={<p className="text-parchment-dim">The page is /guides/{values.slug || "…"}</p>}
-          >
-            <Input
-              {...controlProps(id("slug"), errors.slug)}
-              value={values.slug}
-              spellCheck={false}
-              autoCapitalize="none"
-              onChange={(event) => {
-                setSlugEdited(true);
-                set("slug", forceSlug(event.target.value));
-              }}
-            />
-          </Field>
+          <TitleAndSlugFields
+            prefix="guide"
+            title={values.title}
+            slug={values.slug}
+            errors={errors}
+            isNew={!guide}
+            pagePath="/guides/"
+            onTitleChange={(title) => set("title", title)}
+            onSlugChange={(slug) => set("slug", slug)}
+          />
           <Field
             id={id("description")}
             label="Description"
@@ -153,14 +107,13 @@ export function GuideDialog({ guide, onClose }: { guide?: Guide; onClose: () => 
               onChange={(difficulty) => set("difficulty", difficulty)}
               error={errors.difficulty}
             />
-            <Field id={id("estimatedReadTime")} label="Read time (minutes)" error={errors.estimatedReadTime}>
-              <Input
-                {...controlProps(id("estimatedReadTime"), errors.estimatedReadTime)}
-                inputMode="numeric"
-                value={values.estimatedReadTime}
-                onChange={(event) => set("estimatedReadTime", event.target.value)}
-              />
-            </Field>
+            <NumberField
+              id={id("estimatedReadTime")}
+              label="Read time (minutes)"
+              value={values.estimatedReadTime}
+              onChange={(estimatedReadTime) => set("estimatedReadTime", estimatedReadTime)}
+              error={errors.estimatedReadTime}
+            />
           </div>
           <SwitchField id={id("isPublished")} label="Published" checked={values.isPublished} onChange={(isPublished) => set("isPublished", isPublished)} />
           <SwitchField
@@ -170,12 +123,7 @@ export function GuideDialog({ guide, onClose }: { guide?: Guide; onClose: () => 
             onChange={(featured) => set("featured", featured)}
           />
           <DialogFooter className="sm:col-span-2">
-            <Button type="button" variant="secondary" onClick={onClose} disabled={pending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={pending}>
-              {pending ? ADMIN_TEXTS.saving : guide ? "Update Guide" : "Create Guide"}
-            </Button>
+            <FormActions pending={pending} submitLabel={guide ? "Update Guide" : "Create Guide"} onCancel={onClose} />
           </DialogFooter>
         </form>
       </DialogContent>

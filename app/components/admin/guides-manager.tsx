@@ -1,15 +1,13 @@
-import { BookOpen, Clock, Pencil, Plus, Star, Trash2 } from "lucide-react";
+import { BookOpen, Clock, Plus, Star } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import type { Guide } from "#app/db/schema.ts";
 import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
-import { ConfirmDelete } from "./confirm-delete.tsx";
-import { EmptyState, LoadFailed, PublishedIndicator } from "./form-controls.tsx";
+import { capitalize } from "#app/lib/utils.ts";
+import { PublishedIndicator } from "./form-controls.tsx";
 import { GuideDialog } from "./guide-dialog.tsx";
-import { capitalize } from "./icons.tsx";
-import { useAdminRequest } from "./use-admin-request.ts";
+import { AdminItemList, DeleteButton, EditButton } from "./item-list.tsx";
 
 type DialogState = { mode: "create" } | { mode: "edit"; guide: Guide } | null;
 
@@ -32,22 +30,13 @@ export function GuidesManager({ guides }: { guides: Guide[] | null }) {
           {ADMIN_TEXTS.addGuide}
         </Button>
       </div>
-      {guides === null ? (
-        <LoadFailed message={ADMIN_TEXTS.guidesLoadFailed} />
-      ) : guides.length === 0 ? (
-        <EmptyState icon={<BookOpen />} title={ADMIN_TEXTS.noGuides}>
-          <Button variant="outline" onClick={openCreate}>
-            <Plus aria-hidden />
-            {ADMIN_TEXTS.addFirstGuide}
-          </Button>
-        </EmptyState>
-      ) : (
-        <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
-          {guides.map((guide) => (
-            <GuideCard key={guide.id} guide={guide} onEdit={() => setDialog({ mode: "edit", guide })} />
-          ))}
-        </ul>
-      )}
+      <AdminItemList
+        items={guides}
+        loadFailedMessage={ADMIN_TEXTS.guidesLoadFailed}
+        empty={{ icon: <BookOpen />, title: ADMIN_TEXTS.noGuides, addLabel: ADMIN_TEXTS.addFirstGuide, onAdd: openCreate }}
+        className="grid gap-4 md:grid-cols-2 xl:grid-cols-3"
+        renderItem={(guide) => <GuideCard key={guide.id} guide={guide} onEdit={() => setDialog({ mode: "edit", guide })} />}
+      />
       {dialog ? (
         <GuideDialog
           key={dialog.mode === "edit" ? dialog.guide.id : "new"}
@@ -60,19 +49,6 @@ export function GuidesManager({ guides }: { guides: Guide[] | null }) {
 }
 
 function GuideCard({ guide, onEdit }: { guide: Guide; onEdit: () => void }) {
-  const [confirming, setConfirming] = useState(false);
-  const { send } = useAdminRequest();
-
-  async function remove() {
-    const result = await send("DELETE", `/api/admin/guides/${guide.id}`);
-    if (result.ok) {
-      setConfirming(false);
-      toast.success(ADMIN_TEXTS.guideDeleted);
-    } else {
-      toast.error(ADMIN_TEXTS.guideDeleteFailed, { description: result.error });
-    }
-  }
-
   return (
     <li className="flex flex-col gap-3 rounded-[var(--radius-card)] border border-ink-line bg-ink-raised p-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -100,22 +76,15 @@ function GuideCard({ guide, onEdit }: { guide: Guide; onEdit: () => void }) {
       </div>
       <p className="line-clamp-3 flex-1 text-sm text-parchment-dim">{guide.description}</p>
       <div className="flex justify-end gap-1 border-t border-ink-line pt-3">
-        <Button variant="ghost" size="sm" onClick={onEdit} aria-label={`Edit ${guide.title}`}>
-          <Pencil aria-hidden />
-          Edit
-        </Button>
-        <Button
-          variant="ghost"
-          size="sm"
-          className="text-danger hover:text-danger"
-          onClick={() => setConfirming(true)}
-          aria-label={`Delete ${guide.title}`}
-        >
-          <Trash2 aria-hidden />
-          Delete
-        </Button>
+        <EditButton title={guide.title} onEdit={onEdit} />
+        <DeleteButton
+          kind="guide"
+          title={guide.title}
+          url={`/api/admin/guides/${guide.id}`}
+          deletedMessage={ADMIN_TEXTS.guideDeleted}
+          failedMessage={ADMIN_TEXTS.guideDeleteFailed}
+        />
       </div>
-      <ConfirmDelete kind="guide" title={guide.title} open={confirming} onOpenChange={setConfirming} onConfirm={remove} />
     </li>
   );
 }

@@ -63,14 +63,26 @@ export const CONTENT_TYPE_ICONS: Record<ContentType, LucideIcon> = {
   pro_tips: BookMarked,
 };
 
+/** Select options that show each name's icon beside its label. */
+export function iconOptions<Name extends string>(icons: Record<Name, LucideIcon>, names: readonly Name[], label: (name: Name) => string) {
+  return names.map((name) => {
+    const Icon: LucideIcon = icons[name];
+    return {
+      value: name,
+      label: (
+        <span className="inline-flex items-center gap-2">
+          <Icon className="size-4 text-gold" aria-hidden />
+          {label(name)}
+        </span>
+      ),
+    };
+  });
+}
+
 /** "story_background" → "Story Background". */
 export function contentTypeLabel(type: string): string {
   return type
     .split("_")
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join(" ");
-}
-
-export function capitalize(word: string) {
-  return word.charAt(0).toUpperCase() + word.slice(1);
 }

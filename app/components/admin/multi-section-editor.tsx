@@ -9,7 +9,7 @@ import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
 import { MULTI_SECTION_TYPES } from "#app/lib/constants.ts";
 import { WORD_TARGETS } from "#app/lib/writing-hints.ts";
 import { focusFirstError } from "./focus-first-error.ts";
-import { controlProps, EmptyState, Field, LoadFailed, PublishedIndicator, SelectField, SwitchField } from "./form-controls.tsx";
+import { controlProps, EmptyState, Field, LoadFailed, NumberField, PublishedIndicator, SelectField, SwitchField } from "./form-controls.tsx";
 import { CONTENT_TYPE_ICONS, contentTypeLabel } from "./icons.tsx";
 import type { AdminContent, GameChoice } from "./panel-data.ts";
 import { RichTextField } from "./rich-text-field.tsx";
@@ -213,15 +213,14 @@ function SectionCard({
             onChange={(event) => onChange({ title: event.target.value })}
           />
         </Field>
-        <Field id={id("sectionOrder")} label="Order" error={error("sectionOrder")}>
-          <Input
-            {...controlProps(id("sectionOrder"), error("sectionOrder"))}
-            inputMode="numeric"
-            value={section.sectionOrder}
-            placeholder={String(placeholderOrder)}
-            onChange={(event) => onChange({ sectionOrder: event.target.value })}
-          />
-        </Field>
+        <NumberField
+          id={id("sectionOrder")}
+          label="Order"
+          value={section.sectionOrder}
+          placeholder={String(placeholderOrder)}
+          onChange={(sectionOrder) => onChange({ sectionOrder })}
+          error={error("sectionOrder")}
+        />
         <div className="sm:col-span-2">
           <RichTextField
             id={id("content")}

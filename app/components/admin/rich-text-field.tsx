@@ -3,7 +3,7 @@ import { lazy, Suspense, useState } from "react";
 import { Textarea } from "#app/components/ui/input.tsx";
 import { wordCountHint } from "#app/lib/writing-hints.ts";
 import { cn } from "#app/lib/utils.ts";
-import { controlProps, Field, HintText } from "./form-controls.tsx";
+import { controlProps, Field, HintText, type TextFieldProps } from "./form-controls.tsx";
 
 // The renderer (Markdown, HTML parser, sanitiser) is most of the panel's weight: fetched on the first preview.
 const Markdown = lazy(() => import("#app/components/markdown.tsx").then((module) => ({ default: module.Markdown })));
@@ -22,16 +22,10 @@ export function RichTextField({
   rows = 12,
   required,
   placeholder,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  error?: string;
+}: TextFieldProps & {
   wordTarget: number;
   rows?: number;
   required?: boolean;
-  placeholder?: string;
 }) {
   const [mode, setMode] = useState<"write" | "preview">("write");
   const modeButton = (target: "write" | "preview") =>
