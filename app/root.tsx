@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
 import {
   isRouteErrorResponse,
   Link,
@@ -19,7 +19,7 @@ import { SiteHeader } from "./components/site-header.tsx";
 import { NotFoundPage } from "./components/not-found-page.tsx";
 import { StatusPage } from "./components/status-page.tsx";
 import { Button } from "./components/ui/button.tsx";
-import { Toaster } from "./components/ui/sonner.tsx";
+import { onToastRequested } from "./components/toast.ts";
 import { getSessionUser } from "./domain/auth.server.ts";
 import { getBalance } from "./domain/credits.server.ts";
 import { env } from "./env.server.ts";
@@ -61,6 +61,19 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
+const Toaster = lazy(() => import("./components/ui/sonner.tsx").then((module) => ({ default: module.Toaster })));
+
+/** The Toaster, loaded with the first toast (app/components/toast.ts). */
+function ToasterOnDemand() {
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => onToastRequested(() => setWanted(true)), []);
+  return wanted ? (
+    <Suspense>
+      <Toaster />
+    </Suspense>
+  ) : null;
+}
+
 /** Header, page, footer — or, when the root loader itself failed, the page alone. */
 function Shell({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");
@@ -79,7 +92,7 @@ function Shell({ children }: { children: ReactNode }) {
         {children}
       </main>
       <SiteFooter />
-      <Toaster />
+      <ToasterOnDemand />
     </>
   );
 }

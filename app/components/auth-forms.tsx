@@ -1,7 +1,7 @@
 import { Eye, EyeOff, LoaderCircle } from "lucide-react";
 import { useId, useState, type ComponentProps, type SubmitEvent, type ReactNode } from "react";
 import { Link, useNavigate } from "react-router";
-import { toast } from "sonner";
+import { toast } from "#app/components/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";

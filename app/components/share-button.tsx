@@ -1,5 +1,5 @@
 import { Share2 } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "#app/components/toast.ts";
 import { Button } from "./ui/button.tsx";
 
 /** Shares a page with the device's share sheet, or copies its link where there is none. */

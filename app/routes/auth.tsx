@@ -1,7 +1,7 @@
 import { LoaderCircle } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Link, redirect, useNavigate } from "react-router";
-import { toast } from "sonner";
+import { toast } from "#app/components/toast.ts";
 import { AUTH_TOASTS, AuthShell, GoogleButton, OrDivider, SignInForm, SignUpForm } from "#app/components/auth-forms.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#app/components/ui/tabs.tsx";
 import { useRootData } from "#app/components/use-root-data.ts";

@@ -1,7 +1,7 @@
 import { LoaderCircle, MailCheck } from "lucide-react";
 import { useState } from "react";
 import { Link, redirect } from "react-router";
-import { toast } from "sonner";
+import { toast } from "#app/components/toast.ts";
 import { StatusPage } from "#app/components/status-page.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { getSessionUser } from "#app/domain/auth.server.ts";

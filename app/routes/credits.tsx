@@ -1,7 +1,7 @@
 import { Check, Coins, FlaskConical, Loader2, LogIn } from "lucide-react";
 import { useState } from "react";
 import { Link, useRevalidator } from "react-router";
-import { toast } from "sonner";
+import { toast } from "#app/components/toast.ts";
 import { StatusPage } from "#app/components/status-page.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";

@@ -1,7 +1,7 @@
 import { CircleAlert, CircleCheck, Loader2 } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
-import { toast } from "sonner";
+import { toast } from "#app/components/toast.ts";
 import { publishViewerCredits } from "#app/components/live-credits.ts";
 import { StatusPage } from "#app/components/status-page.tsx";
 import { Button } from "#app/components/ui/button.tsx";

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { data, useNavigate, type ShouldRevalidateFunctionArgs } from "react-router";
-import { toast } from "sonner";
+import { toast } from "#app/components/toast.ts";
 import { GameChat } from "#app/components/play/game-chat.tsx";
 import { getSessionUser } from "#app/domain/auth.server.ts";
 import { findPlayableGame } from "#app/domain/game-master/game-source.server.ts";

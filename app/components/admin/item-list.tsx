@@ -1,6 +1,6 @@
 import { Pencil, Plus, Trash2 } from "lucide-react";
 import { useState, type ReactNode } from "react";
-import { toast } from "sonner";
+import { toast } from "#app/components/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { ConfirmDelete } from "./confirm-delete.tsx";
 import { EmptyState, LoadFailed } from "./form-controls.tsx";

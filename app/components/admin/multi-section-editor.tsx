@@ -1,6 +1,6 @@
 import { Layers } from "lucide-react";
 import { useState, type SubmitEvent } from "react";
-import { toast } from "sonner";
+import { toast } from "#app/components/toast.ts";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";

@@ -1,5 +1,5 @@
 import { useState, type SubmitEvent } from "react";
-import { toast } from "sonner";
+import { toast } from "#app/components/toast.ts";
 import type { ZodType } from "zod";
 import { fieldErrorsOf, type FieldErrors } from "#app/lib/admin-forms.ts";
 import { focusFirstError } from "./focus-first-error.ts";

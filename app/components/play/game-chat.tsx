@@ -1,7 +1,7 @@
 import { ArrowDown, ArrowLeft, RotateCcw, Save, Sparkles } from "lucide-react";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { Link } from "react-router";
-import { toast } from "sonner";
+import { toast } from "#app/components/toast.ts";
 import { CreditsBadge } from "#app/components/site-header.tsx";
 import {
   AlertDialog,

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useRevalidator } from "react-router";
-import { toast } from "sonner";
+import { toast } from "#app/components/toast.ts";
 import { readGameChatStream } from "#app/lib/game-chat-stream.ts";
 import type { MessageRole } from "#app/lib/constants.ts";
 import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
