@@ -1,5 +1,5 @@
 import { Coins, LogOut, Menu, ShieldCheck, X } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { formatCredits, NAV_LINKS, type ViewerInfo } from "#app/lib/site.ts";
@@ -67,6 +67,19 @@ export function SiteHeader() {
   // The menu belongs to the page it was opened on, so following a link closes it.
   const [menuOpenOn, setMenuOpenOn] = useState<string | null>(null);
   const menuOpen = menuOpenOn === pathname;
+  const menuButton = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    function closeOnEscape(event: KeyboardEvent) {
+      if (event.key !== "Escape") return;
+      setMenuOpenOn(null);
+      // Focus may have been on a link that is now gone; the toggle is where the menu came from.
+      menuButton.current?.focus();
+    }
+    document.addEventListener("keydown", closeOnEscape);
+    return () => document.removeEventListener("keydown", closeOnEscape);
+  }, [menuOpen]);
 
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b border-ink-line bg-ink/90 backdrop-blur supports-[backdrop-filter]:bg-ink/75">
@@ -93,6 +106,7 @@ export function SiteHeader() {
         <div className="flex items-center gap-2 lg:hidden">
           {viewer ? <CreditsBadge credits={credits} className="px-2.5 text-xs" /> : null}
           <Button
+            ref={menuButton}
             variant="ghost"
             size="icon"
             aria-label={menuOpen ? "Close menu" : "Open menu"}
