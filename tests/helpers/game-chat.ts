@@ -1,8 +1,9 @@
 import { and, asc, eq } from "drizzle-orm";
 import { applyCreditChange, getBalance, ledgerTotal } from "#app/domain/credits.server.ts";
 import { creditLedger, gameContent, gameMessages, games } from "#app/db/schema.ts";
+import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
 import type { TestAccount } from "./accounts.ts";
-import type { TestServer } from "./server.ts";
+import { startTestServer, type TestServer } from "./server.ts";
 
 /** A game of the tests' own (independent of content/), with a prompt and published world content. */
 export const TEST_GAME = {
@@ -46,6 +47,24 @@ export async function createTestGame(server: TestServer, overrides: Partial<type
     .values(TEST_GAME.content.map((section) => ({ gameSlug: slug, ...section })))
     .onConflictDoNothing();
   return slug;
+}
+
+/**
+ * A test server whose Game Master is a local fake of a provider's API, with the tests' game in its
+ * database and a chat limit no test reaches unless it sets its own.
+ */
+export async function startGameMasterServer(startModel: () => Promise<FakeModelServer>, env: Record<string, string>) {
+  const model = await startModel();
+  const server = await startTestServer({ AI_BASE_URL: model.baseUrl, CHAT_TURNS_PER_MINUTE: "1000", ...env });
+  await createTestGame(server);
+  return {
+    model,
+    server,
+    close: async () => {
+      await server.close();
+      await model.close();
+    },
+  };
 }
 
 export function postChat(server: TestServer, account: TestAccount | undefined, body: unknown, init: RequestInit = {}) {

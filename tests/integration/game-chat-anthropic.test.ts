@@ -2,14 +2,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signUp } from "#tests/helpers/accounts.ts";
 import {
   balanceAndLedger,
-  createTestGame,
   eventually,
   postChat,
   readTurn,
+  startGameMasterServer,
   storedMessages,
   TEST_GAME,
 } from "#tests/helpers/game-chat.ts";
-import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import type { TestServer } from "#tests/helpers/server.ts";
 import { startAnthropicServer } from "#tests/fakes/anthropic.ts";
 import { DEFAULT_REPLY, type FakeModelServer } from "#tests/fakes/streaming-model.ts";
 
@@ -17,25 +17,19 @@ const TIMEOUT_MS = 1500;
 
 let model: FakeModelServer;
 let server: TestServer;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  model = await startAnthropicServer();
-  server = await startTestServer({
+  ({ model, server, close: stop } = await startGameMasterServer(startAnthropicServer, {
     AI_PROVIDER: "anthropic",
-    AI_BASE_URL: model.baseUrl,
     AI_MODEL: "claude-fake-1",
     AI_API_KEY: "anthropic-test-key",
     AI_TIMEOUT_MS: String(TIMEOUT_MS),
     AI_MAX_OUTPUT_TOKENS: "456",
-    CHAT_TURNS_PER_MINUTE: "1000",
-  });
-  await createTestGame(server);
+  }));
 });
 
-afterAll(async () => {
-  await server.close();
-  await model.close();
-});
+afterAll(() => stop());
 
 beforeEach(() => {
   model.script(() => DEFAULT_REPLY);

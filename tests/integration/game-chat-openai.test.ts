@@ -4,16 +4,16 @@ import { estimateMessageTokens, estimateTokens } from "#app/domain/game-master/t
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import {
   balanceAndLedger,
-  createTestGame,
   eventually,
   ledgerRows,
   postChat,
   readTurn,
+  startGameMasterServer,
   setBalance,
   storedMessages,
   TEST_GAME,
 } from "#tests/helpers/game-chat.ts";
-import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import type { TestServer } from "#tests/helpers/server.ts";
 import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
 import { DEFAULT_REPLY, type FakeModelServer, type RecordedRequest } from "#tests/fakes/streaming-model.ts";
 
@@ -22,26 +22,20 @@ const TIMEOUT_MS = 1500;
 
 let model: FakeModelServer;
 let server: TestServer;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  model = await startOpenAICompatibleServer();
-  server = await startTestServer({
+  ({ model, server, close: stop } = await startGameMasterServer(startOpenAICompatibleServer, {
     AI_PROVIDER: "openai-compatible",
-    AI_BASE_URL: model.baseUrl,
     AI_MODEL: "fake-storyteller-7b",
     AI_API_KEY: "test-key-123",
     AI_TIMEOUT_MS: String(TIMEOUT_MS),
     AI_CONTEXT_TOKENS: String(CONTEXT_TOKENS),
     AI_MAX_OUTPUT_TOKENS: "321",
-    CHAT_TURNS_PER_MINUTE: "1000",
-  });
-  await createTestGame(server);
+  }));
 });
 
-afterAll(async () => {
-  await server.close();
-  await model.close();
-});
+afterAll(() => stop());
 
 beforeEach(() => {
   model.script(() => DEFAULT_REPLY);
