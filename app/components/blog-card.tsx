@@ -13,8 +13,8 @@ export interface BlogCardData {
   publishedAt: string;
 }
 
-export function formatDate(isoDate: string) {
-  return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(new Date(isoDate));
+export function formatDate(isoDate: string, month: "long" | "short" = "long") {
+  return new Intl.DateTimeFormat("en-US", { year: "numeric", month, day: "numeric", timeZone: "UTC" }).format(new Date(isoDate));
 }
 
 /** An article in the blog's lists; the whole card links to /blog/{slug}. */
@@ -26,13 +26,14 @@ export function BlogCard({ post, featured = false }: { post: BlogCardData; featu
         featured ? "border-gold/40 bg-gradient-to-br from-plum/30 to-ink-raised sm:p-8" : "border-ink-line",
       )}
     >
-      <div className="flex flex-wrap items-center gap-3 text-sm text-parchment-dim">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2 text-sm text-parchment-dim">
         <Badge variant={featured ? "default" : "outline"}>{post.category}</Badge>
         <span className="inline-flex items-center gap-1.5">
           <Clock className="size-4" strokeWidth={1.75} aria-hidden />
           {readTime(post.readTimeMinutes)}
         </span>
-        <time dateTime={post.publishedAt}>{formatDate(post.publishedAt)}</time>
+        {/* The short month keeps category, read time and date on one line in a phone-wide card. */}
+        <time dateTime={post.publishedAt}>{formatDate(post.publishedAt, "short")}</time>
       </div>
       <h3 className={cn("mt-4 text-parchment", featured ? "text-3xl" : "text-2xl")}>
         <Link

@@ -1,6 +1,7 @@
 import { ChevronRight } from "lucide-react";
 import { Link } from "react-router";
 import type { Crumb } from "#app/lib/seo.ts";
+import { BackLink } from "./back-link.tsx";
 
 /** The visible trail matching the page's BreadcrumbList; the last crumb is the current page. */
 export function Breadcrumbs({ crumbs }: { crumbs: readonly Crumb[] }) {
@@ -28,5 +29,20 @@ export function Breadcrumbs({ crumbs }: { crumbs: readonly Crumb[] }) {
         })}
       </ol>
     </nav>
+  );
+}
+
+/**
+ * A page's way back beside its breadcrumb trail. On a phone the trail would repeat the back link
+ * and the page's own heading on lines of their own, so only the back link shows there.
+ */
+export function BackLinkWithBreadcrumbs({ back, crumbs }: { back: { to: string; label: string }; crumbs: readonly Crumb[] }) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      <BackLink to={back.to}>{back.label}</BackLink>
+      <div className="hidden sm:block">
+        <Breadcrumbs crumbs={crumbs} />
+      </div>
+    </div>
   );
 }

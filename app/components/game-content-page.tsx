@@ -4,7 +4,7 @@ import type { Crumb } from "#app/lib/seo.ts";
 import { Breadcrumbs } from "./breadcrumbs.tsx";
 import { GameIcon } from "./game-icon.tsx";
 import { RichText } from "./rich-text.tsx";
-import { Button } from "./ui/button.tsx";
+import { Button, ButtonGroup } from "./ui/button.tsx";
 
 /** The strategy guide and pro tips pages of a game: one long piece of content and the way back to play. */
 export function GameContentPage({
@@ -25,7 +25,7 @@ export function GameContentPage({
   crossLink: { to: string; label: string; kind: "guide" | "tips" } | null;
 }) {
   const actions = (
-    <div className="flex flex-wrap gap-3">
+    <ButtonGroup>
       <Button asChild variant="outline">
         <Link to={`/game/${game.slug}`}>
           <ArrowLeft aria-hidden />
@@ -46,7 +46,7 @@ export function GameContentPage({
           Start Playing Now
         </Link>
       </Button>
-    </div>
+    </ButtonGroup>
   );
   return (
     <article>

@@ -17,7 +17,7 @@ function MessageBubble({ message }: { message: PreviewMessage }) {
       </span>
       <div
         className={cn(
-          "max-w-[80%] space-y-3 rounded-2xl px-4 py-3 text-[15px] leading-relaxed",
+          "max-w-[90%] space-y-3 sm:max-w-[80%] rounded-2xl px-4 py-3 text-[15px] leading-relaxed",
           mine ? "rounded-tr-sm bg-plum text-parchment" : "rounded-tl-sm border border-ink-line bg-ink-raised text-parchment",
         )}
       >

@@ -1,8 +1,7 @@
 import { Clock, Tag, UserRound } from "lucide-react";
 import { data, Link } from "react-router";
-import { BackLink } from "#app/components/back-link.tsx";
 import { formatDate } from "#app/components/blog-card.tsx";
-import { Breadcrumbs } from "#app/components/breadcrumbs.tsx";
+import { BackLinkWithBreadcrumbs } from "#app/components/breadcrumbs.tsx";
 import { readTime } from "#app/components/guide-card.tsx";
 import { NotFoundPage } from "#app/components/not-found-page.tsx";
 import { renderMarkdown } from "#app/components/render-markdown.server.tsx";
@@ -61,10 +60,7 @@ export default function BlogPost({ loaderData }: Route.ComponentProps) {
     <article>
       <header className="border-b border-ink-line bg-gradient-to-b from-plum/20 to-ink">
         <div className="mx-auto max-w-4xl px-4 py-10 sm:px-6 sm:py-14">
-          <div className="flex flex-wrap items-center justify-between gap-3">
-            <BackLink to="/blog">Back to Blog</BackLink>
-            <Breadcrumbs crumbs={crumbs(post)} />
-          </div>
+          <BackLinkWithBreadcrumbs back={{ to: "/blog", label: "Back to Blog" }} crumbs={crumbs(post)} />
           <div className="mt-10 flex flex-wrap items-center gap-x-4 gap-y-2 text-sm text-parchment-dim">
             <Badge>{post.category}</Badge>
             <span className="inline-flex items-center gap-1.5">

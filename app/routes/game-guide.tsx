@@ -41,7 +41,8 @@ export default function GameGuide({ loaderData }: Route.ComponentProps) {
     <GameContentPage
       game={game}
       crumbs={gameCrumbs(game, "guide")}
-      title={`${game.title} - Complete Guide`}
+      // A non-breaking space keeps the dash at the end of a line: on a phone no line starts with "- Complete Guide".
+      title={`${game.title}\u00a0- Complete Guide`}
       subtitle={guide.title}
       html={guide.html}
       crossLink={hasTips ? { to: `/game/${game.slug}/tips`, label: "Quick Tips & Tricks", kind: "tips" } : null}

@@ -1,8 +1,7 @@
 import { BookOpen, Check, Clock, Lightbulb, MessageSquare, Play, ScrollText, Swords, TrendingUp, Users } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { BackLink } from "#app/components/back-link.tsx";
-import { Breadcrumbs } from "#app/components/breadcrumbs.tsx";
+import { BackLinkWithBreadcrumbs } from "#app/components/breadcrumbs.tsx";
 import { DifficultyBadge } from "#app/components/difficulty-badge.tsx";
 import { FaqList } from "#app/components/faq-list.tsx";
 import { GameIcon } from "#app/components/game-icon.tsx";
@@ -11,7 +10,7 @@ import { PreviewChat } from "#app/components/preview-chat.tsx";
 import { renderMarkdown } from "#app/components/render-markdown.server.tsx";
 import { RichText } from "#app/components/rich-text.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { Button, ButtonGroup } from "#app/components/ui/button.tsx";
 import { useRootData } from "#app/components/use-root-data.ts";
 import type { PublishedContent } from "#app/domain/game-content.server.ts";
 import { requireGamePage } from "#app/domain/game-page.server.ts";
@@ -150,10 +149,7 @@ export default function GamePage({ loaderData }: Route.ComponentProps) {
     <article>
       <header className="border-b border-ink-line bg-gradient-to-b from-plum/20 to-ink">
         <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14">
-          <div className="flex flex-wrap items-center justify-between gap-3">
-            <BackLink to="/games">Back to Games</BackLink>
-            <Breadcrumbs crumbs={gameCrumbs(game)} />
-          </div>
+          <BackLinkWithBreadcrumbs back={{ to: "/games", label: "Back to Games" }} crumbs={gameCrumbs(game)} />
           <div className="mt-10 grid gap-10 lg:grid-cols-[1fr_20rem]">
             <div>
               <GameIcon name={game.icon} size="lg" />
@@ -169,7 +165,7 @@ export default function GamePage({ loaderData }: Route.ComponentProps) {
               </div>
               <p className="mt-6 max-w-2xl text-lg text-parchment-dim">{game.description}</p>
               {game.players ? <p className="mt-3 text-sm text-parchment-dim">{game.players}</p> : null}
-              <div className="mt-8 flex flex-wrap gap-3">
+              <ButtonGroup className="mt-8">
                 <Button asChild size="lg">
                   <Link to={playPath}>
                     <Play aria-hidden />
@@ -184,7 +180,7 @@ export default function GamePage({ loaderData }: Route.ComponentProps) {
                     </Link>
                   </Button>
                 ) : null}
-              </div>
+              </ButtonGroup>
             </div>
             <aside aria-labelledby="features-heading" className="self-start">
               <Panel>
@@ -334,7 +330,7 @@ export default function GamePage({ loaderData }: Route.ComponentProps) {
             </div>
           ) : null}
           {hasGuide || hasTips ? (
-            <div className="mt-8 flex flex-wrap gap-3">
+            <ButtonGroup className="mt-8">
               {hasGuide ? (
                 <Button asChild variant="outline">
                   <Link to={`/game/${game.slug}/guide`}>
@@ -351,7 +347,7 @@ export default function GamePage({ loaderData }: Route.ComponentProps) {
                   </Link>
                 </Button>
               ) : null}
-            </div>
+            </ButtonGroup>
           ) : null}
         </div>
       </section>

@@ -94,7 +94,11 @@ export default function Games({ loaderData }: Route.ComponentProps) {
         <h2 id="games-heading" className="sr-only">
           Games
         </h2>
-        <nav aria-label="Filter by difficulty" className="flex flex-wrap gap-2">
+        {/* One segmented row: at 375 px separate pills would wrap and leave "Advanced" on a line of its own. */}
+        <nav
+          aria-label="Filter by difficulty"
+          className="flex w-full rounded-full border border-ink-line bg-ink-raised p-1 sm:inline-flex sm:w-auto"
+        >
           {filters.map((level) => {
             const active = level === difficulty;
             return (
@@ -104,8 +108,8 @@ export default function Games({ loaderData }: Route.ComponentProps) {
                 aria-current={active ? "page" : undefined}
                 preventScrollReset
                 className={cn(
-                  "rounded-full border px-4 py-1.5 text-sm font-medium transition-colors",
-                  active ? "border-gold bg-gold text-ink" : "border-ink-line text-parchment-dim hover:border-gold/60 hover:text-parchment",
+                  "flex-auto rounded-full px-2.5 py-1.5 text-center text-sm font-medium transition-colors sm:flex-none sm:px-4",
+                  active ? "bg-gold text-ink" : "text-parchment-dim hover:bg-ink hover:text-parchment",
                 )}
               >
                 {level ?? "All"}

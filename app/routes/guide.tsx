@@ -1,7 +1,6 @@
 import { ArrowRight, Clock } from "lucide-react";
 import { Link, redirect } from "react-router";
-import { BackLink } from "#app/components/back-link.tsx";
-import { Breadcrumbs } from "#app/components/breadcrumbs.tsx";
+import { BackLinkWithBreadcrumbs } from "#app/components/breadcrumbs.tsx";
 import { readTime } from "#app/components/guide-card.tsx";
 import { renderMarkdown } from "#app/components/render-markdown.server.tsx";
 import { RichText } from "#app/components/rich-text.tsx";
@@ -81,10 +80,7 @@ export default function GuidePage({ loaderData }: Route.ComponentProps) {
     <article>
       <header className="border-b border-ink-line bg-gradient-to-b from-plum/20 to-ink">
         <div className="mx-auto max-w-4xl px-4 py-10 sm:px-6 sm:py-14">
-          <div className="flex flex-wrap items-center justify-between gap-3">
-            <BackLink to="/guides">Back to Guides</BackLink>
-            <Breadcrumbs crumbs={crumbs(guide)} />
-          </div>
+          <BackLinkWithBreadcrumbs back={{ to: "/guides", label: "Back to Guides" }} crumbs={crumbs(guide)} />
           <div className="mt-10 flex flex-wrap items-center gap-2">
             <Badge variant="outline">{capitalize(guide.category)}</Badge>
             <Badge variant="outline">{capitalize(guide.difficulty)}</Badge>

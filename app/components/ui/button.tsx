@@ -36,4 +36,12 @@ export function Button({ className, variant, size, asChild = false, ...props }: 
   return <Component className={cn(buttonVariants({ variant, size }), className)} {...props} />;
 }
 
+/**
+ * Buttons side by side; on a phone, where they would wrap to ragged widths, a stack of full-width
+ * buttons instead.
+ */
+export function ButtonGroup({ className, ...props }: ComponentProps<"div">) {
+  return <div className={cn("grid gap-3 sm:flex sm:flex-wrap", className)} {...props} />;
+}
+
 export { buttonVariants };
