@@ -48,3 +48,36 @@ export function SectionHeading({
     </div>
   );
 }
+
+const SECTION_TONES = {
+  plain: "",
+  ruled: "border-t border-ink-line",
+  shaded: "border-t border-ink-line bg-ink-raised/30",
+} as const;
+
+/**
+ * One band of a content page: the tone runs the full width, the heading and content keep to the
+ * page's column. The heading's id is `{id}-heading`, which labels the section.
+ */
+export function PageSection({
+  id,
+  title,
+  description,
+  tone = "plain",
+  children,
+}: {
+  id: string;
+  title: ReactNode;
+  description?: ReactNode;
+  tone?: keyof typeof SECTION_TONES;
+  children: ReactNode;
+}) {
+  return (
+    <section aria-labelledby={`${id}-heading`} className={SECTION_TONES[tone] || undefined}>
+      <div className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
+        <SectionHeading id={`${id}-heading`} title={title} description={description} />
+        {children}
+      </div>
+    </section>
+  );
+}

@@ -1,6 +1,6 @@
 import { BookHeart, Crown, Feather, Lock, Radio, Scale, ShieldCheck, Sparkles } from "lucide-react";
 import { Link } from "react-router";
-import { PageHeader, SectionHeading } from "#app/components/page-header.tsx";
+import { PageHeader, PageSection, SectionHeading } from "#app/components/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { useRootData } from "#app/components/use-root-data.ts";
 import { STARTER_CREDITS } from "#app/lib/constants.ts";
@@ -98,31 +98,28 @@ export default function About() {
         </div>
       </section>
 
-      <section aria-labelledby="technology-heading" className="border-t border-ink-line bg-ink-raised/30">
-        <div className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
-          <SectionHeading
-            id="technology-heading"
-            title="How It Works"
-            description="The technology is there to serve the story. Here is what happens behind each turn."
-          />
-          <ul className="grid gap-6 md:grid-cols-2">
-            {TECHNOLOGY.map(({ icon: Icon, title, text }) => (
-              <li key={title} className="flex gap-5 rounded-[var(--radius-card)] border border-ink-line bg-ink p-6">
-                <span aria-hidden className="grid size-11 shrink-0 place-items-center rounded-full border border-gold/60 text-gold">
-                  <Icon className="size-5" strokeWidth={1.75} />
-                </span>
-                <div>
-                  <h3 className="text-2xl text-parchment">{title}</h3>
-                  <p className="mt-2 text-parchment-dim">{text}</p>
-                </div>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <PageSection
+        id="technology"
+        tone="shaded"
+        title="How It Works"
+        description="The technology is there to serve the story. Here is what happens behind each turn."
+      >
+        <ul className="grid gap-6 md:grid-cols-2">
+          {TECHNOLOGY.map(({ icon: Icon, title, text }) => (
+            <li key={title} className="flex gap-5 rounded-[var(--radius-card)] border border-ink-line bg-ink p-6">
+              <span aria-hidden className="grid size-11 shrink-0 place-items-center rounded-full border border-gold/60 text-gold">
+                <Icon className="size-5" strokeWidth={1.75} />
+              </span>
+              <div>
+                <h3 className="text-2xl text-parchment">{title}</h3>
+                <p className="mt-2 text-parchment-dim">{text}</p>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </PageSection>
 
-      <section aria-labelledby="values-heading" className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
-        <SectionHeading id="values-heading" title="What We Stand For" />
+      <PageSection id="values" title="What We Stand For">
         <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
           {VALUES.map(({ icon: Icon, title, text }) => (
             <li key={title} className="rounded-[var(--radius-card)] border border-ink-line bg-ink-raised p-6">
@@ -132,7 +129,7 @@ export default function About() {
             </li>
           ))}
         </ul>
-      </section>
+      </PageSection>
 
       <section aria-labelledby="about-cta-heading" className="border-t border-ink-line bg-gradient-to-b from-ink to-plum/25">
         <div className="mx-auto flex max-w-3xl flex-col items-center px-4 py-16 text-center">

@@ -1,5 +1,5 @@
 import { BlogCard } from "#app/components/blog-card.tsx";
-import { PageHeader, SectionHeading } from "#app/components/page-header.tsx";
+import { PageHeader, PageSection } from "#app/components/page-header.tsx";
 import { listBlogPosts, summarize } from "#app/domain/blog.server.ts";
 import { breadcrumbJsonLd, pageMeta } from "#app/lib/seo.ts";
 import { cacheForVisitors } from "#app/lib/visitor-cache.ts";
@@ -37,24 +37,20 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
         title="Stories About Stories"
         description="Strategy, craft and the ideas behind AI role-play, from the writers and players behind our games."
       />
-      <section aria-labelledby="featured-heading" className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
-        <SectionHeading id="featured-heading" title="Featured Guides" />
+      <PageSection id="featured" title="Featured Guides">
         <div className="grid gap-6 lg:grid-cols-2">
           {featured.map((post) => (
             <BlogCard key={post.slug} post={post} featured />
           ))}
         </div>
-      </section>
-      <section aria-labelledby="all-articles-heading" className="border-t border-ink-line bg-ink-raised/30">
-        <div className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
-          <SectionHeading id="all-articles-heading" title="All Articles" />
-          <div className="grid gap-6 md:grid-cols-2">
-            {others.map((post) => (
-              <BlogCard key={post.slug} post={post} />
-            ))}
-          </div>
+      </PageSection>
+      <PageSection id="all-articles" tone="shaded" title="All Articles">
+        <div className="grid gap-6 md:grid-cols-2">
+          {others.map((post) => (
+            <BlogCard key={post.slug} post={post} />
+          ))}
         </div>
-      </section>
+      </PageSection>
     </>
   );
 }

@@ -5,7 +5,7 @@ import { BackLinkWithBreadcrumbs } from "#app/components/breadcrumbs.tsx";
 import { DifficultyBadge } from "#app/components/difficulty-badge.tsx";
 import { FaqList } from "#app/components/faq-list.tsx";
 import { GameIcon } from "#app/components/game-icon.tsx";
-import { SectionHeading } from "#app/components/page-header.tsx";
+import { PageSection, SectionHeading } from "#app/components/page-header.tsx";
 import { PreviewChat } from "#app/components/preview-chat.tsx";
 import { renderMarkdown } from "#app/components/render-markdown.server.tsx";
 import { RichText } from "#app/components/rich-text.tsx";
@@ -227,57 +227,53 @@ export default function GamePage({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
 
-      <section aria-labelledby="introduction-heading" className="border-t border-ink-line bg-ink-raised/30">
-        <div className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
-          <SectionHeading id="introduction-heading" title="Game Introduction" description={game.description} />
-          <div className="grid gap-12 lg:grid-cols-[minmax(0,1fr)_15rem]">
-            <div className="space-y-14">
-              {introduction.map((section) => (
-                <div key={section.heading}>
-                  <h3 id={anchor(section.heading)} className="scroll-mt-24 text-3xl text-gold">
-                    {section.heading}
-                  </h3>
-                  <RichText html={section.html} className="mt-4 [&_h4]:font-display [&_h4]:text-2xl [&_h4]:font-bold" />
-                </div>
-              ))}
-            </div>
-            {introduction.length > 1 ? (
-              <nav aria-label="Game introduction" className="hidden lg:block">
-                <div className="sticky top-24 rounded-[var(--radius-card)] border border-ink-line bg-ink p-5">
-                  <p className="text-xs font-semibold tracking-wider text-parchment-dim uppercase">On this page</p>
-                  <ul className="mt-3 space-y-2 text-sm">
-                    {introduction.map((section) => (
-                      <li key={section.heading}>
-                        <a href={`#${anchor(section.heading)}`} className="rounded-sm text-parchment hover:text-gold">
-                          {section.heading}
-                        </a>
-                      </li>
-                    ))}
-                    <li>
-                      <a href="#how-to-play-heading" className="rounded-sm text-parchment hover:text-gold">
-                        How to Play
-                      </a>
-                    </li>
-                    <li>
-                      <a href="#strategy-heading" className="rounded-sm text-parchment hover:text-gold">
-                        Strategy & Tips
-                      </a>
-                    </li>
-                    <li>
-                      <a href="#faq-heading" className="rounded-sm text-parchment hover:text-gold">
-                        FAQ
-                      </a>
-                    </li>
-                  </ul>
-                </div>
-              </nav>
-            ) : null}
+      <PageSection id="introduction" tone="shaded" title="Game Introduction" description={game.description}>
+        <div className="grid gap-12 lg:grid-cols-[minmax(0,1fr)_15rem]">
+          <div className="space-y-14">
+            {introduction.map((section) => (
+              <div key={section.heading}>
+                <h3 id={anchor(section.heading)} className="scroll-mt-24 text-3xl text-gold">
+                  {section.heading}
+                </h3>
+                <RichText html={section.html} className="mt-4 [&_h4]:font-display [&_h4]:text-2xl [&_h4]:font-bold" />
+              </div>
+            ))}
           </div>
+          {introduction.length > 1 ? (
+            <nav aria-label="Game introduction" className="hidden lg:block">
+              <div className="sticky top-24 rounded-[var(--radius-card)] border border-ink-line bg-ink p-5">
+                <p className="text-xs font-semibold tracking-wider text-parchment-dim uppercase">On this page</p>
+                <ul className="mt-3 space-y-2 text-sm">
+                  {introduction.map((section) => (
+                    <li key={section.heading}>
+                      <a href={`#${anchor(section.heading)}`} className="rounded-sm text-parchment hover:text-gold">
+                        {section.heading}
+                      </a>
+                    </li>
+                  ))}
+                  <li>
+                    <a href="#how-to-play-heading" className="rounded-sm text-parchment hover:text-gold">
+                      How to Play
+                    </a>
+                  </li>
+                  <li>
+                    <a href="#strategy-heading" className="rounded-sm text-parchment hover:text-gold">
+                      Strategy & Tips
+                    </a>
+                  </li>
+                  <li>
+                    <a href="#faq-heading" className="rounded-sm text-parchment hover:text-gold">
+                      FAQ
+                    </a>
+                  </li>
+                </ul>
+              </div>
+            </nav>
+          ) : null}
         </div>
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="how-to-play-heading" className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
-        <SectionHeading id="how-to-play-heading" title="How to Play" />
+      <PageSection id="how-to-play" title="How to Play">
         <ol className="grid gap-5 md:grid-cols-2 lg:grid-cols-4">
           {HOW_TO_PLAY.map((step, index) => (
             <li key={step.title} className="rounded-[var(--radius-card)] border border-ink-line bg-ink-raised p-6">
@@ -308,49 +304,46 @@ export default function GamePage({ loaderData }: Route.ComponentProps) {
             </div>
           </>
         ) : null}
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="strategy-heading" className="border-t border-ink-line bg-ink-raised/30">
-        <div className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
-          <SectionHeading id="strategy-heading" title="Strategy & Tips" />
-          {strategy.length > 0 ? (
-            <div className="grid gap-5 lg:grid-cols-3">
-              {strategy.map((section) => {
-                const Icon = STRATEGY_ICONS[section.heading as keyof typeof STRATEGY_ICONS];
-                return (
-                  <Panel key={section.heading} className="bg-ink">
-                    <h3 className="flex items-center gap-2 text-2xl text-gold">
-                      <Icon className="size-5" strokeWidth={1.75} aria-hidden />
-                      {section.heading}
-                    </h3>
-                    <RichText html={section.html} className={BOX_PROSE} />
-                  </Panel>
-                );
-              })}
-            </div>
-          ) : null}
-          {hasGuide || hasTips ? (
-            <ButtonGroup className="mt-8">
-              {hasGuide ? (
-                <Button asChild variant="outline">
-                  <Link to={`/game/${game.slug}/guide`}>
-                    <BookOpen aria-hidden />
-                    Read the Complete Guide
-                  </Link>
-                </Button>
-              ) : null}
-              {hasTips ? (
-                <Button asChild variant="outline">
-                  <Link to={`/game/${game.slug}/tips`}>
-                    <Lightbulb aria-hidden />
-                    Pro Tips & Tricks
-                  </Link>
-                </Button>
-              ) : null}
-            </ButtonGroup>
-          ) : null}
-        </div>
-      </section>
+      <PageSection id="strategy" tone="shaded" title="Strategy & Tips">
+        {strategy.length > 0 ? (
+          <div className="grid gap-5 lg:grid-cols-3">
+            {strategy.map((section) => {
+              const Icon = STRATEGY_ICONS[section.heading as keyof typeof STRATEGY_ICONS];
+              return (
+                <Panel key={section.heading} className="bg-ink">
+                  <h3 className="flex items-center gap-2 text-2xl text-gold">
+                    <Icon className="size-5" strokeWidth={1.75} aria-hidden />
+                    {section.heading}
+                  </h3>
+                  <RichText html={section.html} className={BOX_PROSE} />
+                </Panel>
+              );
+            })}
+          </div>
+        ) : null}
+        {hasGuide || hasTips ? (
+          <ButtonGroup className="mt-8">
+            {hasGuide ? (
+              <Button asChild variant="outline">
+                <Link to={`/game/${game.slug}/guide`}>
+                  <BookOpen aria-hidden />
+                  Read the Complete Guide
+                </Link>
+              </Button>
+            ) : null}
+            {hasTips ? (
+              <Button asChild variant="outline">
+                <Link to={`/game/${game.slug}/tips`}>
+                  <Lightbulb aria-hidden />
+                  Pro Tips & Tricks
+                </Link>
+              </Button>
+            ) : null}
+          </ButtonGroup>
+        ) : null}
+      </PageSection>
 
       <section aria-labelledby="faq-heading" className="mx-auto max-w-4xl px-4 py-14 sm:px-6">
         <SectionHeading id="faq-heading" title="Frequently Asked Questions" />

@@ -4,7 +4,7 @@ import { BackLink } from "#app/components/back-link.tsx";
 import { DifficultyBadge } from "#app/components/difficulty-badge.tsx";
 import { GameCard, GameCardSkeletons } from "#app/components/game-card.tsx";
 import { GAMES_FAILED_TEXT, GAMES_FAILED_TITLE, GameListMessage } from "#app/components/game-list-states.tsx";
-import { SectionHeading } from "#app/components/page-header.tsx";
+import { PageSection } from "#app/components/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { listActiveGames } from "#app/domain/games.server.ts";
 import { DIFFICULTY_LEVELS, findDifficultyLevel } from "#app/lib/difficulty-levels.ts";
@@ -109,26 +109,24 @@ export default function GamesCategory({ loaderData }: Route.ComponentProps) {
         )}
       </section>
 
-      <section aria-labelledby="tips-heading" className="border-t border-ink-line bg-ink-raised/30">
-        <div className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
-          <SectionHeading
-            id="tips-heading"
-            title={`Tips for ${difficulty} Players`}
-            description="Habits that make these stories richer, learned from thousands of turns with the Game Master."
-          />
-          <ol className="grid gap-5 md:grid-cols-2">
-            {level.tips.map((tip) => (
-              <li key={tip.title} className="flex gap-4 rounded-[var(--radius-card)] border border-ink-line bg-ink p-6">
-                <Lightbulb className="mt-1 size-5 shrink-0 text-gold" strokeWidth={1.75} aria-hidden />
-                <div>
-                  <h3 className="font-sans text-base font-semibold text-parchment">{tip.title}</h3>
-                  <p className="mt-2 text-sm text-parchment-dim">{tip.text}</p>
-                </div>
-              </li>
-            ))}
-          </ol>
-        </div>
-      </section>
+      <PageSection
+        id="tips"
+        tone="shaded"
+        title={`Tips for ${difficulty} Players`}
+        description="Habits that make these stories richer, learned from thousands of turns with the Game Master."
+      >
+        <ol className="grid gap-5 md:grid-cols-2">
+          {level.tips.map((tip) => (
+            <li key={tip.title} className="flex gap-4 rounded-[var(--radius-card)] border border-ink-line bg-ink p-6">
+              <Lightbulb className="mt-1 size-5 shrink-0 text-gold" strokeWidth={1.75} aria-hidden />
+              <div>
+                <h3 className="font-sans text-base font-semibold text-parchment">{tip.title}</h3>
+                <p className="mt-2 text-sm text-parchment-dim">{tip.text}</p>
+              </div>
+            </li>
+          ))}
+        </ol>
+      </PageSection>
 
       <nav aria-labelledby="levels-heading" className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
         <h2 id="levels-heading" className="mb-6 text-3xl text-parchment">

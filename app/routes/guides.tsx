@@ -4,7 +4,7 @@ import { ComingSoonCard } from "#app/components/coming-soon-card.tsx";
 import { DifficultyBadge } from "#app/components/difficulty-badge.tsx";
 import { GameIcon } from "#app/components/game-icon.tsx";
 import { GuideCard } from "#app/components/guide-card.tsx";
-import { PageHeader, SectionHeading } from "#app/components/page-header.tsx";
+import { PageHeader, PageSection } from "#app/components/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { listPublishedGamePages } from "#app/domain/game-content.server.ts";
 import { listActiveGames } from "#app/domain/games.server.ts";
@@ -84,41 +84,37 @@ export default function Guides({ loaderData }: Route.ComponentProps) {
         description="Everything you need to get more out of every story: start with the basics, learn to write turns the Game Master loves, then dive into the strategy of each game."
       />
 
-      <section aria-labelledby="getting-started-heading" className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
-        <SectionHeading
-          id="getting-started-heading"
-          title="Getting Started"
-          description="Three essential reads for new players, from your first message to habits that make every story better."
-        />
+      <PageSection
+        id="getting-started"
+        title="Getting Started"
+        description="Three essential reads for new players, from your first message to habits that make every story better."
+      >
         <div className="grid gap-6 md:grid-cols-3">
           {gettingStarted.map((guide) => (
             <GuideCard key={guide.slug} guide={guide} />
           ))}
         </div>
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="advanced-heading" className="border-t border-ink-line bg-ink-raised/30">
-        <div className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
-          <SectionHeading
-            id="advanced-heading"
-            title="Advanced Strategies"
-            description="Deeper techniques for experienced players are being written now."
-          />
-          <div className="grid gap-6 md:grid-cols-2">
-            {ADVANCED_COMING_SOON.map((item) => (
-              <ComingSoonCard key={item.title} {...item} />
-            ))}
-          </div>
+      <PageSection
+        id="advanced"
+        tone="shaded"
+        title="Advanced Strategies"
+        description="Deeper techniques for experienced players are being written now."
+      >
+        <div className="grid gap-6 md:grid-cols-2">
+          {ADVANCED_COMING_SOON.map((item) => (
+            <ComingSoonCard key={item.title} {...item} />
+          ))}
         </div>
-      </section>
+      </PageSection>
 
       {gameGuides.length > 0 ? (
-        <section aria-labelledby="game-guides-heading" className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
-          <SectionHeading
-            id="game-guides-heading"
-            title="Game-Specific Guides"
-            description="Complete strategy guides written for individual games: their systems, their people and how to win."
-          />
+        <PageSection
+          id="game-guides"
+          title="Game-Specific Guides"
+          description="Complete strategy guides written for individual games: their systems, their people and how to win."
+        >
           <ul className="grid gap-5 md:grid-cols-3">
             {gameGuides.map((game) => (
               <li key={game.slug}>
@@ -141,40 +137,31 @@ export default function Guides({ loaderData }: Route.ComponentProps) {
               </li>
             ))}
           </ul>
-        </section>
+        </PageSection>
       ) : null}
 
       {library.length > 0 ? (
-        <section aria-labelledby="library-heading" className="border-t border-ink-line">
-          <div className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
-            <SectionHeading
-              id="library-heading"
-              title="From the Guide Library"
-              description="More guides and articles from our writers, on craft, strategy and the worlds of our games."
-            />
-            <div className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
-              {library.map((guide) => (
-                <GuideCard key={guide.slug} guide={guide} />
-              ))}
-            </div>
-          </div>
-        </section>
-      ) : null}
-
-      <section aria-labelledby="community-heading" className="border-t border-ink-line bg-ink-raised/30">
-        <div className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
-          <SectionHeading
-            id="community-heading"
-            title="Community Wisdom"
-            description="Soon, the best of what players learn will live here."
-          />
-          <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-            {COMMUNITY_COMING_SOON.map((item) => (
-              <ComingSoonCard key={item.title} {...item} />
+        <PageSection
+          id="library"
+          tone="ruled"
+          title="From the Guide Library"
+          description="More guides and articles from our writers, on craft, strategy and the worlds of our games."
+        >
+          <div className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
+            {library.map((guide) => (
+              <GuideCard key={guide.slug} guide={guide} />
             ))}
           </div>
+        </PageSection>
+      ) : null}
+
+      <PageSection id="community" tone="shaded" title="Community Wisdom" description="Soon, the best of what players learn will live here.">
+        <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+          {COMMUNITY_COMING_SOON.map((item) => (
+            <ComingSoonCard key={item.title} {...item} />
+          ))}
         </div>
-      </section>
+      </PageSection>
 
       <section aria-labelledby="guides-cta-heading" className="border-t border-ink-line bg-gradient-to-b from-ink to-plum/25">
         <div className="mx-auto flex max-w-3xl flex-col items-center px-4 py-16 text-center">

@@ -1,12 +1,12 @@
 import { CircleCheck, Eye, EyeOff, Info } from "lucide-react";
 import type { ReactNode } from "react";
 import { Button } from "#app/components/ui/button.tsx";
-import { Input } from "#app/components/ui/input.tsx";
+import { Input, Textarea } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "#app/components/ui/select.tsx";
 import { Switch } from "#app/components/ui/switch.tsx";
 import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
-import type { WritingHint } from "#app/lib/writing-hints.ts";
+import { descriptionHint, type WritingHint } from "#app/lib/writing-hints.ts";
 import { cn } from "#app/lib/utils.ts";
 
 /** The props that tie a control to its label, hint and error message. */
@@ -77,6 +77,15 @@ export function NumberField({
   return (
     <Field id={id} label={label} error={error} hint={hint ? <p className="text-parchment-dim">{hint}</p> : undefined}>
       <Input {...controlProps(id, error)} inputMode="numeric" value={value} placeholder={placeholder} onChange={(event) => onChange(event.target.value)} />
+    </Field>
+  );
+}
+
+/** The required description, with SPEC §5's live hint about its length for search results. */
+export function DescriptionField({ id, value, onChange, error, className }: Omit<TextFieldProps, "label" | "placeholder"> & { className?: string }) {
+  return (
+    <Field id={id} label="Description" required error={error} hint={<HintText hint={descriptionHint(value)} />} className={className}>
+      <Textarea {...controlProps(id, error)} rows={3} value={value} onChange={(event) => onChange(event.target.value)} />
     </Field>
   );
 }

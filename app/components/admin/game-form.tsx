@@ -5,8 +5,7 @@ import type { Game } from "#app/db/schema.ts";
 import { gameInputSchema } from "#app/lib/admin-forms.ts";
 import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
 import { DIFFICULTIES, GAME_CATEGORIES, GAME_ICONS, type Difficulty, type GameCategory, type GameIcon } from "#app/lib/constants.ts";
-import { descriptionHint } from "#app/lib/writing-hints.ts";
-import { controlProps, Field, FormActions, HintText, NumberField, SelectField, SwitchField } from "./form-controls.tsx";
+import { controlProps, DescriptionField, Field, FormActions, NumberField, SelectField, SwitchField } from "./form-controls.tsx";
 import { GAME_ICON_COMPONENTS, iconOptions } from "./icons.tsx";
 import { TitleAndSlugFields } from "./title-slug-fields.tsx";
 import { useAdminForm } from "./use-admin-form.ts";
@@ -88,21 +87,13 @@ export function GameForm({ game, onClose }: { game?: Game; onClose: () => void }
         <Field id={id("players")} label="Players" error={errors.players} hint={<p className="text-parchment-dim">For example: Single player</p>}>
           <Input {...controlProps(id("players"), errors.players)} value={values.players} onChange={(event) => set("players", event.target.value)} />
         </Field>
-        <Field
+        <DescriptionField
           id={id("description")}
-          label="Description"
-          required
+          value={values.description}
+          onChange={(description) => set("description", description)}
           error={errors.description}
-          hint={<HintText hint={descriptionHint(values.description)} />}
           className="md:col-span-2"
-        >
-          <Textarea
-            {...controlProps(id("description"), errors.description)}
-            rows={3}
-            value={values.description}
-            onChange={(event) => set("description", event.target.value)}
-          />
-        </Field>
+        />
         <Field
           id={id("prompt")}
           label="Prompt"

@@ -1,12 +1,11 @@
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "#app/components/ui/dialog.tsx";
-import { Textarea } from "#app/components/ui/input.tsx";
 import type { Guide } from "#app/db/schema.ts";
 import { guideInputSchema } from "#app/lib/admin-forms.ts";
 import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
 import { DEFAULT_READ_TIME_MINUTES, GUIDE_CATEGORIES, GUIDE_DIFFICULTIES, type GuideCategory, type GuideDifficulty } from "#app/lib/constants.ts";
 import { capitalize } from "#app/lib/utils.ts";
-import { descriptionHint, WORD_TARGETS } from "#app/lib/writing-hints.ts";
-import { controlProps, Field, FormActions, HintText, NumberField, SelectField, SwitchField } from "./form-controls.tsx";
+import { WORD_TARGETS } from "#app/lib/writing-hints.ts";
+import { DescriptionField, FormActions, NumberField, SelectField, SwitchField } from "./form-controls.tsx";
 import { RichTextField } from "./rich-text-field.tsx";
 import { TitleAndSlugFields } from "./title-slug-fields.tsx";
 import { useAdminForm } from "./use-admin-form.ts";
@@ -63,21 +62,13 @@ export function GuideDialog({ guide, onClose }: { guide?: Guide; onClose: () => 
             onTitleChange={(title) => set("title", title)}
             onSlugChange={(slug) => set("slug", slug)}
           />
-          <Field
+          <DescriptionField
             id={id("description")}
-            label="Description"
-            required
+            value={values.description}
+            onChange={(description) => set("description", description)}
             error={errors.description}
-            hint={<HintText hint={descriptionHint(values.description)} />}
             className="sm:col-span-2"
-          >
-            <Textarea
-              {...controlProps(id("description"), errors.description)}
-              rows={3}
-              value={values.description}
-              onChange={(event) => set("description", event.target.value)}
-            />
-          </Field>
+          />
           <div className="sm:col-span-2">
             <RichTextField
               id={id("content")}
