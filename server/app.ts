@@ -53,11 +53,18 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   setDatabaseConnection(connection);
   await seedDatabase(connection.db);
 
+  const { viteDevServer } = options;
   // Pages kept for visitors are valid only while games, content and guides are unchanged.
-  const pageCache = options.viteDevServer ? undefined : new PageCache({ version: readPublicContentVersion });
+  const pageCache = viteDevServer ? undefined : new PageCache({ version: readPublicContentVersion });
+
+  // In production the build is loaded once: handed a function, React Router would call it and
+  // rebuild its route tables on every request.
+  const build: AppOptions["build"] = viteDevServer
+    ? () => viteDevServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
+    : await import("virtual:react-router/server-build");
 
   const shutdown = new AbortController();
-  const app = createApp({ connection, shutdownSignal: shutdown.signal, viteDevServer: options.viteDevServer, pageCache });
+  const app = createApp({ connection, shutdownSignal: shutdown.signal, viteDevServer, build, pageCache });
   const server = await listen(app, options.port ?? config.PORT, config.HOST);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.HOST === "0.0.0.0" || config.HOST === "::" ? "127.0.0.1" : config.HOST}:${port}`;
@@ -100,10 +107,12 @@ interface AppOptions {
   connection: DatabaseConnection;
   shutdownSignal: AbortSignal;
   viteDevServer?: ViteDevServer;
+  /** The production build, or in development a function asking Vite for the latest one. */
+  build: ServerBuild | (() => Promise<ServerBuild>);
   pageCache?: PageCache;
 }
 
-function createApp({ connection, shutdownSignal, viteDevServer, pageCache }: AppOptions) {
+function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache }: AppOptions) {
   const config = env();
   const app = express();
   app.disable("x-powered-by");
@@ -198,16 +207,14 @@ function createApp({ connection, shutdownSignal, viteDevServer, pageCache }: App
     app.use(express.static(projectPath("build", "client"), { maxAge: "1h", index: false }));
   }
 
-  app.all("/{*splat}", reactRouterHandler({ shutdownSignal, viteDevServer }));
+  app.all("/{*splat}", reactRouterHandler({ shutdownSignal, build }));
   app.use(finalErrorHandler);
   return app;
 }
 
-function reactRouterHandler({ shutdownSignal, viteDevServer }: Pick<AppOptions, "shutdownSignal" | "viteDevServer">): RequestHandler {
+function reactRouterHandler({ shutdownSignal, build }: Pick<AppOptions, "shutdownSignal" | "build">): RequestHandler {
   return createRequestHandler({
-    build: viteDevServer
-      ? () => viteDevServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
-      : () => import("virtual:react-router/server-build"),
+    build,
     getLoadContext(request, response) {
       const context = new RouterContextProvider();
       context.set(requestContext, {
