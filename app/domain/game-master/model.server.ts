@@ -1,7 +1,7 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { LanguageModel } from "ai";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { env, type Environment } from "../../env.server.ts";
 import { createOfflineStoryteller } from "./offline-storyteller.server.ts";
 
@@ -15,7 +15,7 @@ export type GameMasterProvider = Environment["AI_PROVIDER"];
  * - `anthropic`: Anthropic's messages API (AI_BASE_URL may point at a proxy).
  * - `offline`: the embedded storyteller, no network.
  */
-export function createGameMasterModel(config: Environment): LanguageModel {
+export function createGameMasterModel(config: Environment): LanguageModelV4 {
   const model = config.AI_MODEL ?? "";
   switch (config.AI_PROVIDER) {
     case "openai-compatible":
@@ -33,10 +33,10 @@ export function createGameMasterModel(config: Environment): LanguageModel {
   }
 }
 
-let current: LanguageModel | undefined;
+let current: LanguageModelV4 | undefined;
 
 /** The process's Game Master model (created once; provider clients keep their connections). */
-export function gameMasterModel(): LanguageModel {
+export function gameMasterModel(): LanguageModelV4 {
   current ??= createGameMasterModel(env());
   return current;
 }

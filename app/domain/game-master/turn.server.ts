@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { streamText } from "ai";
 import type { Logger } from "pino";
 import { env } from "../../env.server.ts";
 import { CREDITS_PER_MESSAGE } from "../../lib/constants.ts";
@@ -9,6 +8,7 @@ import { loadStoredConversation, storeExchange } from "../game-messages.server.t
 import { buildModelContext, type ModelContext } from "./context.server.ts";
 import { loadStoryBrief, type PlayableGame } from "./game-source.server.ts";
 import { gameMasterModel } from "./model.server.ts";
+import { streamReply } from "./reply-stream.server.ts";
 
 /**
  * One Game Master turn: one credit is debited before the model is called; the reply streams to
@@ -69,15 +69,17 @@ export async function startTurn({ userId, game, message, logger }: TurnRequest):
   const sentAt = new Date();
   const log = logger.child({ turnId, game: game.slug });
 
-  await applyCreditChange({ userId, delta: -CREDITS_PER_MESSAGE, reason: "chat_message", reference });
   const refund = () => applyCreditChange({ userId, delta: CREDITS_PER_MESSAGE, reason: "refund", reference });
-
+  // The story is read while the credit is debited; the model is called only once both are done.
+  const [debit, story] = await Promise.allSettled([
+    applyCreditChange({ userId, delta: -CREDITS_PER_MESSAGE, reason: "chat_message", reference }),
+    Promise.all([loadStoryBrief(game), loadStoredConversation(userId, game.slug, recentMessageLimit(config.AI_CONTEXT_TOKENS))]),
+  ]);
+  if (debit.status === "rejected") throw debit.reason;
   let context: ModelContext;
   try {
-    const [brief, conversation] = await Promise.all([
-      loadStoryBrief(game),
-      loadStoredConversation(userId, game.slug, recentMessageLimit(config.AI_CONTEXT_TOKENS)),
-    ]);
+    if (story.status === "rejected") throw story.reason;
+    const [brief, conversation] = story.value;
     context = buildModelContext({ brief, conversation, message, budgetTokens: config.AI_CONTEXT_TOKENS });
   } catch (error) {
     await refund();
@@ -131,26 +133,23 @@ export async function startTurn({ userId, game, message, logger }: TurnRequest):
     };
     heardFromModel();
     try {
-      const result = streamText({
+      const parts = await streamReply({
         model: gameMasterModel(),
-        instructions: context.system,
+        system: context.system,
         messages: context.messages,
         maxOutputTokens: config.AI_MAX_OUTPUT_TOKENS,
         maxRetries: MAX_RETRIES,
         abortSignal: AbortSignal.any([stop.signal, silence.signal]),
-        onError: () => {}, // Errors arrive as stream parts below; the default handler would print them.
       });
-      for await (const part of result.stream) {
+      for await (const part of parts) {
         heardFromModel();
-        if (part.type === "text-delta" && part.text) {
+        if (part.type === "text-delta" && part.delta) {
           firstTokenMs ??= performance.now() - startedAt;
-          reply += part.text;
-          send(event({ content: part.text }));
+          reply += part.delta;
+          send(event({ content: part.delta }));
         } else if (part.type === "error") {
           throw part.error;
-        } else if (part.type === "abort") {
-          throw new Error(`The reply was aborted${part.reason ? `: ${part.reason}` : ""}.`);
-        } else if (part.type === "finish" && part.finishReason === "error") {
+        } else if (part.type === "finish" && part.finishReason.unified === "error") {
           throw new Error("The model reported an error at the end of its reply.");
         }
       }

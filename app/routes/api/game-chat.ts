@@ -56,12 +56,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     return jsonError(400, parsed.error.issues[0]?.message ?? "The request body is not a valid chat message.");
   }
 
-  const limit = await consumeRateLimit({ name: "chat", limit: config.CHAT_TURNS_PER_MINUTE, windowMs: 60_000 }, user.id);
+  // Independent reads, in parallel: each turn waits on the database several times already.
+  const [limit, game] = await Promise.all([
+    consumeRateLimit({ name: "chat", limit: config.CHAT_TURNS_PER_MINUTE, windowMs: 60_000 }, user.id),
+    findPlayableGame(parsed.data.game_slug),
+  ]);
   if (!limit.allowed) {
     return tooManyRequests(limit, `You are sending messages faster than the Game Master can answer: at most ${config.CHAT_TURNS_PER_MINUTE} a minute. Please wait a moment.`);
   }
-
-  const game = await findPlayableGame(parsed.data.game_slug);
   if (!game) return jsonError(404, PLAY_TOASTS.gameNotFound.description);
 
   try {
