@@ -249,6 +249,9 @@ function listen(app: express.Express, port: number, host: string) {
     // Streams are long-lived: let keep-alive and headers time out, not the body.
     server.requestTimeout = 0;
     server.headersTimeout = 30_000;
+    // Idle keep-alive connections outlive a load balancer's (60 s on the common ones), so the
+    // balancer never sends a request down a connection the server is closing at that moment.
+    server.keepAliveTimeout = 65_000;
   });
 }
 
