@@ -9,7 +9,8 @@
  *   npm run bench -- game-chat                                  (embedded PGlite)
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench -- game-chat
  *
- * BENCH_CAPACITY=500,1000,2000 sets the capacity steps; BENCH_QUICK=1 runs a short version.
+ * BENCH_CAPACITY=500,1000,2000 sets the capacity steps; BENCH_QUICK=1 runs a short version;
+ * BENCH_SERVER_NODE_OPTIONS passes V8 flags to the server.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
@@ -58,6 +59,8 @@ const server = await startServerProcess({
   AI_TIMEOUT_MS: "30000",
   CHAT_TURNS_PER_MINUTE: "1000000",
   LOG_LEVEL: "warn",
+  // V8 flags for the server alone, to measure their effect: BENCH_SERVER_NODE_OPTIONS=--max-semi-space-size=8
+  NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS ?? "",
 });
 const base = server.url;
 
