@@ -1,6 +1,6 @@
-import { streamText } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGameMasterModel } from "#app/domain/game-master/model.server.ts";
+import { streamReply } from "#app/domain/game-master/reply-stream.server.ts";
 import { parseEnvironment } from "#app/env.server.ts";
 import { startAnthropicServer } from "#tests/fakes/anthropic.ts";
 import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
@@ -22,15 +22,18 @@ function config(variables: Record<string, string>) {
   return parseEnvironment({ AUTH_SECRET: "x".repeat(32), DATA_DIR: "/tmp/unused", ...variables });
 }
 
-async function tell(variables: Record<string, string>) {
-  const result = streamText({
+/** A reply read the way a turn reads it. */
+async function tell(variables: Record<string, string>, maxRetries = 0) {
+  const parts = await streamReply({
     model: createGameMasterModel(config(variables)),
-    instructions: "You narrate.",
+    system: "You narrate.",
     messages: [{ role: "user", content: "Begin." }],
-    maxRetries: 0,
+    maxOutputTokens: 1_000,
+    maxRetries,
+    abortSignal: new AbortController().signal,
   });
   let text = "";
-  for await (const piece of result.textStream) text += piece;
+  for await (const part of parts) if (part.type === "text-delta") text += part.delta;
   return text;
 }
 
@@ -72,5 +75,26 @@ describe("createGameMasterModel", () => {
     const text = await tell({ AI_PROVIDER: "offline", AI_OFFLINE_WORD_DELAY_MS: "0" });
     expect(text).toMatch(/\n1\. .+\n2\. .+\n3\. /);
     expect(openai.requests.length + anthropic.requests.length).toBe(before);
+  });
+});
+
+describe("a provider that refuses before streaming", () => {
+  const local = { AI_PROVIDER: "openai-compatible", AI_MODEL: "llama3.2" };
+
+  it("is asked once more after a retryable refusal (503), and its reply is read", async () => {
+    let calls = 0;
+    openai.script(() => (++calls === 1 ? { status: 503 } : { tokens: ["Second ", "time."] }));
+    expect(await tell({ ...local, AI_BASE_URL: openai.baseUrl }, 1)).toBe("Second time.");
+    expect(calls).toBe(2);
+  });
+
+  it("is not asked again after a refusal no retry can fix (400)", async () => {
+    let calls = 0;
+    openai.script(() => {
+      calls += 1;
+      return { status: 400 };
+    });
+    await expect(tell({ ...local, AI_BASE_URL: openai.baseUrl }, 1)).rejects.toThrow();
+    expect(calls).toBe(1);
   });
 });

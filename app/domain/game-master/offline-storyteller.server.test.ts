@@ -1,8 +1,8 @@
-import { streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import { narrateTurn } from "./offline-narrator.server.ts";
 import { createOfflineStoryteller } from "./offline-storyteller.server.ts";
 import { parseStatusLine, readWorld } from "./offline-world.server.ts";
+import { streamReply } from "./reply-stream.server.ts";
 import { renderSystemPrompt, type StoryBrief } from "./story-brief.server.ts";
 
 const brief: StoryBrief = {
@@ -108,35 +108,51 @@ describe("narrateTurn", () => {
 describe("the offline storyteller model", () => {
   const system = renderSystemPrompt(brief, brief.sections);
 
-  it("streams its reply word by word through the AI SDK, reassembling exactly", async () => {
-    const model = createOfflineStoryteller({ wordDelayMs: 0 });
-    const result = streamText({ model, instructions: system, messages: [{ role: "user", content: "I light a lantern." }] });
+  /** The reply as a turn reads it (streamReply): its text pieces, finish reason, and the error that ended it. */
+  async function tell(action: string, options: { wordDelayMs?: number; maxOutputTokens?: number; abortAfterPieces?: number } = {}) {
+    const controller = new AbortController();
+    const stream = await streamReply({
+      model: createOfflineStoryteller({ wordDelayMs: options.wordDelayMs ?? 0 }),
+      system,
+      messages: [{ role: "user", content: action }],
+      maxOutputTokens: options.maxOutputTokens ?? 4_000,
+      maxRetries: 0,
+      abortSignal: controller.signal,
+    });
     const pieces: string[] = [];
-    for await (const piece of result.textStream) pieces.push(piece);
+    let finishReason: string | undefined;
+    let failure: unknown;
+    try {
+      for await (const part of stream) {
+        if (part.type === "finish") finishReason = part.finishReason.unified;
+        if (part.type !== "text-delta") continue;
+        pieces.push(part.delta);
+        if (pieces.length === options.abortAfterPieces) controller.abort(new Error("the player left"));
+      }
+    } catch (error) {
+      failure = error;
+    }
+    return { pieces, text: pieces.join(""), finishReason, failure };
+  }
+
+  it("streams its reply word by word, reassembling exactly", async () => {
+    const { pieces, text, finishReason } = await tell("I light a lantern.");
     const expected = narrateTurn({ world, action: "I light a lantern.", previousReplies: [] });
-    expect(pieces.join("")).toBe(expected);
+    expect(text).toBe(expected);
     expect(pieces.length).toBeGreaterThan(expected.split(" ").length / 2);
-    expect(await result.finishReason).toBe("stop");
+    expect(finishReason).toBe("stop");
   });
 
   it("respects the reply cap", async () => {
-    const model = createOfflineStoryteller({ wordDelayMs: 0 });
-    const result = streamText({ model, instructions: system, messages: [{ role: "user", content: "Go." }], maxOutputTokens: 20 });
-    const text = await result.text;
+    const { text, finishReason } = await tell("Go.", { maxOutputTokens: 20 });
     expect(text.length).toBeLessThan(100);
-    expect(await result.finishReason).toBe("length");
+    expect(finishReason).toBe("length");
   });
 
   it("stops when aborted", async () => {
-    const model = createOfflineStoryteller({ wordDelayMs: 20 });
-    const controller = new AbortController();
-    const result = streamText({ model, instructions: system, messages: [{ role: "user", content: "Go." }], abortSignal: controller.signal });
-    const parts: string[] = [];
-    for await (const part of result.stream) {
-      parts.push(part.type);
-      if (part.type === "text-delta" && parts.filter((type) => type === "text-delta").length === 2) controller.abort();
-    }
-    expect(parts.filter((type) => type === "text-delta")).toHaveLength(2);
-    expect(parts).toContain("abort");
+    const { pieces, finishReason, failure } = await tell("Go.", { wordDelayMs: 20, abortAfterPieces: 2 });
+    expect(pieces).toHaveLength(2);
+    expect(finishReason).toBeUndefined();
+    expect(failure).toEqual(new Error("the player left"));
   });
 });
