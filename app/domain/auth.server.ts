@@ -13,10 +13,14 @@ import { confirmationMail, passwordResetMail } from "./account-mail.server.ts";
 import { limitAuthRequest } from "./auth-rate-limit.server.ts";
 import { sendMail } from "./mail.server.ts";
 import { CLIENT_ADDRESS_HEADER } from "./rate-limit.server.ts";
+import { lookUpSession, sessionCredentials, type SessionSettings } from "./session-lookup.server.ts";
 
 export const AUTH_BASE_PATH = "/api/auth";
 const CONFIRMATION_LINK_HOURS = 24;
 const PASSWORD_RESET_LINK_HOURS = 1;
+const SESSION_EXPIRES_IN_SECONDS = 60 * 60 * 24 * 30;
+/** A session in use is renewed (its expiry pushed back) at most once a day. */
+const SESSION_UPDATE_AGE_SECONDS = 60 * 60 * 24;
 
 /** Google through OpenID Connect (discovery, ID tokens checked against Google's keys), when configured. */
 function googleProviders(config: Environment): GenericOAuthConfig[] {
@@ -94,8 +98,8 @@ function createAuth() {
       },
     },
     session: {
-      expiresIn: 60 * 60 * 24 * 30,
-      updateAge: 60 * 60 * 24,
+      expiresIn: SESSION_EXPIRES_IN_SECONDS,
+      updateAge: SESSION_UPDATE_AGE_SECONDS,
     },
     // better-auth's own limiter keeps its counts in process memory by default; ours
     // (auth-rate-limit.server.ts) counts in the database, in front of the handler.
@@ -164,16 +168,51 @@ export function googleSignInEnabled(): boolean {
   return Boolean(env().GOOGLE_CLIENT_ID);
 }
 
+let sessionSettings: Promise<SessionSettings> | undefined;
+
+function readSessionSettings(): Promise<SessionSettings> {
+  sessionSettings ??= auth().$context.then((context) => ({
+    cookieName: context.authCookies.sessionToken.name,
+    secret: context.secret,
+    expiresInSeconds: SESSION_EXPIRES_IN_SECONDS,
+    updateAgeSeconds: SESSION_UPDATE_AGE_SECONDS,
+  }));
+  return sessionSettings;
+}
+
+// A page's loaders each ask for the user of the same request: it is read once.
+const sessionUsers = new WeakMap<Request, Promise<SessionUser | null>>();
+
 /** The signed-in user of a request (session cookie or `Authorization: Bearer`), or null. */
-export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+export function getSessionUser(request: Request): Promise<SessionUser | null> {
+  let sessionUser = sessionUsers.get(request);
+  if (!sessionUser) {
+    sessionUser = readSessionUser(request);
+    sessionUsers.set(request, sessionUser);
+  }
+  return sessionUser;
+}
+
+async function readSessionUser(request: Request): Promise<SessionUser | null> {
+  const settings = await readSessionSettings();
+  const credentials = sessionCredentials(request.headers, settings);
+  if (credentials.kind === "none") return null;
+  if (credentials.kind === "token") {
+    const lookup = await lookUpSession(credentials.token, settings);
+    if (lookup.found === false) return null;
+    if (lookup.found === true) return withRoles(lookup.user, lookup.user.roles);
+  }
   const session = await auth().api.getSession({ headers: request.headers });
   if (!session) return null;
-  const roles = await getUserRoles(session.user.id);
+  return withRoles(session.user, await getUserRoles(session.user.id));
+}
+
+function withRoles(user: Omit<SessionUser, "roles" | "isAdmin">, roles: UserRole[]): SessionUser {
   return {
-    id: session.user.id,
-    email: session.user.email,
-    name: session.user.name,
-    emailVerified: session.user.emailVerified,
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    emailVerified: user.emailVerified,
     roles,
     isAdmin: roles.includes("admin"),
   };

@@ -1,4 +1,4 @@
-import { and, eq, gte, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client.server.ts";
 import { db } from "../db/database.server.ts";
 import { creditLedger, profiles } from "../db/schema.ts";
@@ -37,53 +37,21 @@ export async function getBalance(userId: string, executor: Queryable = db()): Pr
 }
 
 /**
- * Applies one change exactly once. Runs inside the caller's transaction when given one; a
- * debit that would take the balance below zero throws InsufficientCreditsError and changes
+ * Applies one change exactly once, in one call of the database's apply_credit_change (migration
+ * 0004): one round trip, atomic on its own, or part of the caller's transaction when given one.
+ * A debit that would take the balance below zero throws InsufficientCreditsError and changes
  * nothing.
  */
-export async function applyCreditChange(change: CreditChange, executor?: Queryable): Promise<AppliedChange> {
+export async function applyCreditChange(change: CreditChange, executor: Queryable = db()): Promise<AppliedChange> {
   if (!Number.isInteger(change.delta) || change.delta === 0) {
     throw new RangeError("A credit change must be a non-zero whole number.");
   }
-  if (!executor) return db().transaction((tx) => applyCreditChange(change, tx));
-
-  // Claim the (reason, reference) first: a concurrent duplicate waits on the unique index and
-  // then does nothing, so the balance moves once.
-  const claimed = await executor
-    .insert(creditLedger)
-    .values({ ...change, balanceAfter: 0 })
-    .onConflictDoNothing({ target: [creditLedger.reason, creditLedger.reference] })
-    .returning({ id: creditLedger.id });
-  const ledgerRow = claimed[0];
-  if (!ledgerRow) return { applied: false, balance: await getBalance(change.userId, executor) };
-
-  const balance = change.delta > 0 ? await credit(executor, change) : await debit(executor, change);
-  await executor.update(creditLedger).set({ balanceAfter: balance }).where(eq(creditLedger.id, ledgerRow.id));
-  return { applied: true, balance };
-}
-
-async function credit(executor: Queryable, change: CreditChange) {
   const [row] = await executor
-    .insert(profiles)
-    .values({ userId: change.userId, credits: change.delta })
-    .onConflictDoUpdate({
-      target: profiles.userId,
-      set: { credits: sql`${profiles.credits} + ${change.delta}`, updatedAt: new Date() },
-    })
-    .returning({ credits: profiles.credits });
+    .select({ outcome: sql<"applied" | "duplicate" | "insufficient">`outcome`, balance: sql<number | null>`balance` })
+    .from(sql`apply_credit_change(${change.userId}, ${change.delta}, ${change.reason}, ${change.reference})`);
   if (!row) throw new Error("The balance could not be updated.");
-  return row.credits;
-}
-
-/** A debit is one conditional UPDATE, so concurrent debits of one account can never overspend. */
-async function debit(executor: Queryable, change: CreditChange) {
-  const [row] = await executor
-    .update(profiles)
-    .set({ credits: sql`${profiles.credits} + ${change.delta}`, updatedAt: new Date() })
-    .where(and(eq(profiles.userId, change.userId), gte(profiles.credits, -change.delta)))
-    .returning({ credits: profiles.credits });
-  if (!row) throw new InsufficientCreditsError();
-  return row.credits;
+  if (row.outcome === "insufficient") throw new InsufficientCreditsError();
+  return { applied: row.outcome === "applied", balance: row.balance ?? 0 };
 }
 
 /** Whether a change with this reason and reference has been applied. */

@@ -357,6 +357,51 @@ describe("bearer tokens", () => {
   });
 });
 
+describe("sessions read on every request", () => {
+  const DAY_MS = 24 * 60 * 60 * 1000;
+
+  async function storedSession(userId: string) {
+    const [row] = await server.connection.db.select().from(session).where(eq(session.userId, userId));
+    return row;
+  }
+
+  it("accept the signed bearer token (set-auth-token) as well as the raw one, and no cookie whose signature was altered", async () => {
+    const player = await signUp(server);
+    const signedToken = player.cookie.slice(player.cookie.indexOf("=") + 1);
+    expect((await pageFor("/", { Authorization: `Bearer ${signedToken}` })).html).toContain(player.email);
+
+    const [name, value] = player.cookie.split("=") as [string, string];
+    const signature = decodeURIComponent(value).split(".")[1]!;
+    const altered = `${name}=${encodeURIComponent(`${player.token}.${signature.startsWith("A") ? "B" : "A"}${signature.slice(1)}`)}`;
+    const { html } = await pageFor("/", { Cookie: altered });
+    expect(html).not.toContain(player.email);
+    const forgedToken = `${name}=${encodeURIComponent(`${"x".repeat(32)}.${signature}`)}`;
+    expect((await pageFor("/", { Cookie: forgedToken })).html).not.toContain(player.email);
+  });
+
+  it("renew a session in use once a day, pushing its expiry back 30 days", async () => {
+    const player = await signUp(server);
+    const renewedTwoDaysAgo = new Date(Date.now() + 28 * DAY_MS);
+    await server.connection.db.update(session).set({ expiresAt: renewedTwoDaysAgo }).where(eq(session.userId, player.userId));
+    expect((await pageFor("/", { Cookie: player.cookie })).html).toContain(player.email);
+    const renewed = await storedSession(player.userId);
+    expect(renewed!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29 * DAY_MS);
+  });
+
+  it("refuse an expired session and delete it", async () => {
+    const player = await signUp(server);
+    await server.connection.db.update(session).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(session.userId, player.userId));
+    expect((await pageFor("/", { Cookie: player.cookie })).html).not.toContain(player.email);
+    const refused = await server.fetch("/api/game-chat", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${player.token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ message: "Hello", game_slug: "empress-simulator" }),
+    });
+    expect(refused.status).toBe(401);
+    expect(await storedSession(player.userId)).toBeUndefined();
+  });
+});
+
 describe("the /auth page", () => {
   it("renders both tabs, the email field of type email and Google sign-in, for visitors", async () => {
     const { response, html } = await pageFor("/auth", {});

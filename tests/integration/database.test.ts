@@ -8,6 +8,7 @@ import { loadSeedGames, loadSeedGuides, seedDatabase } from "#app/db/seed/seed.s
 import { applyCreditChange, getBalance, InsufficientCreditsError, ledgerTotal } from "#app/domain/credits.server.ts";
 import { CONTENT_TYPES, STARTER_CREDITS } from "#app/lib/constants.ts";
 import { createTestDatabase, queryRows, type TestDatabase } from "#tests/helpers/database.ts";
+import migrationJournal from "#app/db/migrations/meta/_journal.json" with { type: "json" };
 
 let database: TestDatabase;
 let connection: DatabaseConnection;
@@ -55,7 +56,7 @@ describe("migrations", () => {
     ]);
     await runMigrations(connection.db);
     const [applied] = await queryRows<{ count: string }>(connection.db, sql`select count(*) as count from drizzle.__drizzle_migrations`);
-    expect(Number(applied?.count)).toBe(4);
+    expect(Number(applied?.count)).toBe(migrationJournal.entries.length);
   });
 
   it("refuse values outside the allowed lists", async () => {
@@ -158,6 +159,36 @@ describe("credits ledger", () => {
     expect(await ledgerTotal(userId)).toBe(0);
     const [profile] = await connection.db.select().from(profiles).where(eq(profiles.userId, userId));
     expect(profile?.credits).toBe(0);
+  });
+
+  it("records each change's resulting balance; a refused debit leaves no trace; a caller's rollback undoes a change", async () => {
+    const userId = await createUser("trace@example.com");
+    await expect(applyCreditChange({ userId, delta: -3, reason: "chat_message", reference: "trace-1" })).resolves.toEqual({
+      applied: true,
+      balance: STARTER_CREDITS - 3,
+    });
+    await expect(applyCreditChange({ userId, delta: -1000, reason: "chat_message", reference: "trace-2" })).rejects.toBeInstanceOf(
+      InsufficientCreditsError,
+    );
+    await expect(
+      connection.db.transaction(async (tx) => {
+        await applyCreditChange({ userId, delta: 50, reason: "admin_grant", reference: "trace-3" }, tx);
+        throw new Error("the caller changed its mind");
+      }),
+    ).rejects.toThrow("the caller changed its mind");
+
+    const rows = await connection.db.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(creditLedger.id);
+    expect(rows.map(({ reason, reference, delta, balanceAfter }) => ({ reason, reference, delta, balanceAfter }))).toEqual([
+      { reason: "signup_bonus", reference: userId, delta: STARTER_CREDITS, balanceAfter: STARTER_CREDITS },
+      { reason: "chat_message", reference: "trace-1", delta: -3, balanceAfter: STARTER_CREDITS - 3 },
+    ]);
+    expect(await getBalance(userId)).toBe(STARTER_CREDITS - 3);
+    // The refused reference was not used up: once the balance allows, it applies.
+    await applyCreditChange({ userId, delta: 2000, reason: "admin_grant", reference: "trace-top-up" });
+    await expect(applyCreditChange({ userId, delta: -1000, reason: "chat_message", reference: "trace-2" })).resolves.toMatchObject({
+      applied: true,
+    });
+    expect(await ledgerTotal(userId)).toBe(await getBalance(userId));
   });
 
   it("announces every balance change on credits_changed", async () => {

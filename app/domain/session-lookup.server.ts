@@ -1,0 +1,91 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { parseCookies } from "better-auth/cookies";
+import { eq, sql } from "drizzle-orm";
+import { preparedQuery } from "../db/prepared.server.ts";
+import { session, user, userRoles } from "../db/schema.ts";
+import type { UserRole } from "../lib/constants.ts";
+
+/**
+ * Reading a session on every request, in one prepared query. better-auth's own getSession runs
+ * its endpoint machinery (context, validation, plugin hooks) and two queries, which made it the
+ * largest part of a Game Master turn's latency. This reads the same session the same way — the
+ * token from better-auth's signed cookie or a bearer token, valid while it has not expired — and
+ * leaves to better-auth every case that writes: a session due for its daily renewal or expired
+ * (which better-auth deletes), and signed bearer tokens, whose checks are the bearer plugin's.
+ */
+
+export interface SessionSettings {
+  /** better-auth's session cookie name (with its __Secure- prefix on https). */
+  cookieName: string;
+  secret: string;
+  expiresInSeconds: number;
+  updateAgeSeconds: number;
+}
+
+export interface StoredSessionUser {
+  id: string;
+  email: string;
+  name: string;
+  emailVerified: boolean;
+  roles: UserRole[];
+}
+
+/** What a request's credentials say: no session, a token to look up, or a case for better-auth. */
+export type SessionCredentials = { kind: "none" } | { kind: "token"; token: string } | { kind: "better-auth" };
+
+/** better-call's signed cookie value: `token.signature`, the signature HMAC-SHA256 in padded base64. */
+const SIGNATURE = /^[A-Za-z0-9+/]{43}=$/;
+
+function verifiedToken(signedValue: string, secret: string): string | undefined {
+  const dot = signedValue.lastIndexOf(".");
+  if (dot < 1) return undefined;
+  const token = signedValue.slice(0, dot);
+  const signature = signedValue.slice(dot + 1);
+  if (!SIGNATURE.test(signature)) return undefined;
+  const expected = createHmac("sha256", secret).update(token).digest();
+  return timingSafeEqual(Buffer.from(signature, "base64"), expected) ? token : undefined;
+}
+
+export function sessionCredentials(headers: Headers, settings: SessionSettings): SessionCredentials {
+  const authorization = headers.get("authorization");
+  if (authorization && authorization.slice(0, 7).toLowerCase() === "bearer ") {
+    const bearer = authorization.slice(7).trim();
+    // A raw token is the bearer plugin's common case: it signs it itself and uses it as the session.
+    if (bearer && !bearer.includes(".")) return { kind: "token", token: bearer };
+    if (bearer) return { kind: "better-auth" };
+  }
+  const cookieHeader = headers.get("cookie");
+  if (!cookieHeader) return { kind: "none" };
+  const signedValue = parseCookies(cookieHeader).get(settings.cookieName);
+  if (!signedValue) return { kind: "none" };
+  const token = verifiedToken(signedValue, settings.secret);
+  return token ? { kind: "token", token } : { kind: "none" };
+}
+
+const sessionUserQuery = preparedQuery((database) =>
+  database
+    .select({
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      emailVerified: user.emailVerified,
+      expiresAt: session.expiresAt,
+      roles: sql<UserRole[]>`coalesce((select array_agg(${userRoles.role}::text) from ${userRoles} where ${userRoles.userId} = ${user.id}), '{}')`,
+    })
+    .from(session)
+    .innerJoin(user, eq(user.id, session.userId))
+    .where(eq(session.token, sql.placeholder("token")))
+    .prepare("session_user"),
+);
+
+export type SessionLookup = { found: false } | { found: true; user: StoredSessionUser } | { found: "better-auth" };
+
+/** The user of a session token, if the session can be read without better-auth writing anything. */
+export async function lookUpSession(token: string, settings: SessionSettings, now = Date.now()): Promise<SessionLookup> {
+  const [row] = await sessionUserQuery().execute({ token });
+  if (!row) return { found: false };
+  const expiresAt = row.expiresAt.getTime();
+  const renewDueAt = expiresAt - settings.expiresInSeconds * 1000 + settings.updateAgeSeconds * 1000;
+  if (expiresAt < now || renewDueAt <= now) return { found: "better-auth" };
+  return { found: true, user: { id: row.id, email: row.email, name: row.name, emailVerified: row.emailVerified, roles: row.roles } };
+}
