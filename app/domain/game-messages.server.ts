@@ -1,4 +1,5 @@
-import { and, asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, sql, type Placeholder } from "drizzle-orm";
+import { preparedQuery } from "../db/prepared.server.ts";
 import { db } from "../db/database.server.ts";
 import { gameMessages } from "../db/schema.ts";
 import type { MessageRole } from "../lib/constants.ts";
@@ -22,7 +23,7 @@ export interface NewStoryMessage {
   createdAt?: Date;
 }
 
-function conversation(userId: string, gameSlug: string) {
+function conversation(userId: string | Placeholder, gameSlug: string | Placeholder) {
   return and(eq(gameMessages.userId, userId), eq(gameMessages.gameSlug, gameSlug));
 }
 
@@ -37,14 +38,34 @@ export async function listGameMessages(userId: string, gameSlug: string): Promis
   return db().select(columns).from(gameMessages).where(conversation(userId, gameSlug)).orderBy(asc(gameMessages.id));
 }
 
+const openingQuery = preparedQuery((database) =>
+  database
+    .select(columns)
+    .from(gameMessages)
+    .where(conversation(sql.placeholder("userId"), sql.placeholder("gameSlug")))
+    .orderBy(asc(gameMessages.id))
+    .limit(2)
+    .prepare("story_opening"),
+);
+
+const newestQuery = preparedQuery((database) =>
+  database
+    .select(columns)
+    .from(gameMessages)
+    .where(conversation(sql.placeholder("userId"), sql.placeholder("gameSlug")))
+    .orderBy(desc(gameMessages.id))
+    .limit(sql.placeholder("limit"))
+    .prepare("story_newest"),
+);
+
 /**
  * What the model's context may draw on: the opening exchange and the newest `recentLimit`
  * messages (a long story is not loaded whole on every turn).
  */
 export async function loadStoredConversation(userId: string, gameSlug: string, recentLimit: number): Promise<StoredConversation> {
   const [opening, newestFirst] = await Promise.all([
-    db().select(columns).from(gameMessages).where(conversation(userId, gameSlug)).orderBy(asc(gameMessages.id)).limit(2),
-    db().select(columns).from(gameMessages).where(conversation(userId, gameSlug)).orderBy(desc(gameMessages.id)).limit(recentLimit),
+    openingQuery().execute({ userId, gameSlug }),
+    newestQuery().execute({ userId, gameSlug, limit: recentLimit }),
   ]);
   const recent = newestFirst.reverse();
   const oldestRecent = recent[0]?.id ?? Number.POSITIVE_INFINITY;
@@ -56,7 +77,7 @@ export async function loadStoredConversation(userId: string, gameSlug: string, r
   };
 }
 
-/** One completed exchange, both rows in one transaction: the player's message and the reply. */
+/** One completed exchange, both rows at once: the player's message and the reply. */
 export async function storeExchange({
   userId,
   gameSlug,
@@ -70,12 +91,13 @@ export async function storeExchange({
   reply: string;
   sentAt: Date;
 }) {
-  await db().transaction(async (tx) => {
-    await tx.insert(gameMessages).values([
+  // One statement writes both rows, or neither.
+  await db()
+    .insert(gameMessages)
+    .values([
       { userId, gameSlug, role: "user", content: message, createdAt: sentAt },
       { userId, gameSlug, role: "assistant", content: reply, createdAt: new Date() },
     ]);
-  });
 }
 
 /** Save Chat: the stored story becomes exactly `messages`, in one transaction. */

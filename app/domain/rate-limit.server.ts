@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { db } from "../db/database.server.ts";
+import { preparedQuery } from "../db/prepared.server.ts";
 import { rateLimit } from "../db/schema.ts";
 
 export interface RateLimitRule {
@@ -16,16 +16,12 @@ export interface RateLimitResult {
   retryAfterSeconds: number;
 }
 
-/**
- * Counts one attempt in a fixed window kept in the database, so every instance shares the count.
- * One atomic upsert: a new window starts when the stored one has expired.
- */
-export async function consumeRateLimit(rule: RateLimitRule, subject: string, now = Date.now()): Promise<RateLimitResult> {
-  const key = `${rule.name}:${subject}`;
-  const windowStart = now - rule.windowMs;
-  const [row] = await db()
+const consumeQuery = preparedQuery((database) => {
+  const windowStart = sql.placeholder("windowStart");
+  const now = sql.placeholder("now");
+  return database
     .insert(rateLimit)
-    .values({ id: key, key, count: 1, lastRequest: now })
+    .values({ id: sql.placeholder("key"), key: sql.placeholder("key"), count: 1, lastRequest: now })
     .onConflictDoUpdate({
       target: rateLimit.key,
       set: {
@@ -33,7 +29,16 @@ export async function consumeRateLimit(rule: RateLimitRule, subject: string, now
         lastRequest: sql`CASE WHEN ${rateLimit.lastRequest} <= ${windowStart} THEN ${now} ELSE ${rateLimit.lastRequest} END`,
       },
     })
-    .returning({ count: rateLimit.count, windowStartedAt: rateLimit.lastRequest });
+    .returning({ count: rateLimit.count, windowStartedAt: rateLimit.lastRequest })
+    .prepare("consume_rate_limit");
+});
+
+/**
+ * Counts one attempt in a fixed window kept in the database, so every instance shares the count.
+ * One atomic upsert: a new window starts when the stored one has expired.
+ */
+export async function consumeRateLimit(rule: RateLimitRule, subject: string, now = Date.now()): Promise<RateLimitResult> {
+  const [row] = await consumeQuery().execute({ key: `${rule.name}:${subject}`, now, windowStart: now - rule.windowMs });
   const count = row?.count ?? 1;
   const resetAt = (row?.windowStartedAt ?? now) + rule.windowMs;
   return {
