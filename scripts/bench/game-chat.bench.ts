@@ -27,6 +27,12 @@ const QUICK = process.env.BENCH_QUICK === "1";
 const LATENCY_LEVELS = [1, 50, 200];
 const CAPACITY_LEVELS = (process.env.BENCH_CAPACITY ?? (QUICK ? "500,1000" : "500,1000,1500,2000,3000")).split(",").map(Number);
 const PROBE_TURNS = QUICK ? 60 : 200;
+/**
+ * The probe pauses between its turns, as a player reads before answering: back to back, its own
+ * turns (a dozen database queries and an upstream request each) were a large part of the load it
+ * was meant to measure.
+ */
+const PROBE_PAUSE_MS = 100;
 /** Background replies: 100 tokens, 100 ms apart — a 10 s reply, like a model writing 10 tokens a second. */
 const REPLY_TOKENS = Array.from({ length: 100 }, (_, index) => (index % 12 === 11 ? "word.\n\n" : "word "));
 const TOKEN_DELAY_MS = 100;
@@ -68,6 +74,33 @@ function serverMemoryMiB() {
   const status = readFileSync(`/proc/${server.child.pid}/status`, "utf8");
   const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rss: kib("VmRSS") / 1024, peak: kib("VmHWM") / 1024 };
+}
+
+/** CPU seconds the server has used (user + system), from /proc. */
+function serverCpuSeconds() {
+  const fields = readFileSync(`/proc/${server.child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  // utime and stime are fields 14 and 15 of stat(5); the split above starts at field 3.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * The server's peak RSS and the share of one core it used while `run` ran, and this process's
+ * share (the players and the model: when it nears 100%, the figures measure the load generator).
+ */
+async function measureUsage<T>(run: () => Promise<T>) {
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, serverMemoryMiB().rss)), 250);
+  const serverCpuBefore = serverCpuSeconds();
+  const ownCpuBefore = process.cpuUsage();
+  const startedAt = performance.now();
+  const result = await run();
+  clearInterval(sampler);
+  const seconds = (performance.now() - startedAt) / 1000;
+  const serverShare = (serverCpuSeconds() - serverCpuBefore) / seconds;
+  const ownCpu = process.cpuUsage(ownCpuBefore);
+  const ownShare = (ownCpu.user + ownCpu.system) / 1e6 / seconds;
+  const percent = (share: number) => `${(share * 100).toFixed(0)}%`;
+  return { result, usage: `server RSS ${peak.toFixed(0)} MiB, CPU ${percent(serverShare)} │ load generator CPU ${percent(ownShare)}` };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -196,34 +229,34 @@ async function latencyLevel(streams: number, players: Player[]) {
   if (streams > 1) await new Promise((resolve) => setTimeout(resolve, REPLY_TOKENS.length * TOKEN_DELAY_MS));
   const probeLatencies: number[] = [];
   let errors = 0;
-  let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, serverMemoryMiB().rss)), 250);
-  for (let turn = 0; turn < PROBE_TURNS; turn += 1) {
-    const result = await takeTurn(probe!, GAMES[turn % GAMES.length]!, true);
-    if (result.ok && result.firstToken !== undefined) probeLatencies.push(result.firstToken);
-    else errors += 1;
-  }
+  const { usage } = await measureUsage(async () => {
+    for (let turn = 0; turn < PROBE_TURNS; turn += 1) {
+      const result = await takeTurn(probe!, GAMES[turn % GAMES.length]!, true);
+      if (result.ok && result.firstToken !== undefined) probeLatencies.push(result.firstToken);
+      else errors += 1;
+      await new Promise((resolve) => setTimeout(resolve, PROBE_PAUSE_MS));
+    }
+  });
   probing = false;
   await background.done;
-  clearInterval(sampler);
   const backgroundErrors = background.results.filter((result) => !result.ok).length;
   console.log(
-    `${String(streams).padStart(5)} streams │ first token ${describeLatencies(probeLatencies)} │ errors ${errors + backgroundErrors} │ server RSS ${peak.toFixed(0)} MiB`,
+    `${String(streams).padStart(5)} streams │ first token ${describeLatencies(probeLatencies)} │ errors ${errors + backgroundErrors} │ ${usage}`,
   );
 }
 
 async function capacityLevel(streams: number, players: Player[]) {
   const deadline = performance.now() + CAPACITY_HOLD_MS + REPLY_TOKENS.length * TOKEN_DELAY_MS;
-  let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, serverMemoryMiB().rss)), 250);
-  const held = holdStreams(streams, players, () => performance.now() > deadline);
-  await held.done;
-  clearInterval(sampler);
+  const { result: held, usage } = await measureUsage(async () => {
+    const streaming = holdStreams(streams, players, () => performance.now() > deadline);
+    await streaming.done;
+    return streaming;
+  });
   const failures = held.results.filter((result) => !result.ok);
   const latencies = held.results.flatMap((result) => (result.ok && result.firstToken !== undefined ? [result.firstToken] : []));
   const reasons = [...new Set(failures.map((failure) => failure.error))].slice(0, 3).join("; ");
   console.log(
-    `${String(streams).padStart(5)} streams │ first token ${describeLatencies(latencies)} │ errors ${failures.length}${reasons ? ` (${reasons})` : ""} │ server RSS ${peak.toFixed(0)} MiB`,
+    `${String(streams).padStart(5)} streams │ first token ${describeLatencies(latencies)} │ errors ${failures.length}${reasons ? ` (${reasons})` : ""} │ ${usage}`,
   );
   return failures.length === 0;
 }
