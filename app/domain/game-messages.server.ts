@@ -38,25 +38,21 @@ export async function listGameMessages(userId: string, gameSlug: string): Promis
   return db().select(columns).from(gameMessages).where(conversation(userId, gameSlug)).orderBy(asc(gameMessages.id));
 }
 
-const openingQuery = preparedQuery((database) =>
-  database
-    .select(columns)
-    .from(gameMessages)
-    .where(conversation(sql.placeholder("userId"), sql.placeholder("gameSlug")))
-    .orderBy(asc(gameMessages.id))
-    .limit(2)
-    .prepare("story_opening"),
-);
+/** A page of one story, from its first message or from its newest. */
+function storyPageQuery(from: "first" | "newest") {
+  return preparedQuery((database) =>
+    database
+      .select(columns)
+      .from(gameMessages)
+      .where(conversation(sql.placeholder("userId"), sql.placeholder("gameSlug")))
+      .orderBy(from === "first" ? asc(gameMessages.id) : desc(gameMessages.id))
+      .limit(sql.placeholder("limit"))
+      .prepare(`story_page_from_${from}`),
+  );
+}
 
-const newestQuery = preparedQuery((database) =>
-  database
-    .select(columns)
-    .from(gameMessages)
-    .where(conversation(sql.placeholder("userId"), sql.placeholder("gameSlug")))
-    .orderBy(desc(gameMessages.id))
-    .limit(sql.placeholder("limit"))
-    .prepare("story_newest"),
-);
+const firstPageQuery = storyPageQuery("first");
+const newestPageQuery = storyPageQuery("newest");
 
 /**
  * What the model's context may draw on: the opening exchange and the newest `recentLimit`
@@ -64,8 +60,8 @@ const newestQuery = preparedQuery((database) =>
  */
 export async function loadStoredConversation(userId: string, gameSlug: string, recentLimit: number): Promise<StoredConversation> {
   const [opening, newestFirst] = await Promise.all([
-    openingQuery().execute({ userId, gameSlug }),
-    newestQuery().execute({ userId, gameSlug, limit: recentLimit }),
+    firstPageQuery().execute({ userId, gameSlug, limit: 2 }),
+    newestPageQuery().execute({ userId, gameSlug, limit: recentLimit }),
   ]);
   const recent = newestFirst.reverse();
   const oldestRecent = recent[0]?.id ?? Number.POSITIVE_INFINITY;
