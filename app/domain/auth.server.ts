@@ -199,8 +199,8 @@ async function readSessionUser(request: Request): Promise<SessionUser | null> {
   if (credentials.kind === "none") return null;
   if (credentials.kind === "token") {
     const lookup = await lookUpSession(credentials.token, settings);
-    if (lookup.found === false) return null;
-    if (lookup.found === true) return withRoles(lookup.user, lookup.user.roles);
+    if (lookup.kind === "none") return null;
+    if (lookup.kind === "user") return withRoles(lookup.user, lookup.user.roles);
   }
   const session = await auth().api.getSession({ headers: request.headers });
   if (!session) return null;

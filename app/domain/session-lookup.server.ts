@@ -78,14 +78,15 @@ const sessionUserQuery = preparedQuery((database) =>
     .prepare("session_user"),
 );
 
-export type SessionLookup = { found: false } | { found: true; user: StoredSessionUser } | { found: "better-auth" };
+/** A session's user; no session; or a session better-auth must read, since it will write to it. */
+export type SessionLookup = { kind: "user"; user: StoredSessionUser } | { kind: "none" } | { kind: "better-auth" };
 
 /** The user of a session token, if the session can be read without better-auth writing anything. */
 export async function lookUpSession(token: string, settings: SessionSettings, now = Date.now()): Promise<SessionLookup> {
   const [row] = await sessionUserQuery().execute({ token });
-  if (!row) return { found: false };
+  if (!row) return { kind: "none" };
   const expiresAt = row.expiresAt.getTime();
   const renewDueAt = expiresAt - settings.expiresInSeconds * 1000 + settings.updateAgeSeconds * 1000;
-  if (expiresAt < now || renewDueAt <= now) return { found: "better-auth" };
-  return { found: true, user: { id: row.id, email: row.email, name: row.name, emailVerified: row.emailVerified, roles: row.roles } };
+  if (expiresAt < now || renewDueAt <= now) return { kind: "better-auth" };
+  return { kind: "user", user: { id: row.id, email: row.email, name: row.name, emailVerified: row.emailVerified, roles: row.roles } };
 }
