@@ -1,8 +1,8 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { env, type Environment } from "../../env.server.ts";
+import { createChatCompletionsModel } from "./chat-completions-model.server.ts";
 import { createOfflineStoryteller } from "./offline-storyteller.server.ts";
 
 export type GameMasterProvider = Environment["AI_PROVIDER"];
@@ -19,11 +19,7 @@ export function createGameMasterModel(config: Environment): LanguageModelV4 {
   const model = config.AI_MODEL ?? "";
   switch (config.AI_PROVIDER) {
     case "openai-compatible":
-      return createOpenAICompatible({
-        name: "openai-compatible",
-        baseURL: config.AI_BASE_URL ?? "",
-        apiKey: config.AI_API_KEY,
-      }).chatModel(model);
+      return createChatCompletionsModel({ baseURL: config.AI_BASE_URL ?? "", apiKey: config.AI_API_KEY, modelId: model });
     case "openai":
       return createOpenAI({ apiKey: config.AI_API_KEY, baseURL: config.AI_BASE_URL }).chat(model);
     case "anthropic":
