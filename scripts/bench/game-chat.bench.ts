@@ -13,15 +13,17 @@
  * BENCH_SERVER_NODE_OPTIONS passes V8 flags to the server.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import http from "node:http";
 import { tmpdir } from "node:os";
+import { Worker } from "node:worker_threads";
 import path from "node:path";
 import { connectDatabase } from "#app/db/client.server.ts";
 import { setDatabaseConnection } from "#app/db/database.server.ts";
 import { applyCreditChange } from "#app/domain/credits.server.ts";
 import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
 import { startServerProcess } from "#tests/helpers/process.ts";
+import type { ProbeRequest } from "./probe-worker.ts";
 import { createScratchDatabase } from "./scratch-database.ts";
+import { createTurnClient, type TurnResult } from "./turn-client.ts";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 const LATENCY_LEVELS = [1, 50, 200];
@@ -149,50 +151,20 @@ async function grantCredits(players: Player[], credits: number) {
 // ---------------------------------------------------------------------------------------------
 // Turns
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+const client = createTurnClient(base);
+const takeTurn = (player: Player, game: string, probe: boolean) => client.takeTurn(player.token, game, probe);
 
-interface TurnResult {
-  /** Milliseconds from sending the request to the first token arriving. */
-  firstToken?: number;
-  ok: boolean;
-  error?: string;
-}
-
-let sequence = 0;
-function takeTurn(player: Player, game: string, probe: boolean): Promise<TurnResult> {
-  sequence += 1;
-  const body = JSON.stringify({ message: `${probe ? "[probe] " : ""}I act, move ${sequence}.`, game_slug: game });
-  return new Promise((resolve) => {
-    const startedAt = performance.now();
-    const request = http.request(
-      `${base}/api/game-chat`,
-      {
-        method: "POST",
-        agent,
-        headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Authorization: `Bearer ${player.token}` },
-      },
-      (response) => {
-        if (response.statusCode !== 200) {
-          response.resume();
-          resolve({ ok: false, error: `HTTP ${response.statusCode}` });
-          return;
-        }
-        response.setEncoding("utf8");
-        let firstToken: number | undefined;
-        let tail = "";
-        response.on("data", (chunk: string) => {
-          if (firstToken === undefined && chunk.includes('"content"')) firstToken = performance.now() - startedAt;
-          tail = (tail + chunk).slice(-200);
-        });
-        response.on("end", () => {
-          const ok = tail.includes("data: [DONE]") && firstToken !== undefined;
-          resolve({ firstToken, ok, error: ok ? undefined : "stream ended without [DONE]" });
-        });
-        response.on("error", (error) => resolve({ ok: false, error: error.message }));
-      },
-    );
-    request.on("error", (error) => resolve({ ok: false, error: error.message }));
-    request.end(body);
+/** The probe's turns, taken in a worker thread of their own (see probe-worker.ts). */
+function probeTurns(player: Player, turns: number) {
+  const worker = new Worker(new URL("./probe-worker.ts", import.meta.url), {
+    workerData: { base, token: player.token, games: GAMES, turns, pauseMs: PROBE_PAUSE_MS } satisfies ProbeRequest,
+  });
+  return new Promise<TurnResult[]>((resolve, reject) => {
+    worker.once("message", (results: TurnResult[]) => {
+      resolve(results);
+      void worker.terminate();
+    });
+    worker.once("error", reject);
   });
 }
 
@@ -227,16 +199,9 @@ async function latencyLevel(streams: number, players: Player[]) {
   const background = holdStreams(streams - 1, others, () => !probing);
   // Let the background reach its full number of open streams before measuring.
   if (streams > 1) await new Promise((resolve) => setTimeout(resolve, REPLY_TOKENS.length * TOKEN_DELAY_MS));
-  const probeLatencies: number[] = [];
-  let errors = 0;
-  const { usage } = await measureUsage(async () => {
-    for (let turn = 0; turn < PROBE_TURNS; turn += 1) {
-      const result = await takeTurn(probe!, GAMES[turn % GAMES.length]!, true);
-      if (result.ok && result.firstToken !== undefined) probeLatencies.push(result.firstToken);
-      else errors += 1;
-      await new Promise((resolve) => setTimeout(resolve, PROBE_PAUSE_MS));
-    }
-  });
+  const { result: probeResults, usage } = await measureUsage(() => probeTurns(probe!, PROBE_TURNS));
+  const probeLatencies = probeResults.flatMap((result) => (result.ok && result.firstToken !== undefined ? [result.firstToken] : []));
+  const errors = probeResults.length - probeLatencies.length;
   probing = false;
   await background.done;
   const backgroundErrors = background.results.filter((result) => !result.ok).length;
@@ -283,7 +248,7 @@ try {
   console.log(`\nMost concurrent streams sustained without errors: ${sustained || "none of the steps"}; server peak RSS ${serverMemoryMiB().peak.toFixed(0)} MiB`);
 } finally {
   await server.stop();
-  agent.destroy();
+  client.close();
   await model.close();
   rmSync(dataDir, { recursive: true, force: true });
   await scratch?.drop();
