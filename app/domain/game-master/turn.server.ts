@@ -76,7 +76,7 @@ export async function startTurn({ userId, game, message, logger }: TurnRequest):
     Promise.all([loadStoryBrief(game), loadStoredConversation(userId, game.slug, recentMessageLimit(config.AI_CONTEXT_TOKENS))]),
   ]);
   if (debit.status === "rejected") throw debit.reason;
-  let context: ModelContext;
+  let context: ModelContext | undefined;
   try {
     if (story.status === "rejected") throw story.reason;
     const [brief, conversation] = story.value;
@@ -85,6 +85,21 @@ export async function startTurn({ userId, game, message, logger }: TurnRequest):
     await refund();
     throw error;
   }
+  // The context (up to AI_CONTEXT_TOKENS of story) is handed to the model once and not kept while
+  // the reply streams: with a thousand replies streaming, kept contexts were most of the memory.
+  const startReply = (abortSignal: AbortSignal) => {
+    if (!context) throw new Error("A turn starts its reply once.");
+    const { system, messages } = context;
+    context = undefined;
+    return streamReply({
+      model: gameMasterModel(),
+      system,
+      messages,
+      maxOutputTokens: config.AI_MAX_OUTPUT_TOKENS,
+      maxRetries: MAX_RETRIES,
+      abortSignal,
+    });
+  };
 
   let player: ReadableStreamDefaultController<Uint8Array> | undefined;
   let playerLeft = false;
@@ -133,14 +148,7 @@ export async function startTurn({ userId, game, message, logger }: TurnRequest):
     };
     heardFromModel();
     try {
-      const parts = await streamReply({
-        model: gameMasterModel(),
-        system: context.system,
-        messages: context.messages,
-        maxOutputTokens: config.AI_MAX_OUTPUT_TOKENS,
-        maxRetries: MAX_RETRIES,
-        abortSignal: AbortSignal.any([stop.signal, silence.signal]),
-      });
+      const parts = await startReply(AbortSignal.any([stop.signal, silence.signal]));
       for await (const part of parts) {
         heardFromModel();
         if (part.type === "text-delta" && part.delta) {
