@@ -112,6 +112,9 @@ export function createChatCompletionsModel(settings: ChatCompletionsSettings): L
       request.on("response", (response) => {
         const status = response.statusCode ?? 0;
         if (status >= 200 && status < 300) {
+          // Until the reply's reader listens, an error must not go unheard (it would end the
+          // process); the reader learns of it from 'close' on an incomplete response.
+          response.on("error", () => {});
           resolve(response);
           return;
         }
