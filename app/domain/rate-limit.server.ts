@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { isUniqueViolation } from "../db/errors.server.ts";
 import { preparedQuery } from "../db/prepared.server.ts";
 import { rateLimit } from "../db/schema.ts";
 
@@ -38,7 +39,15 @@ const consumeQuery = preparedQuery((database) => {
  * One atomic upsert: a new window starts when the stored one has expired.
  */
 export async function consumeRateLimit(rule: RateLimitRule, subject: string, now = Date.now()): Promise<RateLimitResult> {
-  const [row] = await consumeQuery().execute({ key: `${rule.name}:${subject}`, now, windowStart: now - rule.windowMs });
+  const attempt = { key: `${rule.name}:${subject}`, now, windowStart: now - rule.windowMs };
+  // The first two attempts of a key at the same moment can both insert: the table's second unique
+  // index (id, equal to key) then refuses one, and counted again it finds the other's row.
+  const [row] = await consumeQuery()
+    .execute(attempt)
+    .catch((error: unknown) => {
+      if (isUniqueViolation(error)) return consumeQuery().execute(attempt);
+      throw error;
+    });
   const count = row?.count ?? 1;
   const resetAt = (row?.windowStartedAt ?? now) + rule.windowMs;
   return {

@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseConnection } from "#app/db/client.server.ts";
 import { setDatabaseConnection } from "#app/db/database.server.ts";
 import { runMigrations } from "#app/db/migrate.server.ts";
-import { creditLedger, gameContent, games, guides, profiles, user } from "#app/db/schema.ts";
+import { creditLedger, gameContent, games, guides, profiles, rateLimit, user } from "#app/db/schema.ts";
 import { loadSeedGames, loadSeedGuides, seedDatabase } from "#app/db/seed/seed.server.ts";
 import { applyCreditChange, getBalance, InsufficientCreditsError, ledgerTotal } from "#app/domain/credits.server.ts";
+import { consumeRateLimit } from "#app/domain/rate-limit.server.ts";
 import { CONTENT_TYPES, STARTER_CREDITS } from "#app/lib/constants.ts";
 import { createTestDatabase, queryRows, type TestDatabase } from "#tests/helpers/database.ts";
 import migrationJournal from "#app/db/migrations/meta/_journal.json" with { type: "json" };
@@ -198,5 +199,15 @@ describe("credits ledger", () => {
     await applyCreditChange({ userId, delta: 7, reason: "admin_grant", reference: "notify-test" });
     await expect.poll(() => received).toContainEqual({ userId, credits: STARTER_CREDITS + 7 });
     await stop();
+  });
+});
+
+describe("rate limits", () => {
+  it("count every one of many first attempts of a key made at the same moment", async () => {
+    const rule = { name: "burst", limit: 30, windowMs: 60_000 };
+    const results = await Promise.all(Array.from({ length: 50 }, () => consumeRateLimit(rule, "fresh-subject")));
+    expect(results.filter((result) => result.allowed)).toHaveLength(30);
+    const [row] = await connection.db.select({ count: rateLimit.count }).from(rateLimit).where(eq(rateLimit.key, "burst:fresh-subject"));
+    expect(row?.count).toBe(50);
   });
 });
