@@ -18,9 +18,6 @@ import { lookUpSession, sessionCredentials, type SessionSettings } from "./sessi
 export const AUTH_BASE_PATH = "/api/auth";
 const CONFIRMATION_LINK_HOURS = 24;
 const PASSWORD_RESET_LINK_HOURS = 1;
-const SESSION_EXPIRES_IN_SECONDS = 60 * 60 * 24 * 30;
-/** A session in use is renewed (its expiry pushed back) at most once a day. */
-const SESSION_UPDATE_AGE_SECONDS = 60 * 60 * 24;
 
 /** Google through OpenID Connect (discovery, ID tokens checked against Google's keys), when configured. */
 function googleProviders(config: Environment): GenericOAuthConfig[] {
@@ -98,8 +95,9 @@ function createAuth() {
       },
     },
     session: {
-      expiresIn: SESSION_EXPIRES_IN_SECONDS,
-      updateAge: SESSION_UPDATE_AGE_SECONDS,
+      expiresIn: 60 * 60 * 24 * 30,
+      // A session in use is renewed (its expiry pushed back) at most once a day.
+      updateAge: 60 * 60 * 24,
     },
     // better-auth's own limiter keeps its counts in process memory by default; ours
     // (auth-rate-limit.server.ts) counts in the database, in front of the handler.
@@ -174,8 +172,8 @@ function readSessionSettings(): Promise<SessionSettings> {
   sessionSettings ??= auth().$context.then((context) => ({
     cookieName: context.authCookies.sessionToken.name,
     secret: context.secret,
-    expiresInSeconds: SESSION_EXPIRES_IN_SECONDS,
-    updateAgeSeconds: SESSION_UPDATE_AGE_SECONDS,
+    expiresInSeconds: context.sessionConfig.expiresIn,
+    updateAgeSeconds: context.sessionConfig.updateAge,
   }));
   return sessionSettings;
 }

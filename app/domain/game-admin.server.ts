@@ -3,8 +3,7 @@ import type { Queryable } from "../db/client.server.ts";
 import { db } from "../db/database.server.ts";
 import { games, type Game } from "../db/schema.ts";
 import type { GameInput } from "../lib/admin-forms.ts";
-import { NotFoundError, SlugTakenError } from "./admin-errors.server.ts";
-import { isUniqueViolation } from "../db/errors.server.ts";
+import { isUniqueViolation, NotFoundError, SlugTakenError } from "./admin-errors.server.ts";
 
 /**
  * The admin's side of games (SPEC §7 games): the active games in sort order, create, update and

@@ -2,8 +2,7 @@ import { and, desc, eq, ne } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
 import { guides, type Guide } from "../db/schema.ts";
 import type { GuideInput } from "../lib/admin-forms.ts";
-import { NotFoundError, SlugTakenError } from "./admin-errors.server.ts";
-import { isUniqueViolation } from "../db/errors.server.ts";
+import { isUniqueViolation, NotFoundError, SlugTakenError } from "./admin-errors.server.ts";
 
 /**
  * The admin's side of guides (SPEC §7 guides): all of them, newest first, published or not, with

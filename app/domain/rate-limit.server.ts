@@ -1,5 +1,5 @@
+import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { isUniqueViolation } from "../db/errors.server.ts";
 import { preparedQuery } from "../db/prepared.server.ts";
 import { rateLimit } from "../db/schema.ts";
 
@@ -22,7 +22,9 @@ const consumeQuery = preparedQuery((database) => {
   const now = sql.placeholder("now");
   return database
     .insert(rateLimit)
-    .values({ id: sql.placeholder("key"), key: sql.placeholder("key"), count: 1, lastRequest: now })
+    // The row's id is its own, so that `key` is the only unique index two first attempts of a key
+    // can meet on, and ON CONFLICT settles that one (on a second unique index, PostgreSQL raises).
+    .values({ id: sql.placeholder("id"), key: sql.placeholder("key"), count: 1, lastRequest: now })
     .onConflictDoUpdate({
       target: rateLimit.key,
       set: {
@@ -39,15 +41,7 @@ const consumeQuery = preparedQuery((database) => {
  * One atomic upsert: a new window starts when the stored one has expired.
  */
 export async function consumeRateLimit(rule: RateLimitRule, subject: string, now = Date.now()): Promise<RateLimitResult> {
-  const attempt = { key: `${rule.name}:${subject}`, now, windowStart: now - rule.windowMs };
-  // The first two attempts of a key at the same moment can both insert: the table's second unique
-  // index (id, equal to key) then refuses one, and counted again it finds the other's row.
-  const [row] = await consumeQuery()
-    .execute(attempt)
-    .catch((error: unknown) => {
-      if (isUniqueViolation(error)) return consumeQuery().execute(attempt);
-      throw error;
-    });
+  const [row] = await consumeQuery().execute({ id: randomUUID(), key: `${rule.name}:${subject}`, now, windowStart: now - rule.windowMs });
   const count = row?.count ?? 1;
   const resetAt = (row?.windowStartedAt ?? now) + rule.windowMs;
   return {

@@ -2,6 +2,7 @@ import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import {
   APICallError,
+  UnsupportedFunctionalityError,
   type LanguageModelV4,
   type LanguageModelV4CallOptions,
   type LanguageModelV4FinishReason,
@@ -146,7 +147,6 @@ export function createChatCompletionsModel(settings: ChatCompletionsSettings): L
     const body = JSON.stringify({
       model: settings.modelId,
       max_tokens: options.maxOutputTokens,
-      temperature: options.temperature,
       messages: chatMessages(options.prompt),
       stream: true,
     });
@@ -160,20 +160,9 @@ export function createChatCompletionsModel(settings: ChatCompletionsSettings): L
     modelId: settings.modelId,
     supportedUrls: {},
     doStream,
-    async doGenerate(options) {
-      const { stream } = await doStream(options);
-      let text = "";
-      let finish: LanguageModelV4FinishReason = { unified: "other", raw: undefined };
-      let usage = usageOf(undefined);
-      for await (const part of stream) {
-        if (part.type === "text-delta") text += part.delta;
-        else if (part.type === "error") throw part.error;
-        else if (part.type === "finish") {
-          finish = part.finishReason;
-          usage = part.usage;
-        }
-      }
-      return { content: [{ type: "text", text }], finishReason: finish, usage, warnings: [] };
+    // A Game Master only streams.
+    doGenerate() {
+      throw new UnsupportedFunctionalityError({ functionality: "doGenerate", message: "This model only streams (doStream)." });
     },
   };
 }
