@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql, type Placeholder } from "drizzle-orm";
+import { and, asc, desc, eq, lt, sql, type AnyColumn, type Placeholder, type SQL } from "drizzle-orm";
 import { preparedQuery } from "../db/prepared.server.ts";
 import { db } from "../db/database.server.ts";
 import { gameMessages } from "../db/schema.ts";
@@ -38,38 +38,75 @@ export async function listGameMessages(userId: string, gameSlug: string): Promis
   return db().select(columns).from(gameMessages).where(conversation(userId, gameSlug)).orderBy(asc(gameMessages.id));
 }
 
-/** A page of one story, from its first message or from its newest. */
-function storyPageQuery(from: "first" | "newest") {
-  return preparedQuery((database) =>
-    database
-      .select(columns)
-      .from(gameMessages)
-      .where(conversation(sql.placeholder("userId"), sql.placeholder("gameSlug")))
-      .orderBy(from === "first" ? asc(gameMessages.id) : desc(gameMessages.id))
-      .limit(sql.placeholder("limit"))
-      .prepare(`story_page_from_${from}`),
-  );
+/** What a model's context reads of a message. */
+const contextColumns = { id: gameMessages.id, role: gameMessages.role, content: gameMessages.content };
+
+/** Rows as one JSON array of [id, role, content]: parsed natively, not mapped row by row. */
+type MessageTuples = [id: number, role: MessageRole, content: string][];
+
+function messageTuples(rows: { id: SQL.Aliased | AnyColumn; role: SQL.Aliased | AnyColumn; content: SQL.Aliased | AnyColumn }) {
+  return sql`coalesce(json_agg(json_build_array(${rows.id}, ${rows.role}, ${rows.content}) order by ${rows.id}), '[]')::text`;
 }
 
-const firstPageQuery = storyPageQuery("first");
-const newestPageQuery = storyPageQuery("newest");
+/**
+ * A story as its model context reads it, in one statement and one row: the opening exchange, and
+ * the newest messages — at most `limit`, and only those the context could still hold after the
+ * newer ones (fewer than `maxCharacters` in the newer messages), so a story of long replies does
+ * not send hundreds of rows that the budget then drops — with how many rows that page had
+ * before the cut.
+ */
+const storyForContextQuery = preparedQuery((database) => {
+  const story = conversation(sql.placeholder("userId"), sql.placeholder("gameSlug"));
+  const opening = database.select(contextColumns).from(gameMessages).where(story).orderBy(asc(gameMessages.id)).limit(2).as("opening");
+  const page = database.select(contextColumns).from(gameMessages).where(story).orderBy(desc(gameMessages.id)).limit(sql.placeholder("limit")).as("page");
+  const measured = database
+    .select({
+      id: page.id,
+      role: page.role,
+      content: page.content,
+      newerCharacters: sql<number>`coalesce(sum(length(${page.content})) over (order by ${page.id} desc rows between unbounded preceding and 1 preceding), 0)`.as(
+        "newer_characters",
+      ),
+      pageRows: sql<number>`count(*) over ()`.as("page_rows"),
+    })
+    .from(page)
+    .as("measured");
+  return database
+    .select({
+      opening: sql<string>`(select ${messageTuples(opening)} from ${opening})`,
+      recent: sql<string>`${messageTuples(measured)}`,
+      pageRows: sql<number>`coalesce(max(${measured.pageRows}), 0)::int`,
+    })
+    .from(measured)
+    .where(lt(measured.newerCharacters, sql.placeholder("maxCharacters")))
+    .prepare("story_for_context");
+});
 
 /**
- * What the model's context may draw on: the opening exchange and the newest `recentLimit`
- * messages (a long story is not loaded whole on every turn).
+ * What the model's context may draw on: the opening exchange and the newest messages, at most
+ * `maxMessages` of them and no more than `maxCharacters` can fill (a long story is not loaded
+ * whole on every turn).
  */
-export async function loadStoredConversation(userId: string, gameSlug: string, recentLimit: number): Promise<StoredConversation> {
-  const [opening, newestFirst] = await Promise.all([
-    firstPageQuery().execute({ userId, gameSlug, limit: 2 }),
-    newestPageQuery().execute({ userId, gameSlug, limit: recentLimit }),
-  ]);
-  const recent = newestFirst.reverse();
-  const oldestRecent = recent[0]?.id ?? Number.POSITIVE_INFINITY;
-  const head = opening.filter((message) => message.id < oldestRecent);
+export async function loadStoredConversation(
+  userId: string,
+  gameSlug: string,
+  { maxMessages, maxCharacters }: { maxMessages: number; maxCharacters: number },
+): Promise<StoredConversation> {
+  const [row] = await storyForContextQuery().execute({ userId, gameSlug, limit: maxMessages, maxCharacters });
+  const opening = JSON.parse(row?.opening ?? "[]") as MessageTuples;
+  const recent = JSON.parse(row?.recent ?? "[]") as MessageTuples;
+  const pageRows = row?.pageRows ?? 0;
+  const oldestRecent = recent[0]?.[0] ?? Number.POSITIVE_INFINITY;
+  const head = opening.filter(([id]) => id < oldestRecent);
+  // A page as long as the limit may not reach back to the opening; a shorter one holds the whole
+  // story, so the rows it left out beyond the opening's are the messages in between.
+  const hasGap = head.length > 0 && (pageRows === maxMessages || pageRows - recent.length > head.length);
+  // After a gap, a reply whose player's message was left out would read as the answer to another.
+  const firstAction = hasGap ? recent.findIndex(([, role]) => role === "user") : 0;
+  const kept = firstAction < 0 ? [] : recent.slice(firstAction);
   return {
-    messages: [...head, ...recent].map(({ role, content }) => ({ role, content })),
-    // A full page of recent rows plus older opening rows: messages in between may be missing.
-    hasGap: recent.length === recentLimit && head.length > 0,
+    messages: [...head, ...kept].map(([, role, content]) => ({ role, content })),
+    hasGap,
   };
 }
 

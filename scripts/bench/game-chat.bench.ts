@@ -10,7 +10,8 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench -- game-chat
  *
  * BENCH_CAPACITY=500,1000,2000 sets the capacity steps; BENCH_QUICK=1 runs a short version;
- * BENCH_SERVER_NODE_OPTIONS passes V8 flags to the server.
+ * BENCH_SERVER_NODE_FLAGS adds Node flags to those of `npm start` (e.g. --max-old-space-size=512),
+ * to measure other memory settings.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -67,9 +68,7 @@ const server = await startServerProcess({
   AI_TIMEOUT_MS: "30000",
   CHAT_TURNS_PER_MINUTE: "1000000",
   LOG_LEVEL: "warn",
-  // V8 flags for the server alone, to measure their effect: BENCH_SERVER_NODE_OPTIONS=--max-semi-space-size=8
-  NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS ?? "",
-});
+}, process.env.BENCH_SERVER_NODE_FLAGS?.split(/\s+/).filter(Boolean));
 const base = server.url;
 
 function serverMemoryMiB() {

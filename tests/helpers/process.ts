@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { freePort } from "./server.ts";
 
@@ -13,14 +14,22 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
+/** The Node flags `npm start` runs the server with (its memory settings, docs/decisions/014). */
+function startCommandFlags(): string[] {
+  const { start } = (JSON.parse(readFileSync(path.join(PROJECT, "package.json"), "utf8")) as { scripts: { start: string } }).scripts;
+  const match = /^node((?:\s+--\S+)*)\s+server\/main\.ts$/.exec(start.trim());
+  if (!match) throw new Error(`package.json's start script is not "node [--flags] server/main.ts": ${start}`);
+  return match[1]!.trim().split(/\s+/).filter(Boolean);
+}
+
 /**
- * Runs `node server/main.ts` (the built app, like `npm start`) as its own process and waits until
- * it answers /readyz.
+ * Runs the built app as `npm start` does, as its own process, and waits until it answers /readyz.
+ * `nodeFlags` come after the start command's own, to measure other settings.
  */
-export async function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string | undefined>, nodeFlags: string[] = []): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["server/main.ts"], {
+  const child = spawn(process.execPath, [...startCommandFlags(), ...nodeFlags, "server/main.ts"], {
     cwd: PROJECT,
     env: {
       ...process.env,

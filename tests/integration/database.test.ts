@@ -6,6 +6,8 @@ import { runMigrations } from "#app/db/migrate.server.ts";
 import { creditLedger, gameContent, games, guides, profiles, rateLimit, user } from "#app/db/schema.ts";
 import { loadSeedGames, loadSeedGuides, seedDatabase } from "#app/db/seed/seed.server.ts";
 import { applyCreditChange, getBalance, InsufficientCreditsError, ledgerTotal } from "#app/domain/credits.server.ts";
+import { loadStoryBrief } from "#app/domain/game-master/game-source.server.ts";
+import { loadStoredConversation, storeExchange } from "#app/domain/game-messages.server.ts";
 import { consumeRateLimit } from "#app/domain/rate-limit.server.ts";
 import { CONTENT_TYPES, STARTER_CREDITS } from "#app/lib/constants.ts";
 import { createTestDatabase, queryRows, type TestDatabase } from "#tests/helpers/database.ts";
@@ -209,5 +211,106 @@ describe("rate limits", () => {
     expect(results.filter((result) => result.allowed)).toHaveLength(30);
     const [row] = await connection.db.select({ count: rateLimit.count }).from(rateLimit).where(eq(rateLimit.key, "burst:fresh-subject"));
     expect(row?.count).toBe(50);
+  });
+});
+
+describe("a stored story read for the model's context", () => {
+  const limits = { maxMessages: 40, maxCharacters: 1000 };
+  const gameSlug = "story-reading";
+
+  beforeAll(async () => {
+    await connection.db.insert(games).values({ slug: gameSlug, title: "Story Reading", tagline: "-", description: "-", prompt: "-" });
+  });
+
+  async function story(email: string, exchanges: { message: string; reply: string }[]) {
+    const userId = await createUser(email);
+    for (const exchange of exchanges) await storeExchange({ userId, gameSlug, ...exchange, sentAt: new Date() });
+    return (read: { maxMessages: number; maxCharacters: number } = limits) => loadStoredConversation(userId, gameSlug, read);
+  }
+
+  const numbered = (count: number, replyLength = 10) =>
+    Array.from({ length: count }, (_, index) => ({ message: `move ${index}`, reply: `${index}`.padEnd(replyLength, "r") }));
+
+  it("is empty, with nothing missing, before the first turn", async () => {
+    const read = await story("story-empty@example.com", []);
+    expect(await read()).toEqual({ messages: [], hasGap: false });
+  });
+
+  it("is the whole story, in order, when it fits", async () => {
+    const read = await story("story-short@example.com", numbered(3));
+    expect(await read()).toEqual({
+      messages: numbered(3).flatMap(({ message, reply }) => [
+        { role: "user", content: message },
+        { role: "assistant", content: reply },
+      ]),
+      hasGap: false,
+    });
+  });
+
+  it("stops where the character budget is spent, keeps the opening, says the middle is missing and drops a reply cut from its message", async () => {
+    // Newest first, the messages after each hold 0, 300, 306, 606, 612, 912 and 918 characters:
+    // under 1,000 down to the reply to move 2, which is left out with its message.
+    const read = await story("story-long@example.com", numbered(6, 300));
+    const { messages, hasGap } = await read();
+    expect(messages.map((message) => message.content.slice(0, 6))).toEqual([
+      ...["move 0", "0rrrrr"],
+      ...["move 3", "3rrrrr", "move 4", "4rrrrr", "move 5", "5rrrrr"],
+    ]);
+    expect(hasGap).toBe(true);
+  });
+
+  it("says nothing is missing when only the opening's first message was beyond the budget", async () => {
+    const read = await story("story-two@example.com", [
+      { message: "move 0", reply: "0".padEnd(900, "r") },
+      { message: "move 1", reply: "1".padEnd(300, "r") },
+    ]);
+    const { messages, hasGap } = await read();
+    expect(messages.map((message) => message.content.slice(0, 6))).toEqual(["move 0", "0rrrrr", "move 1", "1rrrrr"]);
+    expect(hasGap).toBe(false);
+  });
+
+  it("says the middle may be missing when the message limit was reached", async () => {
+    const read = await story("story-many@example.com", numbered(30));
+    const { messages, hasGap } = await read({ maxMessages: 10, maxCharacters: 100_000 });
+    expect(messages).toHaveLength(12);
+    expect(messages.slice(0, 3).map((message) => message.content)).toEqual(["move 0", "0rrrrrrrrr", "move 25"]);
+    expect(hasGap).toBe(true);
+  });
+});
+
+describe("a game as its Game Master knows it", () => {
+  beforeAll(async () => {
+    await connection.db.insert(games).values([
+      { slug: "brief-game", title: "Brief Game", tagline: "-", description: "-", prompt: "BRIEF-PROMPT" },
+      { slug: "brief-retired", title: "Retired", tagline: "-", description: "-", prompt: "-", isActive: false },
+    ]);
+    // Written in an order unlike the world's priority, with content the narrator must not see.
+    await connection.db.insert(gameContent).values([
+      { gameSlug: "brief-game", contentType: "introduction", title: "Intro", content: "I", sectionOrder: 0 },
+      { gameSlug: "brief-game", contentType: "combat_mechanics", title: "Combat 2", content: "C2", sectionOrder: 2 },
+      { gameSlug: "brief-game", contentType: "combat_mechanics", title: "Combat 1", content: "C1", sectionOrder: 1 },
+      { gameSlug: "brief-game", contentType: "story_background", title: "Story", content: "S", sectionOrder: 9 },
+      { gameSlug: "brief-game", contentType: "pro_tips", title: "Tips", content: "T" },
+      { gameSlug: "brief-game", contentType: "world_setting", title: "Draft", content: "D", isPublished: false },
+    ]);
+  });
+
+  it("is its prompt and its published world content, most important first, in each type's section order", async () => {
+    expect(await loadStoryBrief("brief-game")).toEqual({
+      slug: "brief-game",
+      title: "Brief Game",
+      prompt: "BRIEF-PROMPT",
+      sections: [
+        { contentType: "story_background", title: "Story", content: "S" },
+        { contentType: "combat_mechanics", title: "Combat 1", content: "C1" },
+        { contentType: "combat_mechanics", title: "Combat 2", content: "C2" },
+        { contentType: "introduction", title: "Intro", content: "I" },
+      ],
+    });
+  });
+
+  it("is nothing for an inactive or unknown game", async () => {
+    expect(await loadStoryBrief("brief-retired")).toBeUndefined();
+    expect(await loadStoryBrief("no-such-game")).toBeUndefined();
   });
 });

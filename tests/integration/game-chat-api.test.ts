@@ -117,7 +117,6 @@ describe("the offline storyteller", () => {
     const player = await signUp(server);
     const turn = await postChat(server, player, { message: "I ask Captain Oren Dask about the Salt Quay.", game_slug: TEST_GAME.slug }).then(readTurn);
     expect(turn.done).toBe(true);
-    expect(turn.pieces.length).toBeGreaterThan(20); // word by word
     expect(turn.text).toContain("You ask Captain Oren Dask about the Salt Quay.");
     expect(turn.text).toMatch(/Oren Dask/);
     expect(turn.text).toMatch(/Coin \d+ · Favour \d+ · Suspicion \d+/);

@@ -83,6 +83,16 @@ describe("a turn with an OpenAI-compatible model", () => {
     expect(request.body).toMatchObject({ model: "fake-storyteller-7b", stream: true, max_tokens: 321 });
   });
 
+  it("sends text that arrives together in one event: fewer writes per token the busier the stream", async () => {
+    const tokens = Array.from({ length: 60 }, (_, index) => `word${index} `);
+    model.script(() => ({ tokens }));
+    const turn = await postChat(server, player, { message: "I count the crates.", game_slug: TEST_GAME.slug }).then(readTurn);
+    expect(turn.done).toBe(true);
+    expect(turn.text).toBe(tokens.join(""));
+    expect(turn.pieces.length).toBeLessThan(tokens.length);
+    expect((await storedMessages(server, player)).at(-1)).toEqual({ role: "assistant", content: tokens.join("") });
+  });
+
   it("sends the game's prompt and published world content, never tips or drafts", async () => {
     await postChat(server, player, { message: "Who keeps the Lamp Tower?", game_slug: TEST_GAME.slug }).then(readTurn);
     const messages = sentMessages(await lastRequestFor("Who keeps the Lamp Tower?"));

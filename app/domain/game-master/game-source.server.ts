@@ -1,45 +1,52 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { preparedQuery } from "../../db/prepared.server.ts";
 import { gameContent, games } from "../../db/schema.ts";
 import { WORLD_CONTENT_TYPES, type StoryBrief, type WorldContentType } from "./story-brief.server.ts";
 
+/** The game of the statement's `slug`, if it is active: only active games can be played. */
+const playable = () => and(eq(games.slug, sql.placeholder("slug")), eq(games.isActive, true));
+
 const playableGameQuery = preparedQuery((database) =>
-  database
-    .select({ slug: games.slug, title: games.title, tagline: games.tagline, prompt: games.prompt })
-    .from(games)
-    .where(and(eq(games.slug, sql.placeholder("slug")), eq(games.isActive, true)))
-    .prepare("playable_game"),
+  database.select({ slug: games.slug, title: games.title, tagline: games.tagline }).from(games).where(playable()).prepare("playable_game"),
 );
 
-/** The playable game of a slug: active games only. */
+/** The playable game of a slug, as the play screen names it: active games only. */
 export async function findPlayableGame(slug: string) {
   const [game] = await playableGameQuery().execute({ slug });
   return game;
 }
 
-export type PlayableGame = NonNullable<Awaited<ReturnType<typeof findPlayableGame>>>;
-
-const worldContentQuery = preparedQuery((database) =>
+/**
+ * A playable game as its Game Master knows it, in one statement: its prompt and its published world
+ * content (as one JSON array, most important sections first).
+ */
+const storyBriefQuery = preparedQuery((database) =>
   database
-    .select({ contentType: gameContent.contentType, title: gameContent.title, content: gameContent.content })
-    .from(gameContent)
-    .where(
-      and(
-        eq(gameContent.gameSlug, sql.placeholder("slug")),
-        eq(gameContent.isPublished, true),
-        inArray(gameContent.contentType, [...WORLD_CONTENT_TYPES]),
-      ),
-    )
-    .orderBy(asc(gameContent.sectionOrder), asc(gameContent.createdAt))
-    .prepare("world_content"),
+    .select({
+      slug: games.slug,
+      title: games.title,
+      prompt: games.prompt,
+      sections: sql<string>`(
+        select coalesce(json_agg(json_build_array(${gameContent.contentType}, ${gameContent.title}, ${gameContent.content})
+          order by ${gameContent.sectionOrder}, ${gameContent.createdAt}), '[]')::text
+        from ${gameContent}
+        where ${and(eq(gameContent.gameSlug, games.slug), eq(gameContent.isPublished, true), inArray(gameContent.contentType, [...WORLD_CONTENT_TYPES]))}
+      )`,
+    })
+    .from(games)
+    .where(playable())
+    .prepare("story_brief"),
 );
 
-/** The game's prompt and its published world content, most important sections first. */
-export async function loadStoryBrief(game: PlayableGame): Promise<StoryBrief> {
-  const rows = await worldContentQuery().execute({ slug: game.slug });
-  const priority = (type: string) => WORLD_CONTENT_TYPES.indexOf(type as WorldContentType);
-  const sections = rows
-    .map((row) => ({ contentType: row.contentType as WorldContentType, title: row.title, content: row.content }))
+export type PlayableStory = StoryBrief & { slug: string };
+
+/** An active game's prompt and published world content; undefined for an unknown or inactive game. */
+export async function loadStoryBrief(slug: string): Promise<PlayableStory | undefined> {
+  const [row] = await storyBriefQuery().execute({ slug });
+  if (!row) return undefined;
+  const priority = (type: WorldContentType) => WORLD_CONTENT_TYPES.indexOf(type);
+  const sections = (JSON.parse(row.sections) as [WorldContentType, string, string][])
+    .map(([contentType, title, content]) => ({ contentType, title, content }))
     .sort((a, b) => priority(a.contentType) - priority(b.contentType));
-  return { title: game.title, prompt: game.prompt, sections };
+  return { slug: row.slug, title: row.title, prompt: row.prompt, sections };
 }

@@ -17,6 +17,14 @@ export function estimateTokens(text: string): number {
   return Math.ceil(ascii / ASCII_CHARACTERS_PER_TOKEN) + other;
 }
 
+/**
+ * No text of more characters can fit in `tokens`: every character counts at least 1/3.5 of a
+ * token (PostgreSQL's length() and a string's length both count a character at least once).
+ */
+export function mostCharactersWithin(tokens: number): number {
+  return Math.ceil(tokens * ASCII_CHARACTERS_PER_TOKEN);
+}
+
 export function estimateMessageTokens(content: string): number {
   return estimateTokens(content) + MESSAGE_OVERHEAD_TOKENS;
 }

@@ -6,8 +6,9 @@ import { trackInFlight } from "../../lib/in-flight.server.ts";
 import { applyCreditChange } from "../credits.server.ts";
 import { loadStoredConversation, storeExchange } from "../game-messages.server.ts";
 import { buildModelContext, type ModelContext } from "./context.server.ts";
-import { loadStoryBrief, type PlayableGame } from "./game-source.server.ts";
+import type { PlayableStory } from "./game-source.server.ts";
 import { gameMasterModel } from "./model.server.ts";
+import { mostCharactersWithin } from "./tokens.server.ts";
 import { streamReply } from "./reply-stream.server.ts";
 
 /**
@@ -21,7 +22,8 @@ import { streamReply } from "./reply-stream.server.ts";
 
 export interface TurnRequest {
   userId: string;
-  game: PlayableGame;
+  /** The game with its prompt and world content, as loadStoryBrief gives it. */
+  game: PlayableStory;
   /** The player's message, already trimmed and validated. */
   message: string;
   logger: Logger;
@@ -47,9 +49,12 @@ function event(payload: unknown) {
 const DONE = encoder.encode("data: [DONE]\n\n");
 const HEARTBEAT = encoder.encode(": keep-alive\n\n");
 
-/** How many stored messages a turn reads at most: enough to fill any budget with short turns. */
-function recentMessageLimit(budgetTokens: number) {
-  return Math.min(2000, Math.max(40, Math.ceil(budgetTokens / 25)));
+/**
+ * What a turn reads of the stored story at most: enough messages to fill any budget with short
+ * turns, and no more characters than the budget could hold.
+ */
+function storyReadLimits(budgetTokens: number) {
+  return { maxMessages: Math.min(2000, Math.max(40, Math.ceil(budgetTokens / 25))), maxCharacters: mostCharactersWithin(budgetTokens) };
 }
 
 export const SSE_HEADERS = {
@@ -73,14 +78,13 @@ export async function startTurn({ userId, game, message, logger }: TurnRequest):
   // The story is read while the credit is debited; the model is called only once both are done.
   const [debit, story] = await Promise.allSettled([
     applyCreditChange({ userId, delta: -CREDITS_PER_MESSAGE, reason: "chat_message", reference }),
-    Promise.all([loadStoryBrief(game), loadStoredConversation(userId, game.slug, recentMessageLimit(config.AI_CONTEXT_TOKENS))]),
+    loadStoredConversation(userId, game.slug, storyReadLimits(config.AI_CONTEXT_TOKENS)),
   ]);
   if (debit.status === "rejected") throw debit.reason;
   let context: ModelContext | undefined;
   try {
     if (story.status === "rejected") throw story.reason;
-    const [brief, conversation] = story.value;
-    context = buildModelContext({ brief, conversation, message, budgetTokens: config.AI_CONTEXT_TOKENS });
+    context = buildModelContext({ brief: game, conversation: story.value, message, budgetTokens: config.AI_CONTEXT_TOKENS });
   } catch (error) {
     await refund();
     throw error;
@@ -138,23 +142,33 @@ export async function startTurn({ userId, game, message, logger }: TurnRequest):
     // A model that does not start answering, or falls silent, for AI_TIMEOUT_MS has failed. (The
     // SDK's own first-chunk timeout only starts once response headers arrive.)
     const silence = new AbortController();
-    let silenceTimer: NodeJS.Timeout | undefined;
-    const heardFromModel = () => {
-      clearTimeout(silenceTimer);
-      silenceTimer = setTimeout(
-        () => silence.abort(new Error(`The model sent nothing for ${config.AI_TIMEOUT_MS} ms.`)),
-        config.AI_TIMEOUT_MS,
-      );
+    const silenceTimer = setTimeout(
+      () => silence.abort(new Error(`The model sent nothing for ${config.AI_TIMEOUT_MS} ms.`)),
+      config.AI_TIMEOUT_MS,
+    );
+    // Text that arrived together (one network read from the model, or everything that queued
+    // while the server was busy) goes to the player in one event: one write instead of one per
+    // token, so a loaded server spends less per token the more it is loaded.
+    let unsent = "";
+    let flushScheduled = false;
+    const flushText = () => {
+      flushScheduled = false;
+      if (!unsent) return;
+      send(event({ content: unsent }));
+      unsent = "";
     };
-    heardFromModel();
     try {
       const parts = await startReply(AbortSignal.any([stop.signal, silence.signal]));
       for await (const part of parts) {
-        heardFromModel();
+        silenceTimer.refresh();
         if (part.type === "text-delta" && part.delta) {
           firstTokenMs ??= performance.now() - startedAt;
           reply += part.delta;
-          send(event({ content: part.delta }));
+          unsent += part.delta;
+          if (!flushScheduled) {
+            flushScheduled = true;
+            setImmediate(flushText);
+          }
         } else if (part.type === "error") {
           throw part.error;
         } else if (part.type === "finish" && part.finishReason.unified === "error") {
@@ -166,6 +180,7 @@ export async function startTurn({ userId, game, message, logger }: TurnRequest):
     } finally {
       clearInterval(heartbeat);
       clearTimeout(silenceTimer);
+      flushText();
     }
 
     const durationMs = Math.round(performance.now() - startedAt);

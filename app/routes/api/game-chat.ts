@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { requireUser } from "#app/domain/auth.server.ts";
 import { InsufficientCreditsError } from "#app/domain/credits.server.ts";
-import { findPlayableGame } from "#app/domain/game-master/game-source.server.ts";
+import { loadStoryBrief } from "#app/domain/game-master/game-source.server.ts";
 import { SSE_HEADERS, startTurn } from "#app/domain/game-master/turn.server.ts";
 import { consumeRateLimit, tooManyRequests } from "#app/domain/rate-limit.server.ts";
 import { env } from "#app/env.server.ts";
@@ -59,7 +59,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Independent reads, in parallel: each turn waits on the database several times already.
   const [limit, game] = await Promise.all([
     consumeRateLimit({ name: "chat", limit: config.CHAT_TURNS_PER_MINUTE, windowMs: 60_000 }, user.id),
-    findPlayableGame(parsed.data.game_slug),
+    loadStoryBrief(parsed.data.game_slug),
   ]);
   if (!limit.allowed) {
     return tooManyRequests(limit, `You are sending messages faster than the Game Master can answer: at most ${config.CHAT_TURNS_PER_MINUTE} a minute. Please wait a moment.`);
