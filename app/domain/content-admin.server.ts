@@ -67,6 +67,8 @@ export interface SectionsResult {
   created: number;
   /** New sections left out because their title or content was blank. */
   skipped: SectionInput["contentType"][];
+  /** The record each saved section now edits, so the editor's next save updates instead of copying. */
+  ids: Partial<Record<SectionInput["contentType"], string>>;
 }
 
 const PLACEHOLDER_ORDER = new Map<string, number>(
@@ -90,7 +92,7 @@ export async function saveSections({ gameSlug, sections }: SectionsInput): Promi
       : [];
     const ownedType = new Map(owned.map((row) => [row.id, row.contentType]));
 
-    const result: SectionsResult = { updated: 0, created: 0, skipped: [] };
+    const result: SectionsResult = { updated: 0, created: 0, skipped: [], ids: {} };
     for (const section of sections) {
       const values = {
         title: section.title,
@@ -104,9 +106,14 @@ export async function saveSections({ gameSlug, sections }: SectionsInput): Promi
         }
         await tx.update(gameContent).set(values).where(eq(gameContent.id, section.id));
         result.updated += 1;
+        result.ids[section.contentType] = section.id;
       } else if (section.title && section.content) {
-        await tx.insert(gameContent).values({ ...values, gameSlug, contentType: section.contentType });
+        const [created] = await tx
+          .insert(gameContent)
+          .values({ ...values, gameSlug, contentType: section.contentType })
+          .returning({ id: gameContent.id });
         result.created += 1;
+        if (created) result.ids[section.contentType] = created.id;
       } else if (section.title || section.content) {
         result.skipped.push(section.contentType);
       }

@@ -216,9 +216,18 @@ describe("the multi-section save", () => {
       ],
     });
     expect(status).toBe(200);
-    expect(body).toEqual({ updated: 1, created: 2, skipped: ["beginner_tips"] });
     const rows = await db().select().from(gameContent).where(eq(gameContent.gameSlug, "sections-game"));
     const byType = Object.fromEntries(rows.map((row) => [row.contentType, row]));
+    expect(body).toEqual({
+      updated: 1,
+      created: 2,
+      skipped: ["beginner_tips"],
+      ids: {
+        story_background: existing!.id,
+        character_development: byType.character_development!.id,
+        advanced_strategies: byType.advanced_strategies!.id,
+      },
+    });
     expect(rows).toHaveLength(3);
     expect(byType.story_background).toMatchObject({ id: existing!.id, title: "New story", sectionOrder: 3 });
     expect(byType.character_development).toMatchObject({ title: "Characters", sectionOrder: 10, isPublished: true });

@@ -30,6 +30,7 @@ interface SaveResult {
   updated: number;
   created: number;
   skipped: SectionType[];
+  ids: Partial<Record<SectionType, string>>;
 }
 
 /** Each section edits the record the public page shows: the game's first of that type. */
@@ -60,9 +61,6 @@ export function MultiSectionEditor({ content, games }: { content: AdminContent[]
   const [gameSlug, setGameSlug] = useState("");
   const [gameError, setGameError] = useState<string>();
   const initial = content ? sectionsOf(content, gameSlug) : [];
-  // The form starts again from the stored sections when the game changes or a save created
-  // records (their ids arrive with the fresh data), so a second save updates instead of copying.
-  const formKey = `${gameSlug}:${initial.map((section) => section.id ?? "new").join(",")}`;
 
   return (
     <section aria-labelledby="sections-heading" className="space-y-5">
@@ -90,7 +88,9 @@ export function MultiSectionEditor({ content, games }: { content: AdminContent[]
       {content === null ? (
         <LoadFailed message={ADMIN_TEXTS.contentLoadFailed} />
       ) : (
-        <SectionsForm key={formKey} gameSlug={gameSlug} initial={initial} onMissingGame={() => setGameError(ADMIN_TEXTS.selectGame)} />
+        // The form starts again from the stored sections only when the game changes: fresh data after a
+        // save must not overwrite what the admin typed since.
+        <SectionsForm key={gameSlug} gameSlug={gameSlug} initial={initial} onMissingGame={() => setGameError(ADMIN_TEXTS.selectGame)} />
       )}
     </section>
   );
@@ -134,6 +134,8 @@ function SectionsForm({
     }
     const result = await send<SaveResult>("PUT", "/api/admin/game-content/sections", body);
     if (result.ok) {
+      const { ids } = result.data;
+      setSections((current) => current.map((section) => ({ ...section, id: ids[section.contentType] ?? section.id })));
       toast.success(ADMIN_TEXTS.sectionsSaved, { description: savedSummary(result.data) });
       return;
     }
