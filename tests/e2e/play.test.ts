@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { gameMessages } from "#app/db/schema.ts";
 import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
 import { signInBrowser, signUp } from "#tests/helpers/accounts.ts";
 import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
@@ -51,6 +52,18 @@ const playerMessages = (page: Page) => log(page).locator('li[data-role="user"]')
 
 async function waitForReplyWithChoices(page: Page) {
   await page.getByRole("list", { name: "Suggested actions" }).waitFor({ timeout: 30_000 });
+}
+
+/** A toast with this title (exactly) whose text includes `description`. */
+async function expectToast(page: Page, title: string, description?: string) {
+  const toast = page.locator("[data-sonner-toast]").filter({ has: page.getByText(title, { exact: true }) }).first();
+  await toast.waitFor();
+  if (description) expect(await toast.textContent()).toContain(description);
+}
+
+/** How far (px) the story is scrolled up from its end. */
+function distanceFromEnd(page: Page) {
+  return log(page).evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
 }
 
 describe("playing a game", () => {
@@ -177,6 +190,97 @@ describe("playing a game", () => {
     await expectBalance(page, 20);
   });
 
+  it("Save Chat says 'Saving...' and is disabled while saving; a failed save shows SPEC's error and keeps the story", async () => {
+    const { page } = await signedInPage();
+    await page.goto(`${server.url}/play/${GAME}`);
+    await input(page).fill("I receive the ministers.");
+    await input(page).press("Enter");
+    await waitForReplyWithChoices(page);
+
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === "/api/game-messages",
+      async (route) => {
+        if (route.request().method() !== "PUT") return route.continue();
+        await held;
+        await route.fulfill({ status: 500, contentType: "application/json", body: '{"error":"The database is not answering."}' });
+      },
+    );
+    await page.getByRole("button", { name: "Save Chat" }).click();
+    const saving = page.getByRole("button", { name: PLAY_TEXTS.saving });
+    await saving.waitFor();
+    expect(await saving.isDisabled()).toBe(true);
+    release();
+
+    await expectToast(page, PLAY_TOASTS.saveFailed.title, PLAY_TOASTS.saveFailed.description);
+    await expect.poll(() => page.getByRole("button", { name: "Save Chat" }).isDisabled()).toBe(false);
+    expect(await playerMessages(page).allTextContents()).toEqual([expect.stringContaining("I receive the ministers.")]);
+    expect(await replies(page).count()).toBe(1);
+  });
+
+  it("a reply stream that yields no text: SPEC's apology, and no error toast", async () => {
+    const { page } = await signedInPage();
+    await page.route("**/api/game-chat", (route) => route.fulfill({ status: 200, contentType: "text/event-stream", body: "data: [DONE]\n\n" }));
+    await page.goto(`${server.url}/play/${GAME}`);
+    await input(page).fill("I wait in silence.");
+    await input(page).press("Enter");
+    await expect.poll(() => replies(page).last().textContent()).toContain(PLAY_TEXTS.emptyReply);
+    expect(await page.locator("[data-sonner-toast]").count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Send message" }).isDisabled()).toBe(true); // the input is empty
+    await input(page).fill("Again.");
+    expect(await page.getByRole("button", { name: "Send message" }).isDisabled()).toBe(false);
+  });
+
+  it("follows the reply as it streams, but not a player who scrolled up to reread", async () => {
+    const { account, page } = await signedInPage();
+    // A story long enough to scroll.
+    const paragraph = "The court waits on your word while the lanterns burn low in the Hall of Supreme Harmony. ".repeat(6);
+    await server.connection.db.insert(gameMessages).values(
+      Array.from({ length: 16 }, (_, index) => ({
+        userId: account.userId,
+        gameSlug: GAME,
+        role: index % 2 === 0 ? ("user" as const) : ("assistant" as const),
+        content: index % 2 === 0 ? `Move ${index / 2 + 1}: I consider my options.` : paragraph,
+      })),
+    );
+    await page.goto(`${server.url}/play/${GAME}`);
+    await expect.poll(() => playerMessages(page).count()).toBe(8);
+    await expect.poll(() => distanceFromEnd(page)).toBeLessThan(2);
+
+    // Reading along: the view keeps up with the reply.
+    await input(page).fill("I read the memorial aloud.");
+    await input(page).press("Enter");
+    await waitForReplyWithChoices(page);
+    await expect.poll(() => distanceFromEnd(page)).toBeLessThan(2);
+
+    // Scrolling up with the wheel while the next reply streams: the view stays where the player put it.
+    await input(page).fill("I summon the chief eunuch.");
+    await input(page).press("Enter");
+    await page.waitForFunction(
+      () => {
+        const streaming = document.querySelector('[role="log"] li[data-role="assistant"][aria-busy="true"]');
+        return streaming !== null && streaming.querySelector('[role="status"]') === null;
+      },
+      undefined,
+      { polling: "raf" },
+    );
+    await log(page).hover();
+    await page.mouse.wheel(0, -2000);
+    const streamingAfterScroll = await page.locator('[role="log"] li[aria-busy="true"]').count();
+    await waitForReplyWithChoices(page);
+    // The reply was still arriving after the player scrolled up, and the view did not follow it.
+    expect(streamingAfterScroll).toBe(1);
+    expect(await distanceFromEnd(page)).toBeGreaterThan(1000);
+    await page.getByRole("button", { name: "Latest" }).waitFor();
+
+    // "Latest" brings the player back to the end, and the view follows again.
+    await page.getByRole("button", { name: "Latest" }).click();
+    await expect.poll(() => distanceFromEnd(page)).toBeLessThan(2);
+    await expect.poll(() => page.getByRole("button", { name: "Latest" }).count()).toBe(0);
+    expect(page.errors).toEqual([]);
+  });
+
   it("works one-handed at 375 px: nothing overflows, the composer and balance stay in view", async () => {
     const { page } = await signedInPage(undefined, { width: 375, height: 740 });
     await page.goto(`${server.url}/play/${GAME}`);
@@ -199,12 +303,20 @@ describe("playing a game", () => {
 
 describe("arriving at the play screen", () => {
   it("signed out: 'Authentication required', then sign-in that returns to the game", async () => {
+    const account = await signUp(server);
     const page = await browser.newPage();
     await browser.context.clearCookies();
     await page.goto(`${server.url}/play/${GAME}`);
     await page.getByText(PLAY_TOASTS.authenticationRequired.title).waitFor();
     await page.getByText(PLAY_TOASTS.authenticationRequired.description).waitFor();
     await page.waitForURL(`**/auth?redirectTo=${encodeURIComponent(`/play/${GAME}`)}`);
+
+    await page.locator("#signin-email").fill(account.email);
+    await page.locator("#signin-password").fill(account.password);
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await page.waitForURL(`${server.url}/play/${GAME}`);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Empress Simulator");
+    await page.getByText(`Playing as: ${account.email}`).waitFor();
   });
 
   it("an unknown game: 'Game not found', then the games list", async () => {

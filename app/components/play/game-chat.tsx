@@ -1,5 +1,5 @@
 import { ArrowDown, ArrowLeft, RotateCcw, Save, Sparkles } from "lucide-react";
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { toast } from "#app/components/toast.ts";
 import { CreditsBadge } from "#app/components/site-header.tsx";
@@ -19,6 +19,7 @@ import { PLAY_TEXTS, PLAY_TOASTS, welcomeMessage } from "#app/lib/play-texts.ts"
 import { splitStoryChoices } from "#app/lib/story-choices.ts";
 import { ChatComposer } from "./chat-composer.tsx";
 import { ChatMessageView, ChoiceButtons } from "./chat-message.tsx";
+import { useFollowLatest } from "./use-follow-latest.ts";
 import { useGameChat, type ChatMessage } from "./use-game-chat.tsx";
 
 export interface PlayGame {
@@ -26,9 +27,6 @@ export interface PlayGame {
   title: string;
   tagline: string | null;
 }
-
-/** How close to the end (px) still counts as "reading the latest": new text then scrolls into view. */
-const FOLLOW_THRESHOLD_PX = 96;
 
 async function storyRequest(method: "PUT" | "DELETE", gameSlug: string, body?: unknown) {
   const response = await fetch(`/api/game-messages?game_slug=${encodeURIComponent(gameSlug)}`, {
@@ -133,56 +131,20 @@ export function GameChat({
   const [draft, setDraft] = useState("");
   const [saving, setSaving] = useState(false);
   const [restarting, setRestarting] = useState(false);
-  const [following, setFollowing] = useState(true);
-  const scroller = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
-  const followingRef = useRef(true);
   const [welcomeTime] = useState(() => new Date().toISOString());
+  const { scroller, following, onScroll, follow, jumpToLatest } = useFollowLatest(messages);
 
   const story = messages.filter((message) => !message.local);
   const lastReply = messages.findLast((message) => message.role === "assistant" && !message.local);
   const lastMessage = messages.at(-1);
 
-  // Follow the newest text while the player is at the end; leave them alone when they scroll up.
-  useLayoutEffect(() => {
-    const element = scroller.current;
-    if (element && followingRef.current) element.scrollTop = element.scrollHeight;
-  }, [messages]);
-
-  // Content also grows without a state change (fonts arriving, Markdown laying out).
-  useEffect(() => {
-    const element = scroller.current;
-    const content = element?.firstElementChild;
-    if (!element || !content) return;
-    const observer = new ResizeObserver(() => {
-      if (followingRef.current) element.scrollTop = element.scrollHeight;
-    });
-    observer.observe(content);
-    return () => observer.disconnect();
-  }, []);
-
   useEffect(() => {
     inputRef.current?.focus({ preventScroll: true });
   }, []);
 
-  function onScroll() {
-    const element = scroller.current;
-    if (!element) return;
-    const atEnd = element.scrollHeight - element.scrollTop - element.clientHeight < FOLLOW_THRESHOLD_PX;
-    followingRef.current = atEnd;
-    setFollowing(atEnd);
-  }
-
-  function jumpToLatest() {
-    const element = scroller.current;
-    followingRef.current = true;
-    setFollowing(true);
-    element?.scrollTo({ top: element.scrollHeight, behavior: "smooth" });
-  }
-
   async function submit(text = draft) {
-    followingRef.current = true;
-    setFollowing(true);
+    follow();
     setDraft("");
     const outcome = await send(text);
     if (outcome === "returned") setDraft((current) => current || text);

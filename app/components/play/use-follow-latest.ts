@@ -1,0 +1,76 @@
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+
+/** How close to the end (px) counts as being back at the newest text: following resumes there. */
+const RESUME_THRESHOLD_PX = 96;
+
+function distanceFromEnd(element: HTMLElement) {
+  return element.scrollHeight - element.scrollTop - element.clientHeight;
+}
+
+/**
+ * Keeps a scrolling story at its newest text while the player reads there, and leaves the view
+ * where the player put it once they scroll up to reread; scrolling back to the end, or
+ * `jumpToLatest`, follows again. `content` is what changes as text arrives.
+ *
+ * Only the player moves the view up: content that grows leaves scrollTop alone, and content that
+ * shrinks only clamps a view that was at the end. A player's scroll can land between two pieces
+ * of a reply before its scroll event is dispatched, so the view is compared with where it was
+ * last left, not only read from scroll events, or the next piece would pull the player back down.
+ */
+export function useFollowLatest(content: unknown) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const followingRef = useRef(true);
+  const [following, setFollowingState] = useState(true);
+  /** Where the view was left by the last scroll, ours or the player's. */
+  const settledTop = useRef(0);
+
+  const setFollowing = useCallback((value: boolean) => {
+    followingRef.current = value;
+    setFollowingState(value);
+  }, []);
+
+  const movedUpByPlayer = useCallback((element: HTMLElement) => element.scrollTop < settledTop.current - 1 && distanceFromEnd(element) > 1, []);
+
+  const keepUp = useCallback(() => {
+    const element = scroller.current;
+    if (!element || !followingRef.current) return;
+    if (movedUpByPlayer(element)) {
+      setFollowing(false);
+      return;
+    }
+    element.scrollTop = element.scrollHeight;
+    settledTop.current = element.scrollTop;
+  }, [movedUpByPlayer, setFollowing]);
+
+  useLayoutEffect(keepUp, [content, keepUp]);
+
+  // Content also grows without a state change (fonts arriving, Markdown laying out).
+  useEffect(() => {
+    const element = scroller.current;
+    const inner = element?.firstElementChild;
+    if (!element || !inner) return;
+    const observer = new ResizeObserver(keepUp);
+    observer.observe(inner);
+    return () => observer.disconnect();
+  }, [keepUp]);
+
+  const onScroll = useCallback(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const movedUp = movedUpByPlayer(element);
+    settledTop.current = element.scrollTop;
+    if (movedUp) setFollowing(false);
+    else if (distanceFromEnd(element) < RESUME_THRESHOLD_PX) setFollowing(true);
+  }, [movedUpByPlayer, setFollowing]);
+
+  /** Follows again from the next change on (the player sent a message). */
+  const follow = useCallback(() => setFollowing(true), [setFollowing]);
+
+  const jumpToLatest = useCallback(() => {
+    setFollowing(true);
+    const element = scroller.current;
+    element?.scrollTo({ top: element.scrollHeight, behavior: "smooth" });
+  }, [setFollowing]);
+
+  return { scroller, following, onScroll, follow, jumpToLatest };
+}
