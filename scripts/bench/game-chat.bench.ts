@@ -1,6 +1,8 @@
 /**
  * The Game Master under load: the production server in its own process, talking to a local
- * OpenAI-compatible model that answers instantly (first token at once, then a steady stream).
+ * OpenAI-compatible model that answers instantly (first token at once, then a steady stream). The
+ * model (model-worker.ts) and the probe player (probe-worker.ts) have threads of their own, so
+ * what the probe measures is the server's time, not the other players' load on this process.
  *
  * Prints, for 1, 50 and 200 concurrent streams, the latency the server adds before a player sees
  * the first token (measured by a probe player taking turns while the other streams run), then
@@ -9,10 +11,12 @@
  *   npm run bench -- game-chat                                  (embedded PGlite)
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench -- game-chat
  *
- * BENCH_CAPACITY=500,1000,2000 sets the capacity steps; BENCH_QUICK=1 runs a short version;
+ * BENCH_LATENCY=1,50,200 sets the latency levels and BENCH_CAPACITY=500,1000,2000 the capacity
+ * steps (either may be empty, to skip that part); BENCH_QUICK=1 runs a short version;
  * BENCH_SERVER_NODE_FLAGS adds Node flags to those of `npm start` (e.g. --max-old-space-size=512),
  * to measure other memory settings.
  */
+import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { Worker } from "node:worker_threads";
@@ -20,16 +24,18 @@ import path from "node:path";
 import { connectDatabase } from "#app/db/client.server.ts";
 import { setDatabaseConnection } from "#app/db/database.server.ts";
 import { applyCreditChange } from "#app/domain/credits.server.ts";
-import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
 import { startServerProcess } from "#tests/helpers/process.ts";
+import type { ModelSettings } from "./model-worker.ts";
 import type { ProbeRequest } from "./probe-worker.ts";
 import { createScratchDatabase } from "./scratch-database.ts";
-import { createTurnClient, type TurnResult } from "./turn-client.ts";
+import { createTurnClient, PROBE_MARKER, type TurnResult } from "./turn-client.ts";
 
 const QUICK = process.env.BENCH_QUICK === "1";
-const LATENCY_LEVELS = [1, 50, 200];
-const CAPACITY_LEVELS = (process.env.BENCH_CAPACITY ?? (QUICK ? "500,1000" : "500,1000,1500,2000,3000")).split(",").map(Number);
-const PROBE_TURNS = QUICK ? 60 : 200;
+const levels = (list: string) => list.split(",").filter(Boolean).map(Number);
+const LATENCY_LEVELS = levels(process.env.BENCH_LATENCY ?? "1,50,200");
+const CAPACITY_LEVELS = levels(process.env.BENCH_CAPACITY ?? (QUICK ? "500,1000" : "500,1000,1500,2000,3000"));
+/** Enough turns that p99 is not decided by two or three of them. */
+const PROBE_TURNS = QUICK ? 100 : 500;
 /**
  * The probe pauses between its turns, as a player reads before answering: back to back, its own
  * turns (a dozen database queries and an upstream request each) were a large part of the load it
@@ -46,14 +52,10 @@ const GAMES = ["empress-simulator", "cultivation-simulator", "celebrity-life", "
 // ---------------------------------------------------------------------------------------------
 // The model, the database and the server
 
-const model = await startOpenAICompatibleServer();
-model.script((request) =>
-  JSON.stringify((request.body.messages as unknown[]).at(-1)).includes("[probe]")
-    ? { tokens: ["A ", "short ", "answer."] }
-    : { tokens: REPLY_TOKENS, tokenDelayMs: TOKEN_DELAY_MS },
-);
-// The fake keeps every request for tests; a benchmark has no use for them.
-setInterval(() => model.requests.splice(0), 1000).unref();
+const modelThread = new Worker(new URL("./model-worker.ts", import.meta.url), {
+  workerData: { probeMarker: PROBE_MARKER, replyTokens: REPLY_TOKENS, tokenDelayMs: TOKEN_DELAY_MS } satisfies ModelSettings,
+});
+const [modelBaseUrl] = (await once(modelThread, "message")) as [string];
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "pae-bench-chat-"));
 const scratch = process.env.BENCH_DATABASE_URL ? await createScratchDatabase(process.env.BENCH_DATABASE_URL, "bench_chat") : undefined;
@@ -63,7 +65,7 @@ const server = await startServerProcess({
   DATA_DIR: dataDir,
   DATABASE_URL: databaseUrl ?? "",
   AI_PROVIDER: "openai-compatible",
-  AI_BASE_URL: model.baseUrl,
+  AI_BASE_URL: modelBaseUrl,
   AI_MODEL: "bench-model",
   AI_TIMEOUT_MS: "30000",
   CHAT_TURNS_PER_MINUTE: "1000000",
@@ -248,7 +250,7 @@ try {
 } finally {
   await server.stop();
   client.close();
-  await model.close();
+  await modelThread.terminate();
   rmSync(dataDir, { recursive: true, force: true });
   await scratch?.drop();
 }

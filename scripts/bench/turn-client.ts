@@ -2,6 +2,9 @@ import http from "node:http";
 
 /** One Game Master turn as the benchmark's players take it: POST /api/game-chat, read to [DONE]. */
 
+/** Marks the probe's messages, which the benchmark's model answers briefly. */
+export const PROBE_MARKER = "[probe]";
+
 export interface TurnResult {
   /** Milliseconds from sending the request to the first token arriving. */
   firstToken?: number;
@@ -15,7 +18,7 @@ export function createTurnClient(base: string) {
 
   function takeTurn(token: string, game: string, probe: boolean): Promise<TurnResult> {
     sequence += 1;
-    const body = JSON.stringify({ message: `${probe ? "[probe] " : ""}I act, move ${sequence}.`, game_slug: game });
+    const body = JSON.stringify({ message: `${probe ? `${PROBE_MARKER} ` : ""}I act, move ${sequence}.`, game_slug: game });
     return new Promise((resolve) => {
       const startedAt = performance.now();
       const request = http.request(

@@ -14,7 +14,7 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** The Node flags `npm start` runs the server with (its memory settings, docs/decisions/014). */
+/** The Node flags `npm start` runs the server with (its memory settings, docs/decisions/015). */
 function startCommandFlags(): string[] {
   const { start } = (JSON.parse(readFileSync(path.join(PROJECT, "package.json"), "utf8")) as { scripts: { start: string } }).scripts;
   const match = /^node((?:\s+--\S+)*)\s+server\/main\.ts$/.exec(start.trim());
