@@ -28,6 +28,7 @@ describe("configuration", () => {
       AI_CONTEXT_TOKENS: 8000,
       AI_MAX_OUTPUT_TOKENS: 800,
       AI_TIMEOUT_MS: 60000,
+      DATABASE_POOL_SIZE: 20,
       REQUIRE_EMAIL_VERIFICATION: false,
       SITE_NAME: "Play as Empress",
       SUPPORT_EMAIL: "support@playasempress.example",
@@ -47,6 +48,7 @@ describe("configuration", () => {
     expect(errorOf({ AI_PROVIDER: "skynet" })).toMatch(/^Invalid configuration: AI_PROVIDER /);
     expect(errorOf({ REQUIRE_EMAIL_VERIFICATION: "maybe" })).toMatch(/^Invalid configuration: REQUIRE_EMAIL_VERIFICATION /);
     expect(errorOf({ SUPPORT_EMAIL: "nobody" })).toMatch(/^Invalid configuration: SUPPORT_EMAIL /);
+    expect(errorOf({ DATABASE_POOL_SIZE: "0" })).toMatch(/^Invalid configuration: DATABASE_POOL_SIZE .*\(got "0"\)$/);
     for (const message of [errorOf({ PORT: "-1" }), errorOf({ PUBLIC_URL: "ftp://x" })]) expect(message).not.toContain("\n");
   });
 

@@ -28,6 +28,7 @@ const environmentSchema = z
       .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
       .optional()
       .or(z.literal("").transform(() => undefined)),
+    DATABASE_POOL_SIZE: positiveInteger(20),
     DATA_DIR: z.string().min(1).default("./data"),
     AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     AI_PROVIDER: z.enum(["offline", "openai-compatible", "openai", "anthropic"]).default("offline"),

@@ -49,6 +49,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     migrate: true,
+    maxConnections: config.DATABASE_POOL_SIZE,
   });
   setDatabaseConnection(connection);
   await seedDatabase(connection.db);

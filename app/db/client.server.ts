@@ -68,8 +68,11 @@ async function connectPglite(dataDir: string): Promise<DatabaseConnection> {
   };
 }
 
+/** How long a query waits for a free PostgreSQL connection before failing as busy (busy.server.ts). */
+export const POOL_CONNECTION_TIMEOUT_MS = 5000;
+
 function connectPostgres(databaseUrl: string, maxConnections: number): DatabaseConnection {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: maxConnections, connectionTimeoutMillis: 5000 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: maxConnections, connectionTimeoutMillis: POOL_CONNECTION_TIMEOUT_MS });
   // An idle client that loses its server emits 'error'; without a listener that would crash the process.
   pool.on("error", () => {});
   const db = drizzleNodePostgres({ client: pool, schema }) as unknown as Database;

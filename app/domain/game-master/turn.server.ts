@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
+import { retryWhileDatabaseBusy } from "../../db/busy.server.ts";
 import { env } from "../../env.server.ts";
 import { CREDITS_PER_MESSAGE } from "../../lib/constants.ts";
 import { trackInFlight } from "../../lib/in-flight.server.ts";
@@ -74,7 +75,7 @@ export async function startTurn({ userId, game, message, logger }: TurnRequest):
   const sentAt = new Date();
   const log = logger.child({ turnId, game: game.slug });
 
-  const refund = () => applyCreditChange({ userId, delta: CREDITS_PER_MESSAGE, reason: "refund", reference });
+  const refund = () => retryWhileDatabaseBusy(() => applyCreditChange({ userId, delta: CREDITS_PER_MESSAGE, reason: "refund", reference }));
   // The story is read while the credit is debited; the model is called only once both are done.
   const [debit, story] = await Promise.allSettled([
     applyCreditChange({ userId, delta: -CREDITS_PER_MESSAGE, reason: "chat_message", reference }),
@@ -197,7 +198,7 @@ export async function startTurn({ userId, game, message, logger }: TurnRequest):
 
     let stored = true;
     try {
-      await storeExchange({ userId, gameSlug: game.slug, message, reply, sentAt });
+      await retryWhileDatabaseBusy(() => storeExchange({ userId, gameSlug: game.slug, message, reply, sentAt }));
     } catch (error) {
       stored = false;
       log.error({ err: error }, "the exchange could not be stored");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isDatabaseBusy } from "#app/db/busy.server.ts";
 import { requireUser } from "#app/domain/auth.server.ts";
 import { InsufficientCreditsError } from "#app/domain/credits.server.ts";
 import { loadStoryBrief } from "#app/domain/game-master/game-source.server.ts";
@@ -25,11 +26,28 @@ const bodySchema = z.object({
   conversation_history: z.array(z.unknown()).optional(),
 });
 
-function jsonError(status: number, error: string, extra: Record<string, unknown> = {}) {
-  return Response.json({ error, ...extra }, { status });
+function jsonError(status: number, error: string, extra: Record<string, unknown> = {}, headers?: HeadersInit) {
+  return Response.json({ error, ...extra }, { status, headers });
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+/** Seconds a client is asked to wait when the database has no connection free for a new turn. */
+const BUSY_RETRY_AFTER_SECONDS = 5;
+
+export async function action(args: Route.ActionArgs) {
+  try {
+    return await playTurn(args);
+  } catch (error) {
+    // Nothing was spent: a turn that cannot reach the database refunds before it fails.
+    if (isDatabaseBusy(error)) {
+      return jsonError(503, "The Game Master has more players than it can answer right now. Please try again in a few seconds.", {}, {
+        "Retry-After": String(BUSY_RETRY_AFTER_SECONDS),
+      });
+    }
+    throw error;
+  }
+}
+
+async function playTurn({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return jsonError(405, "Use POST to talk to the Game Master.");
   const user = await requireUser(request);
   const config = env();

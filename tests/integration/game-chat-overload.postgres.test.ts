@@ -1,0 +1,128 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POOL_CONNECTION_TIMEOUT_MS } from "#app/db/client.server.ts";
+import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
+import {
+  balanceAndLedger,
+  eventually,
+  ledgerRows,
+  postChat,
+  readTurn,
+  startGameMasterServer,
+  storedMessages,
+  TEST_GAME,
+} from "#tests/helpers/game-chat.ts";
+import type { TestServer } from "#tests/helpers/server.ts";
+import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
+import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
+
+/**
+ * A database with more work than connections (PostgreSQL's pool; PGlite has none): a turn that
+ * cannot start answers 503 and costs nothing, and a refund or a reply the player has read waits
+ * for a connection instead of being lost.
+ */
+const POOL_SIZE = 2;
+
+let model: FakeModelServer;
+let server: TestServer;
+let stop: () => Promise<void>;
+let observer: pg.Client;
+
+beforeAll(async () => {
+  ({ model, server, close: stop } = await startGameMasterServer(startOpenAICompatibleServer, {
+    AI_PROVIDER: "openai-compatible",
+    AI_MODEL: "fake-storyteller-7b",
+    DATABASE_POOL_SIZE: String(POOL_SIZE),
+  }));
+  observer = new pg.Client({ connectionString: server.database.env.DATABASE_URL });
+  await observer.connect();
+});
+
+afterAll(async () => {
+  await observer.end();
+  await stop();
+});
+
+async function queriesWaitingOnLocks() {
+  const { rows } = await observer.query<{ waiting: number }>(
+    "select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+  );
+  return rows[0]?.waiting ?? 0;
+}
+
+/**
+ * Takes every connection of the server's pool: an outside transaction locks the session table,
+ * and as many signed-in requests as the pool has connections wait on it, one connection each.
+ * Returns what lets them go.
+ */
+async function occupyEveryConnection(player: TestAccount) {
+  const locker = new pg.Client({ connectionString: server.database.env.DATABASE_URL });
+  await locker.connect();
+  await locker.query("BEGIN");
+  await locker.query('LOCK TABLE "session" IN ACCESS EXCLUSIVE MODE');
+  const waiting = Array.from({ length: POOL_SIZE }, () =>
+    server.fetch(`/api/game-messages?game_slug=${TEST_GAME.slug}`, { headers: { Authorization: `Bearer ${player.token}` } }),
+  );
+  await eventually(async () => (await queriesWaitingOnLocks()) >= POOL_SIZE);
+  return async () => {
+    await locker.query("ROLLBACK");
+    await locker.end();
+    expect((await Promise.all(waiting)).map((response) => response.status)).toEqual(Array(POOL_SIZE).fill(200));
+  };
+}
+
+/** Past the pool's wait for a connection, so a write that did not try again has failed by then. */
+const longerThanOneWait = () => new Promise((resolve) => setTimeout(resolve, POOL_CONNECTION_TIMEOUT_MS + 1500));
+
+describe("a Game Master turn while the database has no free connection", () => {
+  it("answers 503 with Retry-After and a message, spending nothing", async () => {
+    const player = await signUp(server);
+    const release = await occupyEveryConnection(player);
+    const response = await postChat(server, player, { message: "I knock at the harbor gate.", game_slug: TEST_GAME.slug });
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("5");
+    expect(((await response.json()) as { error: string }).error).toMatch(/more players than it can answer right now/);
+    await release();
+    expect(await balanceAndLedger(player)).toEqual({ balance: 20, ledger: 20 });
+    expect(await storedMessages(server, player)).toEqual([]);
+  });
+
+  it("stores a reply the player has read once a connection frees up", async () => {
+    const player = await signUp(server);
+    const tokens = ["The ", "harbormaster ", "looks ", "up ", "from ", "her ", "ledger."];
+    model.script(() => ({ tokens, tokenDelayMs: 150 }));
+    const response = await postChat(server, player, { message: "I show her the manifest.", game_slug: TEST_GAME.slug });
+    expect(response.status).toBe(200);
+    // The turn has paid and read its story; the reply is streaming when the database fills up.
+    const release = await occupyEveryConnection(player);
+    const turn = readTurn(response);
+    await longerThanOneWait();
+    await release();
+    const read = await turn;
+    expect(read).toMatchObject({ text: tokens.join(""), done: true });
+    expect(read.error).toBeUndefined();
+    expect(await storedMessages(server, player)).toEqual([
+      { role: "user", content: "I show her the manifest." },
+      { role: "assistant", content: tokens.join("") },
+    ]);
+    expect(await balanceAndLedger(player)).toEqual({ balance: 19, ledger: 19 });
+  });
+
+  it("refunds a turn whose model failed once a connection frees up", async () => {
+    const player = await signUp(server);
+    // The model refuses (no retry for a 400) after the database has filled up.
+    model.script(() => ({ status: 400, startDelayMs: 1500 }));
+    const response = await postChat(server, player, { message: "I bribe the customs officer.", game_slug: TEST_GAME.slug });
+    expect(response.status).toBe(200);
+    const release = await occupyEveryConnection(player);
+    const turn = readTurn(response);
+    await longerThanOneWait();
+    await release();
+    expect((await turn).error).toMatch(/Your credit was refunded/);
+    expect(await balanceAndLedger(player)).toEqual({ balance: 20, ledger: 20 });
+    const [debit, refund] = (await ledgerRows(server, player)).slice(-2);
+    expect(debit).toMatchObject({ delta: -1, reason: "chat_message" });
+    expect(refund).toMatchObject({ delta: 1, reason: "refund", reference: debit?.reference });
+    expect(await storedMessages(server, player)).toEqual([]);
+  });
+});
