@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { gameMessages } from "#app/db/schema.ts";
 import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
-import { signInBrowser, signUp } from "#tests/helpers/accounts.ts";
+import { signInBrowser, signUp, testClientAddress, uniqueEmail } from "#tests/helpers/accounts.ts";
 import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
 import { setBalance } from "#tests/helpers/game-chat.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
@@ -67,9 +67,21 @@ function distanceFromEnd(page: Page) {
 }
 
 describe("playing a game", () => {
-  it("two turns with the offline storyteller, kept across a reload, saved, then started over", async () => {
-    const { account, page } = await signedInPage();
-    await page.goto(`${server.url}/play/${GAME}`);
+  it("sign up, 'Start Playing Now', two turns with the offline storyteller, kept across a reload, saved, then started over", async () => {
+    const account = { email: uniqueEmail(), password: "correct horse battery" };
+    const page = await browser.newPage();
+    await browser.context.clearCookies();
+    await page.setExtraHTTPHeaders({ "X-Forwarded-For": testClientAddress() });
+    await page.goto(`${server.url}/auth`);
+    await page.getByRole("tab", { name: "Sign Up" }).click();
+    await page.locator("#signup-email").fill(account.email);
+    await page.locator("#signup-password").fill(account.password);
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await page.waitForURL((url) => url.pathname !== "/auth");
+
+    await page.goto(`${server.url}/game/${GAME}`);
+    await page.getByRole("link", { name: "Start Playing Now" }).first().click();
+    await page.waitForURL(`${server.url}/play/${GAME}`);
 
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Empress Simulator");
     const welcome = replies(page).first();
