@@ -211,20 +211,28 @@ async function latencyLevel(streams: number, players: Player[]) {
   );
 }
 
+/**
+ * A level is held when no turn failed, and responsive when, besides, the first token came within
+ * RESPONSIVE_P99_MS for 99% of turns: past that the server is saturated, however few errors.
+ */
+const RESPONSIVE_P99_MS = 1000;
+
 async function capacityLevel(streams: number, players: Player[]) {
   const deadline = performance.now() + CAPACITY_HOLD_MS + REPLY_TOKENS.length * TOKEN_DELAY_MS;
-  const { result: held, usage } = await measureUsage(async () => {
+  const { result: streamed, usage } = await measureUsage(async () => {
     const streaming = holdStreams(streams, players, () => performance.now() > deadline);
     await streaming.done;
     return streaming;
   });
-  const failures = held.results.filter((result) => !result.ok);
-  const latencies = held.results.flatMap((result) => (result.ok && result.firstToken !== undefined ? [result.firstToken] : []));
+  const failures = streamed.results.filter((result) => !result.ok);
+  const latencies = streamed.results.flatMap((result) => (result.ok && result.firstToken !== undefined ? [result.firstToken] : []));
   const reasons = [...new Set(failures.map((failure) => failure.error))].slice(0, 3).join("; ");
   console.log(
     `${String(streams).padStart(5)} streams │ first token ${describeLatencies(latencies)} │ errors ${failures.length}${reasons ? ` (${reasons})` : ""} │ ${usage}`,
   );
-  return failures.length === 0;
+  const held = failures.length === 0;
+  const responsive = held && percentile(latencies.toSorted((a, b) => a - b), 99) < RESPONSIVE_P99_MS;
+  return { held, responsive, peakMiB: serverMemoryMiB().peak };
 }
 
 try {
@@ -241,12 +249,18 @@ try {
   for (const streams of LATENCY_LEVELS) await latencyLevel(streams, players);
 
   console.log(`\nConcurrent streams held for ${CAPACITY_HOLD_MS / 1000} s (each ending turn immediately replaced):`);
-  let sustained = 0;
+  type Reached = { streams: number; peakMiB: number };
+  let held: Reached | undefined;
+  let responsive: Reached | undefined;
   for (const streams of CAPACITY_LEVELS) {
-    if (!(await capacityLevel(streams, players))) break;
-    sustained = streams;
+    const level = await capacityLevel(streams, players);
+    if (!level.held) break;
+    held = { streams, peakMiB: level.peakMiB };
+    if (level.responsive) responsive = held;
   }
-  console.log(`\nMost concurrent streams sustained without errors: ${sustained || "none of the steps"}; server peak RSS ${serverMemoryMiB().peak.toFixed(0)} MiB`);
+  const describe = (level: Reached | undefined) => (level ? `${level.streams} (server peak RSS by then ${level.peakMiB.toFixed(0)} MiB)` : "none of the steps");
+  console.log(`\nMost concurrent streams held without errors: ${describe(held)}`);
+  console.log(`Most held with the first token within ${RESPONSIVE_P99_MS} ms at p99: ${describe(responsive)}`);
 } finally {
   await server.stop();
   client.close();
