@@ -258,9 +258,9 @@ try {
     held = { streams, peakMiB: level.peakMiB };
     if (level.responsive) responsive = held;
   }
-  const describe = (level: Reached | undefined) => (level ? `${level.streams} (server peak RSS by then ${level.peakMiB.toFixed(0)} MiB)` : "none of the steps");
-  console.log(`\nMost concurrent streams held without errors: ${describe(held)}`);
-  console.log(`Most held with the first token within ${RESPONSIVE_P99_MS} ms at p99: ${describe(responsive)}`);
+  const describeReach = (level: Reached | undefined) => (level ? `${level.streams} (server peak RSS by then ${level.peakMiB.toFixed(0)} MiB)` : "none of the steps");
+  console.log(`\nMost concurrent streams held without errors: ${describeReach(held)}`);
+  console.log(`Most held with the first token within ${RESPONSIVE_P99_MS} ms at p99: ${describeReach(responsive)}`);
 } finally {
   await server.stop();
   client.close();

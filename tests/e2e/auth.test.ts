@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { user } from "#app/db/schema.ts";
 import { STARTER_CREDITS } from "#app/lib/constants.ts";
 import { signInBrowser, signUp, testClientAddress, uniqueEmail } from "#tests/helpers/accounts.ts";
-import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
+import { expectToast, launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 import { startOidcProvider, type FakeOidcProvider } from "#tests/fakes/oidc.ts";
 import { startSmtpServer, type FakeSmtpServer } from "#tests/fakes/smtp.ts";
@@ -46,12 +46,6 @@ async function openPage(path: string, size?: { width: number; height: number }) 
   await page.goto(new URL(path, server.url).href);
   await page.waitForLoadState("networkidle");
   return page;
-}
-
-async function expectToast(page: Page, title: string, description: string) {
-  const toast = page.locator("[data-sonner-toast]").filter({ has: page.getByText(title, { exact: true }) });
-  await toast.first().waitFor();
-  expect(await toast.first().textContent()).toContain(description);
 }
 
 async function fillSignUp(page: Page, { email, password, username = "" }: { email: string; password: string; username?: string }) {

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { gameMessages } from "#app/db/schema.ts";
 import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
 import { signInBrowser, signUp, testClientAddress, uniqueEmail } from "#tests/helpers/accounts.ts";
-import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
+import { expectToast, launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
 import { setBalance } from "#tests/helpers/game-chat.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 import type { Page } from "playwright-core";
@@ -52,13 +52,6 @@ const playerMessages = (page: Page) => log(page).locator('li[data-role="user"]')
 
 async function waitForReplyWithChoices(page: Page) {
   await page.getByRole("list", { name: "Suggested actions" }).waitFor({ timeout: 30_000 });
-}
-
-/** A toast with this title (exactly) whose text includes `description`. */
-async function expectToast(page: Page, title: string, description?: string) {
-  const toast = page.locator("[data-sonner-toast]").filter({ has: page.getByText(title, { exact: true }) }).first();
-  await toast.waitFor();
-  if (description) expect(await toast.textContent()).toContain(description);
 }
 
 /** How far (px) the story is scrolled up from its end. */
@@ -285,6 +278,7 @@ describe("playing a game", () => {
     expect(streamingAfterScroll).toBe(1);
     expect(await distanceFromEnd(page)).toBeGreaterThan(1000);
     await page.getByRole("button", { name: "Latest" }).waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}/reading-back-1280.png` });
 
     // "Latest" brings the player back to the end, and the view follows again.
     await page.getByRole("button", { name: "Latest" }).click();

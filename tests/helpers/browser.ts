@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { expect } from "vitest";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -67,4 +68,11 @@ export async function seriousAccessibilityViolations(page: Page) {
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
+}
+
+/** Waits for a toast titled exactly `title`, and checks that it says `description`. */
+export async function expectToast(page: Page, title: string, description?: string) {
+  const toast = page.locator("[data-sonner-toast]").filter({ has: page.getByText(title, { exact: true }) }).first();
+  await toast.waitFor();
+  if (description) expect(await toast.textContent()).toContain(description);
 }

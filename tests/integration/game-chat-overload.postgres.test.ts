@@ -71,8 +71,18 @@ async function occupyEveryConnection(player: TestAccount) {
   };
 }
 
-/** Past the pool's wait for a connection, so a write that did not try again has failed by then. */
-const longerThanOneWait = () => new Promise((resolve) => setTimeout(resolve, POOL_CONNECTION_TIMEOUT_MS + 1500));
+/**
+ * Reads a turn that has started while every connection is taken for longer than one wait for a
+ * connection, so a write of the turn that did not try again has failed by the time they free up.
+ */
+async function readTurnThroughFullPool(player: TestAccount, response: Response) {
+  expect(response.status).toBe(200);
+  const release = await occupyEveryConnection(player);
+  const turn = readTurn(response);
+  await new Promise((resolve) => setTimeout(resolve, POOL_CONNECTION_TIMEOUT_MS + 1500));
+  await release();
+  return turn;
+}
 
 describe("a Game Master turn while the database has no free connection", () => {
   it("answers 503 with Retry-After and a message, spending nothing", async () => {
@@ -91,14 +101,9 @@ describe("a Game Master turn while the database has no free connection", () => {
     const player = await signUp(server);
     const tokens = ["The ", "harbormaster ", "looks ", "up ", "from ", "her ", "ledger."];
     model.script(() => ({ tokens, tokenDelayMs: 150 }));
-    const response = await postChat(server, player, { message: "I show her the manifest.", game_slug: TEST_GAME.slug });
-    expect(response.status).toBe(200);
     // The turn has paid and read its story; the reply is streaming when the database fills up.
-    const release = await occupyEveryConnection(player);
-    const turn = readTurn(response);
-    await longerThanOneWait();
-    await release();
-    const read = await turn;
+    const response = await postChat(server, player, { message: "I show her the manifest.", game_slug: TEST_GAME.slug });
+    const read = await readTurnThroughFullPool(player, response);
     expect(read).toMatchObject({ text: tokens.join(""), done: true });
     expect(read.error).toBeUndefined();
     expect(await storedMessages(server, player)).toEqual([
@@ -113,12 +118,7 @@ describe("a Game Master turn while the database has no free connection", () => {
     // The model refuses (no retry for a 400) after the database has filled up.
     model.script(() => ({ status: 400, startDelayMs: 1500 }));
     const response = await postChat(server, player, { message: "I bribe the customs officer.", game_slug: TEST_GAME.slug });
-    expect(response.status).toBe(200);
-    const release = await occupyEveryConnection(player);
-    const turn = readTurn(response);
-    await longerThanOneWait();
-    await release();
-    expect((await turn).error).toMatch(/Your credit was refunded/);
+    expect((await readTurnThroughFullPool(player, response)).error).toMatch(/Your credit was refunded/);
     expect(await balanceAndLedger(player)).toEqual({ balance: 20, ledger: 20 });
     const [debit, refund] = (await ledgerRows(server, player)).slice(-2);
     expect(debit).toMatchObject({ delta: -1, reason: "chat_message" });

@@ -7,6 +7,11 @@ function distanceFromEnd(element: HTMLElement) {
   return element.scrollHeight - element.scrollTop - element.clientHeight;
 }
 
+/** Higher than where it was last left, and not merely clamped to the end of shrunken content. */
+function movedUp(element: HTMLElement, settledTop: number) {
+  return element.scrollTop < settledTop - 1 && distanceFromEnd(element) > 1;
+}
+
 /**
  * Keeps a scrolling story at its newest text while the player reads there, and leaves the view
  * where the player put it once they scroll up to reread; scrolling back to the end, or
@@ -29,18 +34,16 @@ export function useFollowLatest(content: unknown) {
     setFollowingState(value);
   }, []);
 
-  const movedUpByPlayer = useCallback((element: HTMLElement) => element.scrollTop < settledTop.current - 1 && distanceFromEnd(element) > 1, []);
-
   const keepUp = useCallback(() => {
     const element = scroller.current;
     if (!element || !followingRef.current) return;
-    if (movedUpByPlayer(element)) {
+    if (movedUp(element, settledTop.current)) {
       setFollowing(false);
       return;
     }
     element.scrollTop = element.scrollHeight;
     settledTop.current = element.scrollTop;
-  }, [movedUpByPlayer, setFollowing]);
+  }, [setFollowing]);
 
   useLayoutEffect(keepUp, [content, keepUp]);
 
@@ -57,11 +60,11 @@ export function useFollowLatest(content: unknown) {
   const onScroll = useCallback(() => {
     const element = scroller.current;
     if (!element) return;
-    const movedUp = movedUpByPlayer(element);
+    const byPlayer = movedUp(element, settledTop.current);
     settledTop.current = element.scrollTop;
-    if (movedUp) setFollowing(false);
+    if (byPlayer) setFollowing(false);
     else if (distanceFromEnd(element) < RESUME_THRESHOLD_PX) setFollowing(true);
-  }, [movedUpByPlayer, setFollowing]);
+  }, [setFollowing]);
 
   /** Follows again from the next change on (the player sent a message). */
   const follow = useCallback(() => setFollowing(true), [setFollowing]);
