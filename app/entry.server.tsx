@@ -3,6 +3,7 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
+import { isDatabaseBusy } from "#app/db/busy.server.ts";
 import { requestContext } from "#app/request-context.ts";
 
 export const streamTimeout = 5_000;
@@ -56,5 +57,12 @@ export default function handleRequest(
 
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  context.get(requestContext).logger.error({ err: error, url: request.url }, "unhandled error while rendering");
+  const { logger, outcome } = context.get(requestContext);
+  // Not a fault to investigate: the page is answered 503 with Retry-After (app/http/edge.server.ts).
+  if (isDatabaseBusy(error)) {
+    outcome.databaseBusy = true;
+    logger.warn("no database connection came free in time: answered 503");
+    return;
+  }
+  logger.error({ err: error, url: request.url }, "unhandled error while rendering");
 };

@@ -97,11 +97,15 @@ export function parseEnvironment(source: NodeJS.ProcessEnv = process.env) {
   }
   const value = result.data;
   const dataDir = path.resolve(value.DATA_DIR);
-  const publicUrl = (value.PUBLIC_URL ?? `http://localhost:${value.PORT || 3000}`).replace(/\/+$/, "");
+  const port = value.PORT || 3000;
+  const publicUrl = (value.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
   return {
     ...value,
     DATA_DIR: dataDir,
     PUBLIC_URL: publicUrl,
+    // Where the site's own pages are served from. Unset, a default start is opened as localhost or
+    // 127.0.0.1 alike, and both must be able to sign up and post; set, only the address it names.
+    SITE_ORIGINS: value.PUBLIC_URL ? [new URL(publicUrl).origin] : [`http://localhost:${port}`, `http://127.0.0.1:${port}`],
     AUTH_SECRET: value.AUTH_SECRET ?? readOrCreateLocalSecret(dataDir, "auth-secret"),
     isProduction: value.NODE_ENV === "production",
     usesEmbeddedDatabase: !value.DATABASE_URL,

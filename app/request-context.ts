@@ -10,6 +10,8 @@ export interface RequestContext {
   cspNonce: string;
   /** Aborted when the server starts shutting down; long-lived streams end on it. */
   shutdownSignal: AbortSignal;
+  /** What went wrong while the request was served, for the edge to answer (app/http/edge.server.ts). */
+  outcome: { databaseBusy: boolean };
 }
 
 export const requestContext = createContext<RequestContext>();

@@ -23,6 +23,7 @@ import { onToastRequested } from "./components/toast.ts";
 import { getSessionUser } from "./domain/auth.server.ts";
 import { getBalance } from "./domain/credits.server.ts";
 import { env } from "./env.server.ts";
+import { edgeMiddleware } from "./http/edge.server.ts";
 import type { RootData } from "./lib/site.ts";
 
 export const links: Route.LinksFunction = () => [
@@ -30,6 +31,9 @@ export const links: Route.LinksFunction = () => [
   { rel: "preload", href: displayFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
+
+/** Every request, page or API, passes the HTTP edge first. */
+export const middleware: Route.MiddlewareFunction[] = [edgeMiddleware];
 
 export async function loader({ request }: Route.LoaderArgs): Promise<RootData> {
   const config = env();

@@ -224,6 +224,7 @@ function reactRouterHandler({ shutdownSignal, build }: Pick<AppOptions, "shutdow
         logger: request.log,
         cspNonce: String(response.locals.cspNonce),
         shutdownSignal,
+        outcome: { databaseBusy: false },
       });
       return context;
     },

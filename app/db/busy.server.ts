@@ -6,12 +6,27 @@ import { setTimeout as sleep } from "node:timers/promises";
  */
 const POOL_TIMEOUT_MESSAGE = "timeout exceeded when trying to connect";
 
+/** PostgreSQL's query_canceled: here, a statement that ran past statement_timeout and was rolled back. */
+const STATEMENT_CANCELED = "57014";
+
 const RETRY_PAUSE_MS = 500;
 
 /** The database had no free connection in time (the error as Drizzle wraps it, or bare). */
-export function isDatabaseBusy(error: unknown): boolean {
+function isPoolTimeout(error: unknown): boolean {
   for (let current = error; current instanceof Error; current = current.cause) {
     if (current.message === POOL_TIMEOUT_MESSAGE) return true;
+  }
+  return false;
+}
+
+/**
+ * The database has more work than it can take now: no connection came free in time, or a statement
+ * ran out of time. Either way nothing was written, and the same request may succeed in a moment.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  if (isPoolTimeout(error)) return true;
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if ((current as Error & { code?: unknown }).code === STATEMENT_CANCELED) return true;
   }
   return false;
 }
@@ -26,7 +41,8 @@ export async function retryWhileDatabaseBusy<T>(write: () => Promise<T>, attempt
     try {
       return await write();
     } catch (error) {
-      if (!isDatabaseBusy(error) || attempt >= attempts) throw error;
+      // Only a write that never reached the database is tried again.
+      if (!isPoolTimeout(error) || attempt >= attempts) throw error;
       await sleep(RETRY_PAUSE_MS * attempt);
     }
   }

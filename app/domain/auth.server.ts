@@ -2,12 +2,11 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { bearer, genericOAuth, type GenericOAuthConfig } from "better-auth/plugins";
 import { eq } from "drizzle-orm";
-import { redirect } from "react-router";
 import { db } from "../db/database.server.ts";
 import * as schema from "../db/schema.ts";
 import { env, type Environment } from "../env.server.ts";
 import { logger } from "../lib/logger.server.ts";
-import { authPath, displayName, humanAuthMessage } from "../lib/auth.ts";
+import { displayName, humanAuthMessage } from "../lib/auth.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, type UserRole } from "../lib/constants.ts";
 import { confirmationMail, passwordResetMail } from "./account-mail.server.ts";
 import { limitAuthRequest } from "./auth-rate-limit.server.ts";
@@ -222,45 +221,4 @@ export async function getUserRoles(userId: string): Promise<UserRole[]> {
     .from(schema.userRoles)
     .where(eq(schema.userRoles.userId, userId));
   return rows.map((row) => row.role);
-}
-
-function isApiRequest(request: Request) {
-  return new URL(request.url).pathname.startsWith("/api/");
-}
-
-function jsonError(status: number, error: string) {
-  return Response.json({ error }, { status });
-}
-
-/** /auth, remembering the page the player asked for so they come back to it after signing in. */
-export function signInPath(request: Request) {
-  const url = new URL(request.url);
-  // A client-side navigation loads `/page.data?_routes=…` (`/_root.data` for the home page);
-  // the player wants the page itself back.
-  const pathname = url.pathname === "/_root.data" ? "/" : url.pathname.replace(/\.data$/, "");
-  url.searchParams.delete("_routes");
-  return authPath(`${pathname}${url.search}`);
-}
-
-/**
- * The signed-in user, or a thrown response: pages redirect to /auth (coming back afterwards),
- * API calls answer 401.
- */
-export async function requireUser(request: Request): Promise<SessionUser> {
-  const user = await getSessionUser(request);
-  if (user) return user;
-  if (isApiRequest(request)) throw jsonError(401, "Please sign in to continue.");
-  throw redirect(signInPath(request));
-}
-
-/**
- * The signed-in admin, or a thrown response: signed-out pages redirect to /auth, API calls
- * answer 401 / 403, and pages of a signed-in non-admin get a 403 the route renders as
- * 'Access Denied'.
- */
-export async function requireAdmin(request: Request): Promise<SessionUser> {
-  const user = await requireUser(request);
-  if (user.isAdmin) return user;
-  if (isApiRequest(request)) throw jsonError(403, "You don't have admin privileges for this action.");
-  throw new Response("Access Denied", { status: 403 });
 }

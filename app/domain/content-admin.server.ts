@@ -4,7 +4,7 @@ import { db } from "../db/database.server.ts";
 import { gameContent, games, type GameContent } from "../db/schema.ts";
 import type { ContentInput, SectionInput, SectionsInput } from "../lib/admin-forms.ts";
 import { MULTI_SECTION_TYPES } from "../lib/constants.ts";
-import { InvalidReferenceError, NotFoundError } from "./admin-errors.server.ts";
+import { InvalidInputError, NotFoundError } from "./errors.server.ts";
 
 /**
  * The admin's side of game_content (SPEC §7): every record of the active games, published or not,
@@ -32,7 +32,7 @@ async function requireActiveGame(executor: Queryable, slug: string) {
     .select({ slug: games.slug })
     .from(games)
     .where(and(eq(games.slug, slug), eq(games.isActive, true)));
-  if (!game) throw new InvalidReferenceError("gameSlug", "Choose a game: this one does not exist or was deleted.");
+  if (!game) throw new InvalidInputError("Choose a game: this one does not exist or was deleted.", "gameSlug");
 }
 
 export async function createContent(input: ContentInput): Promise<GameContent> {

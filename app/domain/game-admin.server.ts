@@ -3,7 +3,8 @@ import type { Queryable } from "../db/client.server.ts";
 import { db } from "../db/database.server.ts";
 import { games, type Game } from "../db/schema.ts";
 import type { GameInput } from "../lib/admin-forms.ts";
-import { isUniqueViolation, NotFoundError, SlugTakenError } from "./admin-errors.server.ts";
+import { isUniqueViolation } from "../db/unique-violation.server.ts";
+import { NotFoundError, SlugTakenError } from "./errors.server.ts";
 
 /**
  * The admin's side of games (SPEC §7 games): the active games in sort order, create, update and

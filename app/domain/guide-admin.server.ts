@@ -2,7 +2,8 @@ import { and, desc, eq, ne } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
 import { guides, type Guide } from "../db/schema.ts";
 import type { GuideInput } from "../lib/admin-forms.ts";
-import { isUniqueViolation, NotFoundError, SlugTakenError } from "./admin-errors.server.ts";
+import { isUniqueViolation } from "../db/unique-violation.server.ts";
+import { NotFoundError, SlugTakenError } from "./errors.server.ts";
 
 /**
  * The admin's side of guides (SPEC §7 guides): all of them, newest first, published or not, with

@@ -4,7 +4,7 @@ import { AccessDenied, AdminCheckRefused, CheckingPermissions } from "#app/compo
 import { AdminPanel } from "#app/components/admin/admin-panel.tsx";
 import type { AdminPanelData } from "#app/components/admin/panel-data.ts";
 import { useRootData } from "#app/components/use-root-data.ts";
-import { requireAdmin } from "#app/domain/auth.server.ts";
+import { personalPageHeaders, requireAdmin } from "#app/http/guards.server.ts";
 import { listContactMessages } from "#app/domain/contact-admin.server.ts";
 import { listContentForAdmin } from "#app/domain/content-admin.server.ts";
 import { listGamesForAdmin } from "#app/domain/game-admin.server.ts";
@@ -22,6 +22,9 @@ export const meta: Route.MetaFunction = ({ matches }) => [
  * admin role → 403 'Access Denied'. A list that cannot be read shows its own error; the rest of
  * the panel still works.
  */
+
+/** Personal: never kept by a browser or a shared cache. */
+export const headers = personalPageHeaders;
 export async function loader({ request, context }: Route.LoaderArgs): Promise<{ panel: AdminPanelData }> {
   await requireAdmin(request);
   const { logger } = context.get(requestContext);

@@ -6,7 +6,7 @@ import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { useRootData } from "#app/components/use-root-data.ts";
-import { requireUser } from "#app/domain/auth.server.ts";
+import { personalPageHeaders, requireUser } from "#app/http/guards.server.ts";
 import {
   cancelTestCheckout,
   getTestCheckout,
@@ -22,6 +22,9 @@ import type { Route } from "./+types/checkout-test";
  * The built-in test checkout (no Stripe key configured): it plays the payment provider's part,
  * and "Pay" completes the purchase through the same fulfilment as a real payment.
  */
+
+/** Personal: never kept by a browser or a shared cache. */
+export const headers = personalPageHeaders;
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const checkout = await getTestCheckout(user.id, params.sessionId).catch(notFound);

@@ -9,6 +9,7 @@ import { Card } from "#app/components/ui/card.tsx";
 import { useRootData } from "#app/components/use-root-data.ts";
 import { useViewerCredits } from "#app/components/use-viewer-credits.ts";
 import { checkoutMode } from "#app/domain/payments.server.ts";
+import { personalPageHeaders } from "#app/http/guards.server.ts";
 import {
   CREDIT_PACKAGES,
   CREDITS_PER_MESSAGE,
@@ -20,6 +21,9 @@ import { formatUsd, PAYMENT_MESSAGES, type CreatePaymentAnswer } from "#app/lib/
 import { formatCredits } from "#app/lib/site.ts";
 import { cn } from "#app/lib/utils.ts";
 import type { Route } from "./+types/credits";
+
+/** Personal (the balance): never kept by a browser or a shared cache. */
+export const headers = personalPageHeaders;
 
 export function loader() {
   return { checkoutMode: checkoutMode() };

@@ -7,12 +7,15 @@ import { StatusPage } from "#app/components/status-page.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { useRootData } from "#app/components/use-root-data.ts";
 import { useViewerCredits } from "#app/components/use-viewer-credits.ts";
-import { requireUser } from "#app/domain/auth.server.ts";
+import { personalPageHeaders, requireUser } from "#app/http/guards.server.ts";
 import { creditsAddedMessage, PAYMENT_MESSAGES, type VerifyPaymentAnswer } from "#app/lib/payments.ts";
 import { formatCredits } from "#app/lib/site.ts";
 import type { Route } from "./+types/payment-success";
 
 /** The checkout returns here; the `credits` parameter is never read — the server says what was added. */
+
+/** Personal: never kept by a browser or a shared cache. */
+export const headers = personalPageHeaders;
 export async function loader({ request }: Route.LoaderArgs) {
   await requireUser(request);
   return { sessionId: new URL(request.url).searchParams.get("session_id")?.trim() || null };

@@ -3,12 +3,16 @@ import { data, useNavigate, type ShouldRevalidateFunctionArgs } from "react-rout
 import { toast } from "#app/components/toast.ts";
 import { GameChat } from "#app/components/play/game-chat.tsx";
 import { getSessionUser } from "#app/domain/auth.server.ts";
+import { personalPageHeaders } from "#app/http/guards.server.ts";
 import { findPlayableGame } from "#app/domain/game-master/game-source.server.ts";
 import { isOfflineStoryteller } from "#app/domain/game-master/model.server.ts";
 import { listGameMessages } from "#app/domain/game-messages.server.ts";
 import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
 import type { Route } from "./+types/play";
 
+
+/** Personal: never kept by a browser or a shared cache. */
+export const headers = personalPageHeaders;
 export async function loader({ request, params }: Route.LoaderArgs) {
   const game = await findPlayableGame(params.slug);
   if (!game) return data({ state: "game-not-found" as const }, { status: 404 });

@@ -1,19 +1,16 @@
-import { adminEndpoint, readInput } from "#app/domain/admin-api.server.ts";
 import { createGuide, listGuidesForAdmin } from "#app/domain/guide-admin.server.ts";
+import { apiRoute, endpoint } from "#app/http/api-route.server.ts";
 import { guideInputSchema } from "#app/lib/admin-forms.ts";
-import { requestContext } from "#app/request-context.ts";
-import type { Route } from "./+types/guides";
 
 /** GET: every guide, newest first. POST: create a guide. Admins only. */
-function guides({ request, context }: Route.LoaderArgs | Route.ActionArgs) {
-  return adminEndpoint(request, context.get(requestContext).logger, {
-    GET: async () => Response.json({ guides: await listGuidesForAdmin() }),
-    POST: async () => {
-      const guide = await createGuide(await readInput(request, guideInputSchema));
-      return Response.json({ guide }, { status: 201 });
-    },
-  });
-}
+const guides = apiRoute({
+  GET: endpoint({ access: "admin", handler: async () => ({ guides: await listGuidesForAdmin() }) }),
+  POST: endpoint({
+    access: "admin",
+    body: guideInputSchema,
+    handler: async ({ body }) => Response.json({ guide: await createGuide(body) }, { status: 201 }),
+  }),
+});
 
 export const loader = guides;
 export const action = guides;

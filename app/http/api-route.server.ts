@@ -1,0 +1,141 @@
+import type { Logger } from "pino";
+import type { RouterContextProvider } from "react-router";
+import { z } from "zod";
+import { getSessionUser, type SessionUser } from "../domain/auth.server.ts";
+import { NotFoundError } from "../domain/errors.server.ts";
+import { fieldErrorsOf } from "../lib/admin-forms.ts";
+import { requestContext } from "../request-context.ts";
+import { PRIVATE_NO_STORE, RequestError, responseForError } from "./errors.server.ts";
+import { MAX_REQUEST_BODY_BYTES } from "./limits.ts";
+import { describeIssue } from "./validation.ts";
+
+/**
+ * The one way into every JSON endpoint. In order: the method (405 with Allow), who is asking (401,
+ * 403 for admin endpoints), the body (415 unless JSON, 413 over the limit, 400 unless it parses and
+ * fits its schema, naming the field), then the handler. The handler's domain errors, a busy
+ * database and unexpected failures become the one error shape (errors.server.ts). Text hygiene and
+ * cross-site protection run before this, for every route (edge.server.ts).
+ */
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** public: anyone, the session is not read; user: signed in (cookie or bearer); admin: an admin. */
+export type Access = "public" | "user" | "admin";
+
+type UserFor<A extends Access> = A extends "public" ? null : SessionUser;
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+interface ApiArgs {
+  request: Request;
+  params: Record<string, string | undefined>;
+  context: Readonly<RouterContextProvider>;
+}
+
+export interface EndpointArgs<A extends Access, Body, Query> extends ApiArgs {
+  user: UserFor<A>;
+  body: Body;
+  query: Query;
+  logger: Logger;
+}
+
+/** A handler answers a Response, or a value sent as JSON with status 200. */
+type Answer = Response | object;
+
+interface EndpointSpec<A extends Access, BodySchema extends z.ZodType | undefined, QuerySchema extends z.ZodType | undefined> {
+  access: A;
+  /** The JSON body's schema; without one, the body is not read (the handler may read it itself). */
+  body?: BodySchema;
+  /** The query string's schema, given the parameters as an object of strings. */
+  query?: QuerySchema;
+  handler: (args: EndpointArgs<A, Parsed<BodySchema>, Parsed<QuerySchema>>) => Answer | Promise<Answer>;
+}
+
+export interface Endpoint {
+  access: Access;
+  run(args: ApiArgs & { user: SessionUser | null; logger: Logger }): Promise<Answer>;
+}
+
+/** One method of an endpoint: who may call it, what it takes, what it does. */
+export function endpoint<
+  A extends Access,
+  BodySchema extends z.ZodType | undefined = undefined,
+  QuerySchema extends z.ZodType | undefined = undefined,
+>(spec: EndpointSpec<A, BodySchema, QuerySchema>): Endpoint {
+  return {
+    access: spec.access,
+    async run(args) {
+      const query = spec.query ? parse(spec.query, Object.fromEntries(new URL(args.request.url).searchParams)) : undefined;
+      const body = spec.body ? parse(spec.body, await readJson(args.request)) : undefined;
+      return spec.handler({ ...args, user: args.user as UserFor<A>, body: body as Parsed<BodySchema>, query: query as Parsed<QuerySchema> });
+    },
+  };
+}
+
+/** A resource route's loader and action: `const route = apiRoute({ GET: endpoint(…) }); export const loader = route; export const action = route;` */
+export function apiRoute(methods: Partial<Record<Method, Endpoint>>) {
+  const allowed = Object.keys(methods).join(", ");
+  return async ({ request, params, context }: ApiArgs): Promise<Response> => {
+    const { logger, requestId } = context.get(requestContext);
+    try {
+      const method = request.method.toUpperCase();
+      const spec = methods[(method === "HEAD" ? "GET" : method) as Method];
+      if (!spec) {
+        throw new RequestError("method_not_allowed", `This address accepts ${allowed} only.`, { headers: { Allow: allowed } });
+      }
+      const user = await authenticate(request, spec.access);
+      const answer = await spec.run({ request, params, context, user, logger });
+      const response = answer instanceof Response ? answer : Response.json(answer);
+      // Every answer of the API is about its caller or changes something: none may be kept.
+      if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", PRIVATE_NO_STORE);
+      return response;
+    } catch (error) {
+      return responseForError(error, { logger, requestId });
+    }
+  };
+}
+
+async function authenticate(request: Request, access: Access): Promise<SessionUser | null> {
+  if (access === "public") return null;
+  const user = await getSessionUser(request);
+  if (!user) throw new RequestError("unauthenticated", "Please sign in to continue.");
+  if (access === "admin" && !user.isAdmin) throw new RequestError("forbidden", "You don't have admin privileges for this action.");
+  return user;
+}
+
+function isJson(contentType: string | null) {
+  const type = contentType?.split(";")[0]?.trim().toLowerCase();
+  return type === "application/json" || Boolean(type?.startsWith("application/") && type.endsWith("+json"));
+}
+
+async function readJson(request: Request): Promise<unknown> {
+  if (!isJson(request.headers.get("content-type"))) {
+    throw new RequestError("unsupported_media_type", "Send the data as JSON (Content-Type: application/json).");
+  }
+  const text = await request.text();
+  if (Buffer.byteLength(text) > MAX_REQUEST_BODY_BYTES) throw tooLarge();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new RequestError("invalid_json", "The request body is not valid JSON.");
+  }
+}
+
+export function tooLarge() {
+  return new RequestError("payload_too_large", `The request body is too large: the limit is ${MAX_REQUEST_BODY_BYTES / 1024} KB.`);
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value, { error: describeIssue });
+  if (parsed.success) return parsed.data;
+  const fieldErrors = fieldErrorsOf(parsed.error);
+  throw new RequestError("invalid_input", parsed.error.issues[0]?.message ?? "The request is not valid.", { fieldErrors });
+}
+
+const recordIdSchema = z.uuid();
+
+/** A record id from the address; anything that is not one cannot name a record, so it is a 404. */
+export function recordId(value: string | undefined, what: string): string {
+  const parsed = recordIdSchema.safeParse(value);
+  if (!parsed.success) throw new NotFoundError(`No ${what} has this id.`);
+  return parsed.data;
+}

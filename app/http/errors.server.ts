@@ -1,0 +1,101 @@
+import type { Logger } from "pino";
+import { isDatabaseBusy } from "../db/busy.server.ts";
+import { DomainError, RateLimitedError } from "../domain/errors.server.ts";
+import type { ErrorBody, ErrorCode } from "../lib/error-codes.ts";
+
+/** One status per code: every endpoint answers the same refusal the same way. */
+const STATUS: Record<ErrorCode, number> = {
+  invalid_json: 400,
+  invalid_text: 400,
+  invalid_input: 400,
+  unauthenticated: 401,
+  insufficient_credits: 402,
+  cross_site: 403,
+  forbidden: 403,
+  email_not_confirmed: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payment_not_completed: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  provider_unavailable: 502,
+  payments_unavailable: 503,
+  busy: 503,
+};
+
+export function statusOf(code: ErrorCode): number {
+  return STATUS[code];
+}
+
+/** Seconds a client is asked to wait when the database has no connection free. */
+export const BUSY_RETRY_AFTER_SECONDS = 5;
+
+/** Answers about one person are never kept by a browser or a shared cache. */
+export const PRIVATE_NO_STORE = "private, no-store";
+
+/** Thrown by the edge itself: the request is wrong before any domain code runs. */
+export class RequestError extends Error {
+  override name = "RequestError";
+  readonly code: ErrorCode;
+  readonly headers?: HeadersInit;
+  readonly fieldErrors?: Record<string, string>;
+  constructor(code: ErrorCode, message: string, options: { headers?: HeadersInit; fieldErrors?: Record<string, string> } = {}) {
+    super(message);
+    this.code = code;
+    this.headers = options.headers;
+    this.fieldErrors = options.fieldErrors;
+  }
+}
+
+/** The one JSON shape of a refusal: `{ error, code }` and what the code needs besides. */
+export function errorResponse(body: ErrorBody, headers?: HeadersInit): Response {
+  const response = Response.json(body, { status: statusOf(body.code), headers });
+  response.headers.set("Cache-Control", PRIVATE_NO_STORE);
+  return response;
+}
+
+export const BUSY_MESSAGE = "The site has more visitors than it can serve right now. Please try again in a few seconds.";
+
+export function busyResponse(): Response {
+  return errorResponse(
+    { error: BUSY_MESSAGE, code: "busy", retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS },
+    { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) },
+  );
+}
+
+/**
+ * Any error as the answer a client gets: refusals with their code and status, a database without
+ * a free connection as 503, and anything else as a 500 logged here, once, with its stack.
+ */
+export function responseForError(error: unknown, { logger, requestId }: { logger: Logger; requestId: string }): Response {
+  if (error instanceof RequestError) {
+    return errorResponse({ error: error.message, code: error.code, ...fields(error.fieldErrors) }, error.headers);
+  }
+  if (error instanceof RateLimitedError) {
+    return errorResponse(
+      { error: error.message, code: error.code, retryAfterSeconds: error.retryAfterSeconds },
+      { "Retry-After": String(error.retryAfterSeconds) },
+    );
+  }
+  if (error instanceof DomainError) {
+    if (statusOf(error.code) >= 500) logger.error({ err: error.cause ?? error }, error.message);
+    return errorResponse({ error: error.message, code: error.code, ...fields(error.fieldErrors), ...error.details });
+  }
+  if (isDatabaseBusy(error)) {
+    logger.warn("no database connection came free in time: answered 503");
+    return busyResponse();
+  }
+  logger.error({ err: error }, "request failed");
+  return errorResponse({
+    error: "Something went wrong on our side. Please try again in a moment.",
+    code: "internal",
+    requestId,
+  });
+}
+
+function fields(fieldErrors: Record<string, string> | undefined) {
+  return fieldErrors ? { fieldErrors } : {};
+}
