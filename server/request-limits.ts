@@ -1,4 +1,5 @@
 import type { RequestHandler } from "express";
+import type { ErrorBody } from "#app/lib/error-codes.ts";
 
 /**
  * Refuses request bodies over `maxBytes` before anything reads them. React Router reads the raw
@@ -10,14 +11,16 @@ export function limitRequestBody(maxBytes: number): RequestHandler {
     const declared = request.headers["content-length"];
     if (declared !== undefined) {
       if (Number(declared) > maxBytes) {
-        response.status(413).json({ error: `Request body is too large: the limit is ${Math.round(maxBytes / 1024)} KB.` });
+        response
+          .status(413)
+          .json({ error: `The request body is too large: the limit is ${Math.round(maxBytes / 1024)} KB.`, code: "payload_too_large" } satisfies ErrorBody);
         return;
       }
       next();
       return;
     }
     if (request.headers["transfer-encoding"]) {
-      response.status(411).json({ error: "Request bodies must declare their Content-Length." });
+      response.status(411).json({ error: "Request bodies must declare their Content-Length.", code: "invalid_input" } satisfies ErrorBody);
       return;
     }
     next();

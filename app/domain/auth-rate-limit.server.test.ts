@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { authLimitFor, formatWait } from "./auth-rate-limit.server.ts";
+import { authLimitFor } from "./auth-rate-limit.server.ts";
+import { formatWait } from "./rate-limit.server.ts";
 
 describe("authLimitFor", () => {
   it("limits sign-in, sign-up, outgoing mail and password endpoints", () => {

@@ -1,4 +1,4 @@
-import { clientAddress, consumeRateLimit, tooManyRequests, type RateLimitRule } from "./rate-limit.server.ts";
+import { clientAddress, enforceRateLimit, type RateLimitRule } from "./rate-limit.server.ts";
 
 interface AuthLimit {
   rule: RateLimitRule;
@@ -41,18 +41,9 @@ export function authLimitFor(path: string): AuthLimit | undefined {
   return AUTH_LIMITS.find((limit) => limit.paths.some((prefix) => path === prefix || path.startsWith(prefix)));
 }
 
-/** "45 seconds", "1 minute", "10 minutes". */
-export function formatWait(seconds: number): string {
-  if (seconds < 60) return seconds === 1 ? "1 second" : `${seconds} seconds`;
-  const minutes = Math.ceil(seconds / 60);
-  return minutes === 1 ? "1 minute" : `${minutes} minutes`;
-}
-
-/** Counts a request to /api/auth/*; answers 429 (with Retry-After) when its limit is spent. */
-export async function limitAuthRequest(request: Request, basePath: string): Promise<Response | undefined> {
+/** Counts a request to /api/auth/*; throws RateLimitedError when its limit is spent. */
+export async function limitAuthRequest(request: Request, basePath: string): Promise<void> {
   const path = new URL(request.url).pathname.slice(basePath.length);
   const limit = authLimitFor(path);
-  if (!limit) return undefined;
-  const result = await consumeRateLimit(limit.rule, clientAddress(request));
-  return result.allowed ? undefined : tooManyRequests(result, limit.message(formatWait(result.retryAfterSeconds)));
+  if (limit) await enforceRateLimit(limit.rule, clientAddress(request), limit.message);
 }

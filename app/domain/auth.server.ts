@@ -145,8 +145,7 @@ export interface SessionUser {
  * would say them (the /auth page shows them as they come).
  */
 export async function handleAuthRequest(request: Request): Promise<Response> {
-  const limited = await limitAuthRequest(request, AUTH_BASE_PATH);
-  if (limited) return limited;
+  await limitAuthRequest(request, AUTH_BASE_PATH);
   return humaniseError(await auth().handler(request));
 }
 

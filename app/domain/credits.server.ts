@@ -3,6 +3,8 @@ import type { Queryable } from "../db/client.server.ts";
 import { db } from "../db/database.server.ts";
 import { creditLedger, profiles } from "../db/schema.ts";
 import type { CreditReason } from "../lib/constants.ts";
+import { PLAY_TOASTS } from "../lib/play-texts.ts";
+import { DomainError } from "./errors.server.ts";
 
 /**
  * Credits are money: every change of a balance is a ledger row written in the same transaction
@@ -10,10 +12,10 @@ import type { CreditReason } from "../lib/constants.ts";
  * the same reference can never be applied twice.
  */
 
-export class InsufficientCreditsError extends Error {
+export class InsufficientCreditsError extends DomainError {
   override name = "InsufficientCreditsError";
   constructor() {
-    super("Insufficient credits");
+    super("insufficient_credits", PLAY_TOASTS.insufficientCredits.description);
   }
 }
 

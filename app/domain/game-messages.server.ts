@@ -3,6 +3,7 @@ import { preparedQuery } from "../db/prepared.server.ts";
 import { db } from "../db/database.server.ts";
 import { gameMessages } from "../db/schema.ts";
 import type { MessageRole } from "../lib/constants.ts";
+import { ConflictError } from "./errors.server.ts";
 import type { StoredConversation } from "./game-master/context.server.ts";
 
 /**
@@ -20,7 +21,6 @@ export interface StoryMessage {
 export interface NewStoryMessage {
   role: MessageRole;
   content: string;
-  createdAt?: Date;
 }
 
 function conversation(userId: string | Placeholder, gameSlug: string | Placeholder) {
@@ -133,23 +133,18 @@ export async function storeExchange({
     ]);
 }
 
-/** Save Chat: the stored story becomes exactly `messages`, in one transaction. */
-export async function replaceGameMessages(userId: string, gameSlug: string, messages: NewStoryMessage[]) {
-  const now = Date.now();
-  await db().transaction(async (tx) => {
-    await tx.delete(gameMessages).where(conversation(userId, gameSlug));
-    if (messages.length === 0) return;
-    await tx.insert(gameMessages).values(
-      messages.map((message) => ({
-        userId,
-        gameSlug,
-        role: message.role,
-        content: message.content,
-        // A client's clock may be wrong; a time in the future is not kept.
-        createdAt: message.createdAt && message.createdAt.getTime() <= now ? message.createdAt : new Date(now),
-      })),
-    );
-  });
+/**
+ * Save Chat. Every exchange is stored as it happens, and the server is the only author of the Game
+ * Master's replies (they are the model's context): Save Chat confirms that the story on the
+ * player's screen is the stored one, and can neither add nor change a message.
+ */
+export async function confirmSavedStory(userId: string, gameSlug: string, shown: NewStoryMessage[]): Promise<number> {
+  const stored = await listGameMessages(userId, gameSlug);
+  const same = stored.length === shown.length && stored.every((message, index) => message.role === shown[index]?.role && message.content === shown[index].content);
+  if (!same) {
+    throw new ConflictError("The story on this page is not the one saved on your account. Reload the page to see your saved story.");
+  }
+  return stored.length;
 }
 
 /** Start Over: the story of this player in this game is deleted. */

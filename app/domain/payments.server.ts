@@ -7,7 +7,8 @@ import { env } from "../env.server.ts";
 import { findCreditPackage, PAYMENT_CURRENCY, type CreditPackage, type PaymentStatus } from "../lib/constants.ts";
 import { paymentSuccessPath } from "../lib/payments.ts";
 import { applyCreditChange, getBalance } from "./credits.server.ts";
-import type { RateLimitRule } from "./rate-limit.server.ts";
+import { DomainError, InvalidInputError, NotFoundError, UnavailableError } from "./errors.server.ts";
+import { enforceRateLimit, type RateLimitRule } from "./rate-limit.server.ts";
 
 /**
  * Buying credits. A checkout is a Stripe Checkout Session when STRIPE_SECRET_KEY is set, else the
@@ -23,51 +24,38 @@ export type CheckoutMode = "stripe" | "test";
 /** Checkouts one player may start per minute (a checkout is a call to Stripe). */
 export const CHECKOUT_RATE_LIMIT: RateLimitRule = { name: "create-payment", limit: 10, windowMs: 60_000 };
 
-/** A payment problem with the HTTP status and the sentence a person should read. */
-export class PaymentError extends Error {
-  override name = "PaymentError";
-  readonly status: number;
-  constructor(message: string, status: number) {
-    super(message);
-    this.status = status;
-  }
-}
-
-export class UnknownPackageError extends PaymentError {
+export class UnknownPackageError extends InvalidInputError {
   override name = "UnknownPackageError";
   constructor(packageType: string) {
-    super(`There is no credit package "${packageType}". Choose 100, 500 or 1000 credits.`, 400);
+    super(`There is no credit package "${packageType}". Choose 100, 500 or 1000 credits.`, "packageType");
   }
 }
 
 /** Unknown session, or one that belongs to someone else (the two are not told apart). */
-export class PaymentNotFoundError extends PaymentError {
+export class PaymentNotFoundError extends NotFoundError {
   override name = "PaymentNotFoundError";
   constructor() {
-    super("We could not find this payment on your account.", 404);
+    super("We could not find this payment on your account.");
   }
 }
 
-export class PaymentNotPaidError extends PaymentError {
+export class PaymentNotPaidError extends DomainError {
   override name = "PaymentNotPaidError";
   constructor(message = "This payment has not been completed, so no credits were added.") {
-    super(message, 409);
+    super("payment_not_completed", message);
   }
 }
 
-export class PaymentProviderError extends PaymentError {
+export class PaymentProviderError extends UnavailableError {
   override name = "PaymentProviderError";
   constructor(cause: unknown) {
-    super("The payment provider could not be reached. Please try again in a moment.", 502);
-    this.cause = cause;
+    super("provider_unavailable", "The payment provider could not be reached. Please try again in a moment.", cause);
   }
 }
 
-export class WebhookSignatureError extends PaymentError {
-  override name = "WebhookSignatureError";
-  constructor(message: string) {
-    super(message, 400);
-  }
+/** A webhook delivery that is not a well-formed event signed with our secret. */
+export class WebhookRefusedError extends InvalidInputError {
+  override name = "WebhookRefusedError";
 }
 
 export function checkoutMode(): CheckoutMode {
@@ -112,10 +100,11 @@ export interface Checkout {
   sessionId: string;
 }
 
-/** Starts a checkout for one package and records the pending payment. */
+/** Starts a checkout for one package and records the pending payment (at most CHECKOUT_RATE_LIMIT a minute). */
 export async function createCheckout(buyer: Buyer, packageType: string): Promise<Checkout> {
   const creditPackage = findCreditPackage(packageType);
   if (!creditPackage) throw new UnknownPackageError(packageType);
+  await enforceRateLimit(CHECKOUT_RATE_LIMIT, buyer.id, () => "Too many purchase attempts. Please wait a minute and try again.");
   const checkout = checkoutMode() === "stripe" ? await createStripeCheckout(buyer, creditPackage) : createTestCheckout();
   await db().insert(payments).values({
     userId: buyer.id,
@@ -261,13 +250,13 @@ export type WebhookOutcome =
  */
 export async function handleStripeWebhook(payload: Uint8Array, signature: string | null): Promise<WebhookOutcome> {
   const secret = env().STRIPE_WEBHOOK_SECRET;
-  if (!secret) throw new PaymentError("Stripe webhooks are not configured on this server.", 404);
-  if (!signature) throw new WebhookSignatureError("The Stripe-Signature header is missing.");
+  if (!secret) throw new NotFoundError("Stripe webhooks are not configured on this server.");
+  if (!signature) throw new WebhookRefusedError("The Stripe-Signature header is missing.");
   let event: Stripe.Event;
   try {
     event = Stripe.webhooks.constructEvent(Buffer.from(payload), signature, secret);
   } catch {
-    throw new WebhookSignatureError("The Stripe signature does not match this request.");
+    throw new WebhookRefusedError("The Stripe signature does not match this request.");
   }
 
   switch (event.type) {

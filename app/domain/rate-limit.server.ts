@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { preparedQuery } from "../db/prepared.server.ts";
 import { rateLimit } from "../db/schema.ts";
+import { RateLimitedError } from "./errors.server.ts";
 
 export interface RateLimitRule {
   /** What is limited, e.g. `chat`, `contact`; combined with the subject (user id, IP). */
@@ -62,10 +63,15 @@ export function clientAddress(request: Request): string {
   return request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown";
 }
 
-/** The JSON 429 every limited endpoint answers with. */
-export function tooManyRequests(result: RateLimitResult, message: string) {
-  return Response.json(
-    { error: message },
-    { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
-  );
+/** "45 seconds", "1 minute", "10 minutes". */
+export function formatWait(seconds: number): string {
+  if (seconds < 60) return seconds === 1 ? "1 second" : `${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? "1 minute" : `${minutes} minutes`;
+}
+
+/** Counts one attempt; over the limit, throws RateLimitedError with `message(wait)` ("wait" as formatWait says it). */
+export async function enforceRateLimit(rule: RateLimitRule, subject: string, message: (wait: string) => string): Promise<void> {
+  const result = await consumeRateLimit(rule, subject);
+  if (!result.allowed) throw new RateLimitedError(message(formatWait(result.retryAfterSeconds)), result.retryAfterSeconds);
 }

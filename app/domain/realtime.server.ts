@@ -120,17 +120,21 @@ export function creditsEvent(credits: number) {
 }
 
 /**
- * The `text/event-stream` response of GET /api/credits/events: the current balance at once, then
+ * The event stream of GET /api/credits/events: the current balance at once, then
  * every change, with comment heartbeats so proxies keep the connection open. It ends when the
  * client leaves, the server shuts down or the player signs out (on any instance).
  */
-export async function creditsEventStream({ userId, signals, heartbeatMs = HEARTBEAT_MS }: CreditsStreamOptions): Promise<Response> {
+export async function creditsEventStream({
+  userId,
+  signals,
+  heartbeatMs = HEARTBEAT_MS,
+}: CreditsStreamOptions): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
   const feed = await creditsFeed();
   const signal = AbortSignal.any(signals);
   let finish = (_closeBody: boolean) => {};
   const stop = () => finish(true);
 
-  const body = new ReadableStream<Uint8Array>({
+  const body = new ReadableStream<Uint8Array<ArrayBuffer>>({
     start(controller) {
       let open = true;
       let changed = false;
@@ -171,14 +175,7 @@ export async function creditsEventStream({ userId, signals, heartbeatMs = HEARTB
     },
   });
 
-  return new Response(body, {
-    headers: {
-      "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-cache, no-transform",
-      // nginx and similar proxies would otherwise buffer the stream.
-      "X-Accel-Buffering": "no",
-    },
-  });
+  return body;
 }
 
 /** Ends every live stream of a player on every instance (sign-out). */

@@ -57,7 +57,7 @@ export function errorResponse(body: ErrorBody, headers?: HeadersInit): Response 
   return response;
 }
 
-export const BUSY_MESSAGE = "The site has more visitors than it can serve right now. Please try again in a few seconds.";
+export const BUSY_MESSAGE = "The site has more players than it can answer right now. Please try again in a few seconds.";
 
 export function busyResponse(): Response {
   return errorResponse(

@@ -2,6 +2,7 @@
  * What the credits pages and the payment API share: SPEC §8's messages, the JSON the API answers
  * with, and how prices read. Safe on both sides.
  */
+import type { ErrorCode } from "./error-codes.ts";
 
 export const PAYMENT_MESSAGES = {
   signInRequired: "Please sign in to purchase credits",
@@ -17,21 +18,23 @@ export function creditsAddedMessage(credits: number) {
   return `${credits} credits added to your account!`;
 }
 
-/** POST /api/create-payment answers `{ url }`, or `{ error }` with a 4xx/5xx status. */
+/** POST /api/create-payment answers `{ url }`, or a refusal `{ error, code }` with a 4xx/5xx status. */
 export interface CreatePaymentAnswer {
   url?: string;
   error?: string;
+  code?: ErrorCode;
 }
 
 /**
  * POST /api/verify-payment answers `{ success: true, creditsAdded, balance }`; a payment that is
- * not (yet) paid or not the caller's answers `{ success: false, error }`; anything else `{ error }`.
+ * not (yet) paid is refused as `payment_not_completed`, one that is not the caller's as `not_found`.
  */
 export interface VerifyPaymentAnswer {
   success?: boolean;
   creditsAdded?: number;
   balance?: number;
   error?: string;
+  code?: ErrorCode;
 }
 
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });

@@ -45,7 +45,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const paid = await payTestCheckout(user.id, params.sessionId);
     return redirect(paymentSuccessPath(params.sessionId, paid.credits));
   } catch (error) {
-    if (error instanceof PaymentNotPaidError) return data({ error: error.message }, { status: error.status });
+    if (error instanceof PaymentNotPaidError) return data({ error: error.message, code: error.code }, { status: 409 });
     return notFound(error);
   }
 }

@@ -82,11 +82,11 @@ function CreditsStore({ testMode }: { testMode: boolean }) {
       const answer = (await response.json().catch(() => ({}))) as CreatePaymentAnswer;
       if (!response.ok) {
         checkoutTab?.close();
-        if (response.status === 401) {
+        if (answer.code === "unauthenticated") {
           toast.error(PAYMENT_MESSAGES.signInRequired);
           // The session ended meanwhile: let the page show it (Sign In Required).
           void revalidate();
-        } else if (response.status === 429 && answer.error) toast.error(answer.error);
+        } else if (answer.code === "rate_limited" && answer.error) toast.error(answer.error);
         else toast.error(PAYMENT_MESSAGES.createFailed);
         return;
       }

@@ -9,6 +9,7 @@ import { useRootData } from "#app/components/use-root-data.ts";
 import { useViewerCredits } from "#app/components/use-viewer-credits.ts";
 import { personalPageHeaders, requireUser } from "#app/http/guards.server.ts";
 import { creditsAddedMessage, PAYMENT_MESSAGES, type VerifyPaymentAnswer } from "#app/lib/payments.ts";
+import { errorCodeOf } from "#app/lib/error-codes.ts";
 import { formatCredits } from "#app/lib/site.ts";
 import type { Route } from "./+types/payment-success";
 
@@ -16,6 +17,7 @@ import type { Route } from "./+types/payment-success";
 
 /** Personal: never kept by a browser or a shared cache. */
 export const headers = personalPageHeaders;
+
 export async function loader({ request }: Route.LoaderArgs) {
   await requireUser(request);
   return { sessionId: new URL(request.url).searchParams.get("session_id")?.trim() || null };
@@ -145,7 +147,8 @@ async function verifyPayment(sessionId: string | null): Promise<VerifyResult> {
     if (response.ok && answer.success && typeof answer.creditsAdded === "number") {
       return { state: "verified", creditsAdded: answer.creditsAdded, balance: answer.balance };
     }
-    if (answer.success === false) {
+    const code = errorCodeOf(answer);
+    if (code === "payment_not_completed" || code === "not_found") {
       return { state: "failed", title: PAYMENT_MESSAGES.verificationFailed, detail: answer.error ?? "No credits were added." };
     }
     return {

@@ -40,7 +40,12 @@ export async function startTestServer(env: Record<string, string | undefined> = 
     url: server.url,
     connection: server.connection,
     database,
-    fetch: (pathname, init) => fetch(new URL(pathname, server.url), { redirect: "manual", ...init }),
+    fetch: (pathname, init = {}) => {
+      // As a browser on the site's own pages does; tests of cross-site requests set their own.
+      const headers = new Headers(init.headers);
+      if (!headers.has("origin")) headers.set("origin", server.url);
+      return fetch(new URL(pathname, server.url), { redirect: "manual", ...init, headers });
+    },
     async close() {
       await server.close();
       await database.drop();

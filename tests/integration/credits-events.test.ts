@@ -110,8 +110,8 @@ describe("GET /api/credits/events", () => {
   it("writes heartbeats between changes and ends when its signal aborts", async () => {
     const player = await signUp(server);
     const leave = new AbortController();
-    const response = await creditsEventStream({ userId: player.userId, signals: [leave.signal], heartbeatMs: 25 });
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const stream = await creditsEventStream({ userId: player.userId, signals: [leave.signal], heartbeatMs: 25 });
+    const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
     let text = "";
     while ((text.match(/^: heartbeat$/gm) ?? []).length < 2) {
       const { value, done } = await reader.read();

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useRevalidator } from "react-router";
 import type { FieldErrors } from "#app/lib/admin-forms.ts";
+import { errorCodeOf } from "#app/lib/error-codes.ts";
 
 export type ApiResult<T> =
   | { ok: true; data: T }
@@ -31,7 +32,8 @@ export function useAdminRequest() {
         return { ok: true, data: payload };
       }
       // Signed out or no longer an admin: reloading the panel shows the sign-in page or 'Access Denied'.
-      if (response.status === 401 || response.status === 403) void revalidator.revalidate();
+      const code = errorCodeOf(payload);
+      if (code === "unauthenticated" || code === "forbidden") void revalidator.revalidate();
       return {
         ok: false,
         status: response.status,

@@ -3,6 +3,7 @@ import { Link, useNavigate, useRevalidator } from "react-router";
 import { toast } from "#app/components/toast.ts";
 import { readGameChatStream } from "#app/lib/game-chat-stream.ts";
 import type { MessageRole } from "#app/lib/constants.ts";
+import { errorCodeOf, type ErrorCode } from "#app/lib/error-codes.ts";
 import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
 
 export interface ChatMessage {
@@ -18,6 +19,8 @@ export interface ChatMessage {
 /** What became of a send: the composer gives the text back when the turn never started. */
 export type SendOutcome = "sent" | "returned";
 
+const RETURNED_TO_COMPOSER = new Set<ErrorCode>(["email_not_confirmed", "rate_limited", "busy", "invalid_input", "invalid_text"]);
+
 let sequence = 0;
 function localId() {
   sequence += 1;
@@ -28,12 +31,13 @@ function now() {
   return new Date().toISOString();
 }
 
-async function errorMessage(response: Response) {
+/** The refusal the server answered with: its code and its sentence. */
+async function refusalOf(response: Response): Promise<{ code?: ErrorCode; message?: string }> {
   try {
     const body = (await response.json()) as { error?: unknown };
-    return typeof body.error === "string" ? body.error : undefined;
+    return { code: errorCodeOf(body), message: typeof body.error === "string" ? body.error : undefined };
   } catch {
-    return undefined;
+    return {};
   }
 }
 
@@ -93,8 +97,8 @@ export function useGameChat({ gameSlug, initialMessages }: { gameSlug: string; i
         });
 
         if (!response.ok || !response.body) {
-          const serverMessage = await errorMessage(response);
-          if (response.status === 402 || serverMessage?.includes("Insufficient credits")) {
+          const refusal = await refusalOf(response);
+          if (refusal.code === "insufficient_credits") {
             withdraw();
             toast.error(PLAY_TOASTS.insufficientCredits.title, {
               description: (
@@ -108,16 +112,17 @@ export function useGameChat({ gameSlug, initialMessages }: { gameSlug: string; i
             });
             return "returned";
           }
-          if (response.status === 401) {
+          if (refusal.code === "unauthenticated") {
             withdraw();
             toast.error(PLAY_TOASTS.authenticationRequired.title, { description: PLAY_TOASTS.authenticationRequired.description });
             await navigate(`/auth?redirectTo=${encodeURIComponent(`/play/${gameSlug}`)}`);
             return "returned";
           }
-          if (response.status === 403 || response.status === 429) {
+          // Refused before anything was spent: the player's text goes back to the composer.
+          if (refusal.code && RETURNED_TO_COMPOSER.has(refusal.code)) {
             withdraw();
-            toast.error(response.status === 403 ? PLAY_TOASTS.emailNotConfirmed.title : PLAY_TOASTS.sendFailed.title, {
-              description: serverMessage ?? PLAY_TOASTS.sendFailed.description,
+            toast.error(refusal.code === "email_not_confirmed" ? PLAY_TOASTS.emailNotConfirmed.title : PLAY_TOASTS.sendFailed.title, {
+              description: refusal.message ?? PLAY_TOASTS.sendFailed.description,
             });
             return "returned";
           }

@@ -4,10 +4,14 @@ import { retryWhileDatabaseBusy } from "../../db/busy.server.ts";
 import { env } from "../../env.server.ts";
 import { CREDITS_PER_MESSAGE } from "../../lib/constants.ts";
 import { trackInFlight } from "../../lib/in-flight.server.ts";
+import { PLAY_TOASTS, RESEND_CONFIRMATION_PATH } from "../../lib/play-texts.ts";
+import type { SessionUser } from "../auth.server.ts";
 import { applyCreditChange } from "../credits.server.ts";
+import { DomainError, NotFoundError } from "../errors.server.ts";
+import { enforceRateLimit } from "../rate-limit.server.ts";
 import { loadStoredConversation, storeExchange } from "../game-messages.server.ts";
 import { buildModelContext, type ModelContext } from "./context.server.ts";
-import type { PlayableStory } from "./game-source.server.ts";
+import { loadStoryBrief, type PlayableStory } from "./game-source.server.ts";
 import { gameMasterModel } from "./model.server.ts";
 import { mostCharactersWithin } from "./tokens.server.ts";
 import { streamReply } from "./reply-stream.server.ts";
@@ -34,7 +38,7 @@ export interface TurnRequest {
 export const TURN_ERRORS = {
   refunded: "The Game Master could not answer just now. Your credit was refunded; please try again.",
   interrupted: "The Game Master's reply was interrupted. What arrived has been kept in your story.",
-  notStored: "The reply could not be saved to your story. Please try again.",
+  notStored: "The reply could not be saved to your story, so your credit was refunded. Please try again.",
 } as const;
 
 const HEARTBEAT_MS = 15_000;
@@ -58,11 +62,40 @@ function storyReadLimits(budgetTokens: number) {
   return { maxMessages: Math.min(2000, Math.max(40, Math.ceil(budgetTokens / 25))), maxCharacters: mostCharactersWithin(budgetTokens) };
 }
 
-export const SSE_HEADERS = {
-  "Content-Type": "text/event-stream; charset=utf-8",
-  "Cache-Control": "no-cache, no-transform",
-  "X-Accel-Buffering": "no",
-} as const;
+export interface PlayRequest {
+  user: SessionUser;
+  gameSlug: string;
+  /** The player's message, already trimmed and validated. */
+  message: string;
+  logger: Logger;
+}
+
+/**
+ * A player's turn, with the rules that come before it: a confirmed email address where the site
+ * requires one, at most CHAT_TURNS_PER_MINUTE turns a minute, a playable game. Each refusal is a
+ * typed error and costs nothing.
+ */
+export async function playTurn({ user, gameSlug, message, logger }: PlayRequest): Promise<ReadableStream<Uint8Array>> {
+  const config = env();
+  if (config.REQUIRE_EMAIL_VERIFICATION && !user.emailVerified) {
+    throw new DomainError(
+      "email_not_confirmed",
+      `Please confirm your email address before playing. Open the link we sent you, or ask for a new one at ${RESEND_CONFIRMATION_PATH}.`,
+      { details: { resendUrl: RESEND_CONFIRMATION_PATH } },
+    );
+  }
+  // Independent reads, in parallel: each turn waits on the database several times already.
+  const [, game] = await Promise.all([
+    enforceRateLimit(
+      { name: "chat", limit: config.CHAT_TURNS_PER_MINUTE, windowMs: 60_000 },
+      user.id,
+      () => `You are sending messages faster than the Game Master can answer: at most ${config.CHAT_TURNS_PER_MINUTE} a minute. Please wait a moment.`,
+    ),
+    loadStoryBrief(gameSlug),
+  ]);
+  if (!game) throw new NotFoundError(PLAY_TOASTS.gameNotFound.description);
+  return startTurn({ userId: user.id, game, message, logger });
+}
 
 /**
  * Debits the turn's credit (throws InsufficientCreditsError, changing nothing, when the balance
@@ -200,8 +233,10 @@ export async function startTurn({ userId, game, message, logger }: TurnRequest):
     try {
       await retryWhileDatabaseBusy(() => storeExchange({ userId, gameSlug: game.slug, message, reply, sentAt }));
     } catch (error) {
+      // What is not in the story was not bought: the player gets the credit back and is told.
       stored = false;
-      log.error({ err: error }, "the exchange could not be stored");
+      log.error({ err: error }, "the exchange could not be stored; credit refunded");
+      await refund().catch((refundError: unknown) => log.error({ err: refundError }, "refund failed"));
     }
     if (failure) log.warn({ err: failure, durationMs, characters: reply.length }, "reply interrupted after text");
     else log.info({ durationMs, firstTokenMs: Math.round(firstTokenMs ?? 0), characters: reply.length, playerLeft }, "turn complete");

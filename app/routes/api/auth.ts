@@ -1,11 +1,9 @@
 import { handleAuthRequest } from "#app/domain/auth.server.ts";
-import type { Route } from "./+types/auth";
+import { apiRoute, endpoint } from "#app/http/api-route.server.ts";
 
 /** better-auth's endpoints: sign-up, sign-in, Google callbacks, email confirmation, sessions. */
-export function loader({ request }: Route.LoaderArgs) {
-  return handleAuthRequest(request);
-}
+const authEndpoint = endpoint({ access: "public", handler: ({ request }) => handleAuthRequest(request) });
+const auth = apiRoute({ GET: authEndpoint, POST: authEndpoint });
 
-export function action({ request }: Route.ActionArgs) {
-  return handleAuthRequest(request);
-}
+export const loader = auth;
+export const action = auth;

@@ -1,10 +1,7 @@
 import { z } from "zod";
-import { requireUser } from "#app/domain/auth.server.ts";
-import { PaymentError, verifyPayment } from "#app/domain/payments.server.ts";
-import { BadRequestError, methodNotAllowed, readJsonBody } from "#app/lib/api.server.ts";
+import { verifyPayment } from "#app/domain/payments.server.ts";
+import { apiRoute, endpoint } from "#app/http/api-route.server.ts";
 import type { VerifyPaymentAnswer } from "#app/lib/payments.ts";
-import { requestContext } from "#app/request-context.ts";
-import type { Route } from "./+types/verify-payment";
 
 const verifyPaymentBody = z.object({
   sessionId: z
@@ -15,26 +12,17 @@ const verifyPaymentBody = z.object({
 });
 
 /**
- * POST /api/verify-payment { sessionId } → { success, creditsAdded, balance } (SPEC §7). A payment
- * that is unpaid, unknown or someone else's answers { success: false, error } and credits nothing.
+ * POST /api/verify-payment { sessionId } → { success, creditsAdded, balance } (docs/spec.md §7). A
+ * payment that is unpaid, unknown or someone else's is refused (payment_not_completed, not_found)
+ * and credits nothing.
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request);
-  try {
-    const { sessionId } = await readJsonBody(request, verifyPaymentBody);
-    const verified = await verifyPayment(user.id, sessionId);
-    return Response.json({ success: true, ...verified } satisfies VerifyPaymentAnswer);
-  } catch (error) {
-    if (error instanceof BadRequestError) return Response.json({ error: error.message }, { status: 400 });
-    if (error instanceof PaymentError) {
-      if (error.status >= 500) {
-        context.get(requestContext).logger.error({ err: error.cause ?? error }, "payment could not be verified");
-        return Response.json({ error: error.message } satisfies VerifyPaymentAnswer, { status: error.status });
-      }
-      return Response.json({ success: false, error: error.message } satisfies VerifyPaymentAnswer, { status: error.status });
-    }
-    throw error;
-  }
-}
+const verify = apiRoute({
+  POST: endpoint({
+    access: "user",
+    body: verifyPaymentBody,
+    handler: async ({ user, body }) => ({ success: true, ...(await verifyPayment(user.id, body.sessionId)) }) satisfies VerifyPaymentAnswer,
+  }),
+});
 
-export const loader = () => methodNotAllowed();
+export const loader = verify;
+export const action = verify;
