@@ -259,7 +259,7 @@ const finalErrorHandler: ErrorRequestHandler = (error: unknown, request, respons
   response.status(500).json({
     error: "Something went wrong on our side. Please try again in a moment.",
     code: "internal",
-    requestId: String(request.id),
+    requestId: String(response.getHeader("X-Request-Id") ?? ""),
   } satisfies ErrorBody);
 };
 

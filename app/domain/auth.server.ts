@@ -1,5 +1,6 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError } from "better-auth/api";
 import { bearer, genericOAuth, type GenericOAuthConfig } from "better-auth/plugins";
 import { eq } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
@@ -7,7 +8,7 @@ import * as schema from "../db/schema.ts";
 import { env, type Environment } from "../env.server.ts";
 import { logger } from "../lib/logger.server.ts";
 import { displayName, humanAuthMessage } from "../lib/auth.ts";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, type UserRole } from "../lib/constants.ts";
+import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, MIN_PASSWORD_LENGTH, type UserRole } from "../lib/constants.ts";
 import { confirmationMail, passwordResetMail } from "./account-mail.server.ts";
 import { limitAuthRequest } from "./auth-rate-limit.server.ts";
 import { sendMail } from "./mail.server.ts";
@@ -40,6 +41,8 @@ function createAuth() {
   return betterAuth({
     appName: config.SITE_NAME,
     baseURL: config.PUBLIC_URL,
+    // Without PUBLIC_URL, a default start is opened as localhost or 127.0.0.1 alike.
+    trustedOrigins: config.SITE_ORIGINS,
     basePath: AUTH_BASE_PATH,
     secret: config.AUTH_SECRET,
     database: drizzleAdapter(db(), {
@@ -88,6 +91,10 @@ function createAuth() {
       user: {
         create: {
           async before(user) {
+            // A name longer than the form allows is not a name: refused, not cut, so nothing is kept of it.
+            if (user.name.trim().replace(/\s+/g, " ").length > MAX_USERNAME_LENGTH) {
+              throw new APIError("BAD_REQUEST", { message: `Your name is too long: at most ${MAX_USERNAME_LENGTH} characters.` });
+            }
             return { data: { ...user, name: displayName(user.name, user.email) } };
           },
         },

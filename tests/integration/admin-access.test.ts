@@ -108,7 +108,7 @@ describe.each(Object.entries(endpoints))("%s", (_name, endpoint) => {
       expect(body).toContain('"/auth?redirectTo=%2Fadmin"');
     } else {
       expect(response.status).toBe(401);
-      expect(JSON.parse(body)).toEqual({ error: "Please sign in to continue." });
+      expect(JSON.parse(body)).toEqual({ error: "Please sign in to continue.", code: "unauthenticated" });
     }
     expect(await snapshot()).toBe(before);
   });
@@ -127,7 +127,7 @@ describe.each(Object.entries(endpoints))("%s", (_name, endpoint) => {
       expect(body).toContain("Access Denied");
       expect(body).not.toContain("empress-simulator");
     } else {
-      expect(JSON.parse(body)).toEqual({ error: "You don't have admin privileges for this action." });
+      expect(JSON.parse(body)).toEqual({ error: "You don't have admin privileges for this action.", code: "forbidden" });
     }
     expect(await snapshot()).toBe(before);
   });

@@ -54,7 +54,7 @@ describe("live balances across two instances", () => {
 
     const created = await fetch(`${second.url}/api/create-payment`, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Cookie: player.cookie },
+      headers: { "Content-Type": "application/json", Cookie: player.cookie, Origin: second.url },
       body: JSON.stringify({ packageType: "500" }),
     });
     const { url } = (await created.json()) as { url: string };

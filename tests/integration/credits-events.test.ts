@@ -40,7 +40,7 @@ describe("GET /api/credits/events", () => {
   it("refuses a signed-out visitor with 401", async () => {
     const response = await server.fetch("/api/credits/events");
     expect(response.status).toBe(401);
-    expect(await response.json()).toEqual({ error: "Please sign in to continue." });
+    expect(await response.json()).toEqual({ error: "Please sign in to continue.", code: "unauthenticated" });
   });
 
   it("sends the balance at once, then every change of this player and no one else's, uncompressed", async () => {
@@ -50,7 +50,7 @@ describe("GET /api/credits/events", () => {
     expect(events.response.status).toBe(200);
     expect(events.response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     expect(events.response.headers.get("content-encoding")).toBeNull();
-    expect(events.response.headers.get("cache-control")).toBe("no-cache, no-transform");
+    expect(events.response.headers.get("cache-control")).toBe("private, no-cache, no-store, no-transform");
 
     expect((await events.next()).retry).toBe(RECONNECT_MS);
     expect(await events.nextCredits()).toBe(STARTER_CREDITS);

@@ -185,6 +185,18 @@ describe("a turn with an OpenAI-compatible model", () => {
     ]);
   });
 
+  it("refunds and tells the player when a delivered reply cannot be stored (a model that writes a NUL byte)", async () => {
+    const unstorable = await signUp(server);
+    model.script(() => ({ tokens: ["The gate ", "opens\u0000", " slowly."] }));
+    const turn = await readTurn(await postChat(server, unstorable, { message: "I knock.", game_slug: TEST_GAME.slug }));
+    expect(turn.pieces.join("")).toContain("The gate");
+    expect(turn.error).toMatch(/could not be saved.*refunded/);
+    expect(await storedMessages(server, unstorable)).toEqual([]);
+    expect(await balanceAndLedger(unstorable)).toEqual({ balance: 20, ledger: 20 });
+    const rows = (await ledgerRows(server, unstorable)).filter((row) => row.reason !== "signup_bonus");
+    expect(rows.map((row) => row.reason)).toEqual(["chat_message", "refund"]);
+  });
+
   it("refunds a reply with no text and ends the stream with [DONE] only", async () => {
     const empty = await signUp(server);
     model.script(() => ({ tokens: [] }));
