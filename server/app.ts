@@ -174,7 +174,9 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
               defaultSrc: ["'self'"],
               scriptSrc: ["'self'", (_request, response) => `'nonce-${(response as express.Response).locals.cspNonce}'`],
               styleSrc: ["'self'", "'unsafe-inline'"],
-              imgSrc: ["'self'", "data:", "https:"],
+              // Images from elsewhere would tell that server who reads a page (and could carry what
+              // it says): content may only show the site's own (app/lib/content-urls.ts).
+              imgSrc: ["'self'", "data:"],
               fontSrc: ["'self'", "data:"],
               connectSrc: ["'self'"],
               frameAncestors: ["'none'"],

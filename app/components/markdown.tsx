@@ -2,16 +2,30 @@ import ReactMarkdown, { type Components } from "react-markdown";
 import rehypeRaw from "rehype-raw";
 import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
+import { contentLink, siteImagePath } from "#app/lib/content-urls.ts";
 import { cn } from "#app/lib/utils.ts";
 
 /**
- * GitHub's sanitising rules (no scripts, no event handlers, no javascript: URLs, no iframes),
- * plus the `class` names our Markdown never needs but pasted HTML often carries — dropped.
+ * GitHub's sanitising rules (no scripts, no event handlers, no javascript: or data: URLs, no
+ * iframes), plus the `class` names our Markdown never needs but pasted HTML often carries —
+ * dropped. So are `<picture>` and `<source srcset>`: a srcset loads an image that the `img`
+ * rule below never sees.
  */
 const schema = {
   ...defaultSchema,
+  tagNames: (defaultSchema.tagNames ?? []).filter((name) => name !== "picture" && name !== "source"),
   attributes: { ...defaultSchema.attributes, "*": (defaultSchema.attributes?.["*"] ?? []).filter((name) => name !== "className") },
 };
+
+/**
+ * Which images a text may show; any other image is replaced by its alt text. "none" for Game
+ * Master replies: a model writes them, and players (or a game's content) can steer it into
+ * adding an image whose URL reports who reads the story, or carries the story away. "site" for
+ * what admins write: images the site itself serves.
+ */
+export type ImagePolicy = "none" | "site";
+
+const EXTERNAL_LINK = { target: "_blank", rel: "noopener noreferrer nofollow" } as const;
 
 const HEADINGS = ["h1", "h2", "h3", "h4", "h5", "h6"] as const;
 type HeadingTag = (typeof HEADINGS)[number];
@@ -34,11 +48,13 @@ export function Markdown({
   children,
   className,
   headingOffset = 0,
+  images = "none",
 }: {
   children: string;
   className?: string;
   /** How many levels deeper the content's headings sit in the page (0: as written). */
   headingOffset?: number;
+  images?: ImagePolicy;
 }) {
   return (
     <div className={cn("prose-story", className)}>
@@ -48,8 +64,12 @@ export function Markdown({
         components={{
           ...(headingOffset > 0 ? shiftedHeadings(headingOffset) : {}),
           a: ({ node: _node, href, ...props }) => {
-            const external = typeof href === "string" && /^https?:\/\//.test(href);
-            return <a href={href} {...props} {...(external ? { target: "_blank", rel: "noopener noreferrer nofollow" } : {})} />;
+            const link = typeof href === "string" ? contentLink(href) : undefined;
+            return <a href={link?.href} {...props} {...(link?.external ? EXTERNAL_LINK : {})} />;
+          },
+          img: ({ node: _node, src, ...props }) => {
+            const path = images === "site" && typeof src === "string" ? siteImagePath(src) : undefined;
+            return path ? <img src={path} {...props} /> : (props.alt ?? null);
           },
         }}
       >

@@ -1,9 +1,8 @@
 import { redirect } from "react-router";
-import type { Game } from "../db/schema.ts";
 import type { ContentType } from "../lib/constants.ts";
 import type { Logger } from "../lib/logger.server.ts";
 import { getPublishedContent, type PublishedContent } from "./game-content.server.ts";
-import { getActiveGame } from "./games.server.ts";
+import { getActiveGame, type GameSummary } from "./games.server.ts";
 
 /**
  * An active game and its published content, for /game/{slug} and its guide and tips pages.
@@ -12,9 +11,9 @@ import { getActiveGame } from "./games.server.ts";
 export async function requireGamePage(
   slug: string | undefined,
   { contentTypes, logger }: { contentTypes?: readonly ContentType[]; logger: Logger },
-): Promise<{ game: Game; content: PublishedContent }> {
+): Promise<{ game: GameSummary; content: PublishedContent }> {
   if (!slug) throw redirect("/games");
-  let found: [Game | undefined, PublishedContent];
+  let found: [GameSummary | undefined, PublishedContent];
   try {
     found = await Promise.all([getActiveGame(slug), getPublishedContent(slug, contentTypes)]);
   } catch (error) {

@@ -8,7 +8,7 @@ import { FEATURED_GAME_COUNT, type Difficulty } from "../lib/constants.ts";
  * the admin's modules.
  */
 
-/** What a game card and the catalogue need (never the Game Master prompt). */
+/** What a game card, the catalogue and a game's pages need (never the Game Master prompt). */
 export type GameSummary = Pick<
   Game,
   "id" | "slug" | "title" | "tagline" | "description" | "icon" | "difficulty" | "players" | "category" | "sortOrder"
@@ -70,17 +70,15 @@ export function listFeaturedGames(): Promise<GameSummary[]> {
   return listActiveGames({ limit: FEATURED_GAME_COUNT });
 }
 
-/** An active game by slug (the whole row, prompt included — keep it on the server). */
-export async function getActiveGame(slug: string): Promise<Game | undefined> {
+/**
+ * An active game by slug, for its public pages. Without the prompt: the Game Master's
+ * instructions are secret, and a column never read cannot end up in a page's data.
+ */
+export async function getActiveGame(slug: string): Promise<GameSummary | undefined> {
   const [game] = await db()
-    .select()
+    .select(summaryColumns)
     .from(games)
     .where(and(eq(games.slug, slug), eq(games.isActive, true)))
     .limit(1);
   return game;
-}
-
-/** The prompt's first paragraph: the scene a story opens on, shown in the game page's preview. */
-export function promptOpening(prompt: string): string {
-  return prompt.trim().split(/\r?\n\s*\r?\n/, 1)[0]?.replace(/\s+/g, " ").trim() ?? "";
 }

@@ -1,14 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { cannedReply, PREVIEW_PLACEHOLDER, welcomeMessage } from "./preview-chat.ts";
 
-const empress = { slug: "empress-simulator", title: "Empress Simulator", promptOpening: "The emperor is dead." };
-const campus = { slug: "mary-sue-campus", title: "Mary Sue Campus", promptOpening: "Welcome to Everbright Academy." };
+const empress = { slug: "empress-simulator", title: "Empress Simulator", description: "Rule as regent Empress Dowager." };
+const campus = { slug: "mary-sue-campus", title: "Mary Sue Campus", description: "A playful school comedy." };
 
 describe("the preview chat", () => {
-  it("opens with SPEC's welcome followed by the prompt's opening", () => {
-    expect(welcomeMessage(empress)).toMatchObject({
+  it("opens with SPEC's welcome followed by the game's description", () => {
+    expect(welcomeMessage(empress)).toEqual({
+      id: 0,
       role: "assistant",
-      paragraphs: ["Welcome to Empress Simulator! I am your AI Game Master.", "The emperor is dead."],
+      paragraphs: ["Welcome to Empress Simulator! I am your AI Game Master.", "Rule as regent Empress Dowager."],
     });
   });
 
@@ -28,11 +29,13 @@ describe("the preview chat", () => {
     expect(reply.paragraphs[0]).toContain("I summon the Chancellor");
   });
 
-  it("answers other games with an acknowledgement echoing the action, plus the prompt", () => {
+  it("answers other games with an acknowledgement echoing the action", () => {
     const reply = cannedReply(campus, "I join the drama club", 2);
     expect(reply.stats).toBeUndefined();
     expect(reply.choices).toBeUndefined();
-    expect(reply.paragraphs.join(" ")).toContain("I join the drama club");
-    expect(reply.paragraphs.join(" ")).toContain("Welcome to Everbright Academy.");
+    expect(reply.paragraphs).toEqual([
+      "You decide: “I join the drama club”",
+      "The Game Master takes note. In the full game of Mary Sue Campus, your action would ripple through the story: characters react, consequences unfold, and new choices open up.",
+    ]);
   });
 });

@@ -1,6 +1,8 @@
 /**
  * SPEC's "simpler embedded chat" on the game page: a local preview with canned replies (no
- * server call, no credits). The empress sample reply and its stats are SPEC §4's.
+ * server call, no credits). The empress sample reply and its stats are SPEC §4's. Where SPEC
+ * shows the game's prompt, the preview shows its description: the prompt is the Game Master's
+ * secret (docs/decisions/016-the-prompt-stays-on-the-server.md).
  */
 
 export interface PreviewStat {
@@ -19,8 +21,7 @@ export interface PreviewMessage {
 export interface PreviewGame {
   slug: string;
   title: string;
-  /** The first paragraph of the game's prompt: the scene the story opens on. */
-  promptOpening: string;
+  description: string;
 }
 
 export const PREVIEW_PLACEHOLDER = "What do you want to do? Type your action or choice...";
@@ -45,7 +46,7 @@ export function welcomeMessage(game: PreviewGame): PreviewMessage {
   return {
     id: 0,
     role: "assistant",
-    paragraphs: [`Welcome to ${game.title}! I am your AI Game Master.`, ...(game.promptOpening ? [game.promptOpening] : [])],
+    paragraphs: [`Welcome to ${game.title}! I am your AI Game Master.`, game.description],
   };
 }
 
@@ -70,7 +71,6 @@ export function cannedReply(game: PreviewGame, action: string, id: number): Prev
     paragraphs: [
       `You decide: “${action}”`,
       `The Game Master takes note. In the full game of ${game.title}, your action would ripple through the story: characters react, consequences unfold, and new choices open up.`,
-      ...(game.promptOpening ? [`Where your story stands: ${game.promptOpening}`] : []),
     ],
   };
 }

@@ -14,7 +14,6 @@ import { Button, ButtonGroup } from "#app/components/ui/button.tsx";
 import { useRootData } from "#app/components/use-root-data.ts";
 import type { PublishedContent } from "#app/domain/game-content.server.ts";
 import { requireGamePage } from "#app/domain/game-page.server.ts";
-import { promptOpening } from "#app/domain/games.server.ts";
 import type { ContentType, Difficulty } from "#app/lib/constants.ts";
 import { breadcrumbJsonLd, gameCrumbs, pageMeta, videoGameJsonLd } from "#app/lib/seo.ts";
 import { cacheForVisitors } from "#app/lib/visitor-cache.ts";
@@ -62,7 +61,6 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       difficulty: game.difficulty,
       category: game.category,
       players: game.players,
-      promptOpening: promptOpening(game.prompt),
     },
     // Content headings sit below the section's h2 and SPEC's h3 (and the mechanics boxes' h4).
     introduction: sections(content, INTRODUCTION, 2),

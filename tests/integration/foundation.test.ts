@@ -54,6 +54,14 @@ describe("the server shell", () => {
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
   });
 
+  it("lets pages load images from the site itself (and data: URLs) only", async () => {
+    const response = await server.fetch("/game/empress-simulator");
+    expect(response.status).toBe(200);
+    const directives = (response.headers.get("content-security-policy") ?? "").split(";").map((directive) => directive.trim());
+    // An image from anywhere else would tell that server who reads the page, and could carry what is on it.
+    expect(directives.filter((directive) => directive.startsWith("img-src"))).toEqual(["img-src 'self' data:"]);
+  });
+
   it("tags every response with a request id", async () => {
     const response = await server.fetch("/healthz", { headers: { "X-Request-Id": "test-request-0001" } });
     expect(response.headers.get("x-request-id")).toBe("test-request-0001");

@@ -289,9 +289,12 @@ describe("/game/{slug}", () => {
   it("renders the preview chat on the server with SPEC's welcome and placeholder", async () => {
     const { html, text } = await page("/game/empress-simulator");
     expect(testIds(html, "preview-chat")).toHaveLength(1);
-    expect(text).toContain("Welcome to Empress Simulator! I am your AI Game Master.");
-    expect(text).toContain("The Jingyuan Emperor is dead at thirty-four");
-    expect(text).not.toContain("You are the Game Master and narrator"); // the prompt's instructions stay on the server
+    expect(text).toContain(
+      "Welcome to Empress Simulator! I am your AI Game Master. Rule as regent Empress Dowager for an eight-year-old emperor.",
+    );
+    // No part of the prompt, not even its opening scene, leaves the server (prompt-privacy.test.ts).
+    expect(text).not.toContain("The Jingyuan Emperor is dead at thirty-four");
+    expect(text).not.toContain("You are the Game Master and narrator");
     expect(html).toContain('placeholder="What do you want to do? Type your action or choice..."');
     expect(links(html).find((link) => link.text === "Sign In to Play")?.href).toBe("/auth?redirectTo=%2Fplay%2Fempress-simulator");
   });

@@ -69,7 +69,7 @@ export function RichTextField({
           <div data-testid={`${id}-preview`} className="max-h-[28rem] min-h-40 overflow-y-auto px-4 py-3">
             {value.trim() ? (
               <Suspense fallback={<p className="text-sm text-parchment-dim">Loading preview…</p>}>
-                <Markdown className="text-base [&>:first-child]:mt-0">{value}</Markdown>
+                <Markdown className="text-base [&>:first-child]:mt-0" images="site">{value}</Markdown>
               </Suspense>
             ) : (
               <p className="text-sm text-parchment-dim">Nothing to preview yet.</p>

@@ -66,7 +66,7 @@ export function ChatMessageView({
       <div className="min-w-0 max-w-[calc(100%-2.75rem)] sm:max-w-[80%]">
         <p className="sr-only">The Game Master said:</p>
         <div className="rounded-2xl rounded-tl-md border border-ink-line bg-ink-raised px-4 py-3 [overflow-wrap:anywhere]">
-          {content ? <Markdown className="leading-[1.6]">{content}</Markdown> : <ThinkingIndicator />}
+          {content ? <Markdown className="leading-[1.6]" images="none">{content}</Markdown> : <ThinkingIndicator />}
           {children}
         </div>
         {content && !streaming ? <LocalTime iso={createdAt} className="mt-1 block text-xs text-parchment-dim" /> : null}
