@@ -40,6 +40,11 @@ describe("configuration", () => {
     expect(parseEnvironment({ DATA_DIR: directory }).AUTH_SECRET).toBe(config.AUTH_SECRET);
   });
 
+  it("trusts both loopback names on the port while PUBLIC_URL is unset, and only PUBLIC_URL once it is set", () => {
+    expect(parseEnvironment({ DATA_DIR: dataDir(), PORT: "4100" }).SITE_ORIGINS).toEqual(["http://localhost:4100", "http://127.0.0.1:4100"]);
+    expect(parseEnvironment({ DATA_DIR: dataDir(), PUBLIC_URL: "https://play.example/" }).SITE_ORIGINS).toEqual(["https://play.example"]);
+  });
+
   it("names the variable and the problem in one line", () => {
     expect(errorOf({ PORT: "eighty" })).toMatch(/^Invalid configuration: PORT .*\(got "eighty"\)$/);
     expect(errorOf({ DATABASE_URL: "mysql://x" })).toBe(

@@ -109,6 +109,13 @@ export default function App() {
   );
 }
 
+/** The sentence of a request the server refused on purpose (app/http/: a NUL in the address, say). */
+function refusalOf(error: unknown): string | undefined {
+  if (!isRouteErrorResponse(error) || error.status >= 500) return undefined;
+  const body: unknown = error.data;
+  return typeof body === "object" && body !== null && "error" in body && typeof body.error === "string" ? body.error : undefined;
+}
+
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error) && error.status === 404) {
     return (
@@ -131,7 +138,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           </>
         }
       >
-        <p>An unexpected error interrupted this page. We have logged it and will look into it.</p>
+        <p>{refusalOf(error) ?? "An unexpected error interrupted this page. We have logged it and will look into it."}</p>
       </StatusPage>
     </Shell>
   );

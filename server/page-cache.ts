@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeader } from "node:http";
 import type { Request, RequestHandler, Response } from "express";
+import { carriesSession } from "#app/http/session-credentials.ts";
 import { VISITOR_CACHE_HEADER } from "#app/lib/visitor-cache.ts";
 
 /**
@@ -37,7 +38,6 @@ interface Entry {
 const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
 /** Headers of the rendered response that a later response computes for itself. */
 const NOT_KEPT = new Set(["content-length", "content-encoding", "transfer-encoding", "vary", "set-cookie", "x-request-id", "x-cache", "date", "etag"]);
-const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?[\w.-]*session_token=/;
 
 /**
  * Reads a value with the guarantee that the read started after the caller asked, while sharing
@@ -235,9 +235,7 @@ export class PageCache {
 
 /** A GET from someone without a session: their page is the one every visitor gets. */
 function isVisitorRead(request: Request) {
-  if (request.method !== "GET") return false;
-  if (request.headers.authorization) return false;
-  return !SESSION_COOKIE.test(request.headers.cookie ?? "");
+  return request.method === "GET" && !carriesSession(request.headers.cookie, request.headers.authorization);
 }
 
 function send(response: Response, entry: Entry, state: "HIT" | "STALE") {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { db } from "../db/database.server.ts";
 import { contactMessages } from "../db/schema.ts";
-import type { RateLimitRule } from "./rate-limit.server.ts";
+import { enforceRateLimit, type RateLimitRule } from "./rate-limit.server.ts";
 
 /** The contact form: every field required (SPEC §5), stored for the admins to read. */
 
@@ -30,7 +30,17 @@ export const CONTACT_RATE_LIMIT: RateLimitRule = { name: "contact", limit: 5, wi
 export const CONTACT_RATE_LIMITED_MESSAGE =
   "You have sent several messages in a short time. Please wait a while before sending another, or email us directly.";
 
-export async function saveContactMessage(input: ContactMessageInput, userId?: string): Promise<{ id: string }> {
+/**
+ * A message from the contact form, at most CONTACT_RATE_LIMIT an hour per sender (the account, or
+ * the address of a visitor); over it, RateLimitedError and nothing is stored.
+ */
+export async function sendContactMessage(input: ContactMessageInput, sender: { userId?: string; clientAddress: string }) {
+  const subject = sender.userId ? `user:${sender.userId}` : `ip:${sender.clientAddress}`;
+  await enforceRateLimit(CONTACT_RATE_LIMIT, subject, () => CONTACT_RATE_LIMITED_MESSAGE);
+  return saveContactMessage(input, sender.userId);
+}
+
+async function saveContactMessage(input: ContactMessageInput, userId?: string): Promise<{ id: string }> {
   const [row] = await db()
     .insert(contactMessages)
     .values({ ...input, userId: userId ?? null })

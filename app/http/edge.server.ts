@@ -1,7 +1,8 @@
 import type { MiddlewareFunction } from "react-router";
 import { env } from "../env.server.ts";
 import { requestContext } from "../request-context.ts";
-import { BUSY_RETRY_AFTER_SECONDS, errorResponse, RequestError } from "./errors.server.ts";
+import { BUSY_RETRY_AFTER_SECONDS, errorResponse, PRIVATE_NO_STORE, RequestError } from "./errors.server.ts";
+import { carriesSession } from "./session-credentials.ts";
 import { findUnsafeText } from "./text.ts";
 
 /**
@@ -20,6 +21,10 @@ export const edgeMiddleware: MiddlewareFunction<Response> = async ({ request, co
   if (refusal) throw errorResponse({ error: refusal.message, code: refusal.code, ...(refusal.fieldErrors ? { fieldErrors: refusal.fieldErrors } : {}) });
 
   const response = await next();
+  // A page rendered for someone signed in shows their balance at least: no shared cache may keep it.
+  if (carriesSession(request.headers.get("cookie"), request.headers.get("authorization")) && !response.headers.has("Cache-Control")) {
+    response.headers.set("Cache-Control", PRIVATE_NO_STORE);
+  }
   if (!context.get(requestContext).outcome.databaseBusy || response.status < 500) return response;
   const headers = new Headers(response.headers);
   headers.set("Retry-After", String(BUSY_RETRY_AFTER_SECONDS));

@@ -8,14 +8,8 @@ import { Input, Textarea } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { useRootData } from "#app/components/use-root-data.ts";
 import { getSessionUser } from "#app/domain/auth.server.ts";
-import {
-  CONTACT_RATE_LIMIT,
-  CONTACT_RATE_LIMITED_MESSAGE,
-  contactMessageSchema,
-  saveContactMessage,
-  type ContactField,
-} from "#app/domain/contact.server.ts";
-import { consumeRateLimit } from "#app/domain/rate-limit.server.ts";
+import { contactMessageSchema, sendContactMessage, type ContactField } from "#app/domain/contact.server.ts";
+import { RateLimitedError } from "#app/domain/errors.server.ts";
 import { CREDITS_PER_MESSAGE, STARTER_CREDITS } from "#app/lib/constants.ts";
 import { breadcrumbJsonLd, pageMeta } from "#app/lib/seo.ts";
 import { cacheForVisitors } from "#app/lib/visitor-cache.ts";
@@ -46,14 +40,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ sent: false, errors, formError: null, values }, { status: 400 });
   }
   const user = await getSessionUser(request);
-  const limit = await consumeRateLimit(CONTACT_RATE_LIMIT, user ? `user:${user.id}` : `ip:${context.get(requestContext).clientAddress}`);
-  if (!limit.allowed) {
+  try {
+    await sendContactMessage(parsed.data, { userId: user?.id, clientAddress: context.get(requestContext).clientAddress });
+  } catch (error) {
+    if (!(error instanceof RateLimitedError)) throw error;
     return data(
-      { sent: false, errors: {}, formError: CONTACT_RATE_LIMITED_MESSAGE, values },
-      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
+      { sent: false, errors: {}, formError: error.message, values },
+      { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } },
     );
   }
-  await saveContactMessage(parsed.data, user?.id);
   return { sent: true, errors: {}, formError: null, values: null };
 }
 
