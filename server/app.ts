@@ -259,7 +259,8 @@ const finalErrorHandler: ErrorRequestHandler = (error: unknown, request, respons
   response.status(500).json({
     error: "Something went wrong on our side. Please try again in a moment.",
     code: "internal",
-    requestId: String(request.id),
+    // genReqId (above) gives every request a string id.
+    requestId: request.id as string,
   } satisfies ErrorBody);
 };
 
