@@ -13,6 +13,7 @@ import { confirmationMail, passwordResetMail } from "./account-mail.server.ts";
 import { limitAuthRequest } from "./auth-rate-limit.server.ts";
 import { sendMail } from "./mail.server.ts";
 import { CLIENT_ADDRESS_HEADER } from "./rate-limit.server.ts";
+import { limitAccountSignIn } from "./sign-in-throttle.server.ts";
 import { lookUpSession, sessionCredentials, type SessionSettings } from "./session-lookup.server.ts";
 
 export const AUTH_BASE_PATH = "/api/auth";
@@ -148,12 +149,13 @@ export interface SessionUser {
 }
 
 /**
- * better-auth's endpoints behind our rate limits, with its error messages said the way a person
- * would say them (the /auth page shows them as they come).
+ * better-auth's endpoints behind our rate limits — per client address, then per account for
+ * password sign-ins — with its error messages said the way a person would say them (the /auth page
+ * shows them as they come).
  */
 export async function handleAuthRequest(request: Request): Promise<Response> {
   await limitAuthRequest(request, AUTH_BASE_PATH);
-  return humaniseError(await auth().handler(request));
+  return humaniseError(await limitAccountSignIn(request, AUTH_BASE_PATH, () => auth().handler(request)));
 }
 
 async function humaniseError(response: Response): Promise<Response> {

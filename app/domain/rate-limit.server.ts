@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
+import { db } from "../db/database.server.ts";
 import { preparedQuery } from "../db/prepared.server.ts";
 import { rateLimit } from "../db/schema.ts";
 import { RateLimitedError } from "./errors.server.ts";
@@ -16,6 +17,14 @@ export interface RateLimitResult {
   remaining: number;
   /** Seconds until the window resets (for Retry-After). */
   retryAfterSeconds: number;
+  /** When the window this attempt was counted in began (ms since the epoch): names it for releaseRateLimit. */
+  windowStartedAt: number;
+}
+
+/** A key's counter as stored: attempts so far and when their window began. */
+export interface RateLimitCounter {
+  count: number;
+  windowStartedAt: number;
 }
 
 const consumeQuery = preparedQuery((database) => {
@@ -42,14 +51,41 @@ const consumeQuery = preparedQuery((database) => {
  * One atomic upsert: a new window starts when the stored one has expired.
  */
 export async function consumeRateLimit(rule: RateLimitRule, subject: string, now = Date.now()): Promise<RateLimitResult> {
-  const [row] = await consumeQuery().execute({ id: randomUUID(), key: `${rule.name}:${subject}`, now, windowStart: now - rule.windowMs });
-  const count = row?.count ?? 1;
-  const resetAt = (row?.windowStartedAt ?? now) + rule.windowMs;
+  const [row] = await consumeQuery().execute({ id: randomUUID(), key: rateLimitKey(rule, subject), now, windowStart: now - rule.windowMs });
+  return rateLimitResult(rule, row ?? { count: 1, windowStartedAt: now }, now);
+}
+
+/** What a counter, just counted, allows at `now`. */
+export function rateLimitResult(rule: RateLimitRule, counter: RateLimitCounter, now: number): RateLimitResult {
+  const resetAt = counter.windowStartedAt + rule.windowMs;
   return {
-    allowed: count <= rule.limit,
-    remaining: Math.max(0, rule.limit - count),
+    allowed: counter.count <= rule.limit,
+    remaining: Math.max(0, rule.limit - counter.count),
     retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
+    windowStartedAt: counter.windowStartedAt,
   };
+}
+
+/**
+ * Takes back one attempt counted by consumeRateLimit, for an attempt that turned out not to be
+ * the kind the rule limits. Only in the window it was counted in (one atomic update): once that
+ * window has made way for a new one, there is nothing of it left to take back.
+ */
+export async function releaseRateLimit(rule: RateLimitRule, subject: string, windowStartedAt: number): Promise<void> {
+  await db()
+    .update(rateLimit)
+    .set({ count: sql`${rateLimit.count} - 1` })
+    .where(and(eq(rateLimit.key, rateLimitKey(rule, subject)), eq(rateLimit.lastRequest, windowStartedAt), gt(rateLimit.count, 0)));
+}
+
+/** Forgets every attempt of a subject under a rule: its next attempt starts a new window. */
+export async function resetRateLimit(rule: RateLimitRule, subject: string): Promise<void> {
+  await db().delete(rateLimit).where(eq(rateLimit.key, rateLimitKey(rule, subject)));
+}
+
+/** The rate_limit row's key for a subject under a rule. */
+export function rateLimitKey(rule: RateLimitRule, subject: string): string {
+  return `${rule.name}:${subject}`;
 }
 
 /**

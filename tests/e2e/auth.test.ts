@@ -171,6 +171,24 @@ describe("sign-in", () => {
     await page.close();
   });
 
+  it("says 'Sign In Failed' with the wait once the account is locked, even for the right password", async () => {
+    const player = await signUp(server);
+    for (let attempt = 1; attempt <= 10; attempt += 1) {
+      const guess = await server.fetch("/api/auth/sign-in/email", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Forwarded-For": testClientAddress() },
+        body: JSON.stringify({ email: player.email, password: `wrong guess ${attempt}` }),
+      });
+      expect(guess.status, `wrong password ${attempt}`).toBe(401);
+    }
+    const page = await openPage("/auth");
+    await fillSignIn(page, player);
+    await expectToast(page, "Sign In Failed", "Too many failed sign-in attempts for this account. Please wait 15 minutes and try again.");
+    expect(new URL(page.url()).pathname).toBe("/auth");
+    expect(unexpectedErrors(page)).toEqual([]);
+    await page.close();
+  });
+
   it("comes back to the page that asked for sign-in", async () => {
     const player = await signUp(server);
     const page = await openPage("/auth/verify-email");
