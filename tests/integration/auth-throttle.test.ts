@@ -8,7 +8,7 @@ import { signUp, testClientAddress, uniqueEmail } from "#tests/helpers/accounts.
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 
 /**
- * The per-account sign-in limit (docs/decisions/016). Every attempt comes from an address of its
+ * The per-account sign-in limit (docs/decisions/017). Every attempt comes from an address of its
  * own, so the per-address limit never applies: what is refused here is refused per account.
  */
 
