@@ -25,6 +25,8 @@ export const edgeMiddleware: MiddlewareFunction<Response> = async ({ request, co
   if (carriesSession(request.headers.get("cookie"), request.headers.get("authorization")) && !response.headers.has("Cache-Control")) {
     response.headers.set("Cache-Control", PRIVATE_NO_STORE);
   }
+  // A page that answers its own 503 (SPEC's 'Failed to load games') also says when to come back.
+  if (response.status === 503 && !response.headers.has("Retry-After")) response.headers.set("Retry-After", String(BUSY_RETRY_AFTER_SECONDS));
   if (!context.get(requestContext).outcome.databaseBusy || response.status < 500) return response;
   const headers = new Headers(response.headers);
   headers.set("Retry-After", String(BUSY_RETRY_AFTER_SECONDS));

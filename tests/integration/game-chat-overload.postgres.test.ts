@@ -91,7 +91,7 @@ describe("a Game Master turn while the database has no free connection", () => {
     const response = await postChat(server, player, { message: "I knock at the harbor gate.", game_slug: TEST_GAME.slug });
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).toBe("5");
-    expect(((await response.json()) as { error: string }).error).toMatch(/more players than it can answer right now/);
+    expect(await response.json()).toMatchObject({ code: "busy", error: expect.stringMatching(/more players than it can answer right now/) });
     await release();
     expect(await balanceAndLedger(player)).toEqual({ balance: 20, ledger: 20 });
     expect(await storedMessages(server, player)).toEqual([]);
@@ -124,5 +124,29 @@ describe("a Game Master turn while the database has no free connection", () => {
     expect(debit).toMatchObject({ delta: -1, reason: "chat_message" });
     expect(refund).toMatchObject({ delta: 1, reason: "refund", reference: debit?.reference });
     expect(await storedMessages(server, player)).toEqual([]);
+  });
+});
+
+describe("pages while the database has no free connection", () => {
+  it("answer 503 with Retry-After, signed in or not, and page data too", async () => {
+    const player = await signUp(server);
+    const release = await occupyEveryConnection(player);
+    const pages = await Promise.all(
+      [
+        ["/games", undefined],
+        ["/credits", player.cookie],
+        ["/credits.data", player.cookie],
+      ].map(async ([path, cookie]) => {
+        const response = await server.fetch(path!, { headers: cookie ? { Cookie: cookie } : {} });
+        await response.arrayBuffer();
+        return { path, status: response.status, retryAfter: response.headers.get("retry-after") };
+      }),
+    );
+    await release();
+    expect(pages).toEqual([
+      { path: "/games", status: 503, retryAfter: "5" },
+      { path: "/credits", status: 503, retryAfter: "5" },
+      { path: "/credits.data", status: 503, retryAfter: "5" },
+    ]);
   });
 });
