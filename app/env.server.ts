@@ -29,6 +29,7 @@ const environmentSchema = z
       .optional()
       .or(z.literal("").transform(() => undefined)),
     DATABASE_POOL_SIZE: positiveInteger(20),
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
     DATA_DIR: z.string().min(1).default("./data"),
     AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     AI_PROVIDER: z.enum(["offline", "openai-compatible", "openai", "anthropic"]).default("offline"),

@@ -53,6 +53,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     dataDir: config.DATA_DIR,
     migrate: true,
     maxConnections: config.DATABASE_POOL_SIZE,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
   setDatabaseConnection(connection);
   await seedDatabase(connection.db);

@@ -35,11 +35,13 @@ export interface ConnectOptions {
   migrate?: boolean;
   /** Pool size for PostgreSQL. */
   maxConnections?: number;
+  /** PostgreSQL cancels (and rolls back) a statement that runs longer; 0 lets it run. */
+  statementTimeoutMs?: number;
 }
 
 export async function connectDatabase(options: ConnectOptions): Promise<DatabaseConnection> {
   const connection = options.databaseUrl
-    ? connectPostgres(options.databaseUrl, options.maxConnections ?? 20)
+    ? connectPostgres(options.databaseUrl, options.maxConnections ?? 20, options.statementTimeoutMs ?? 0)
     : await connectPglite(options.dataDir);
   if (options.migrate) await runMigrations(connection.db);
   return connection;
@@ -71,8 +73,14 @@ async function connectPglite(dataDir: string): Promise<DatabaseConnection> {
 /** How long a query waits for a free PostgreSQL connection before failing as busy (busy.server.ts). */
 export const POOL_CONNECTION_TIMEOUT_MS = 5000;
 
-function connectPostgres(databaseUrl: string, maxConnections: number): DatabaseConnection {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: maxConnections, connectionTimeoutMillis: POOL_CONNECTION_TIMEOUT_MS });
+function connectPostgres(databaseUrl: string, maxConnections: number, statementTimeoutMs: number): DatabaseConnection {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: maxConnections,
+    connectionTimeoutMillis: POOL_CONNECTION_TIMEOUT_MS,
+    // A statement stuck behind a lock or a bad plan frees its connection instead of starving the rest.
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+  });
   // An idle client that loses its server emits 'error'; without a listener that would crash the process.
   pool.on("error", () => {});
   const db = drizzleNodePostgres({ client: pool, schema }) as unknown as Database;
