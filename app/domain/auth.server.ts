@@ -7,13 +7,11 @@ import { db } from "../db/database.server.ts";
 import * as schema from "../db/schema.ts";
 import { env, type Environment } from "../env.server.ts";
 import { logger } from "../lib/logger.server.ts";
-import { displayName, humanAuthMessage } from "../lib/auth.ts";
+import { displayName } from "../lib/auth.ts";
 import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, MIN_PASSWORD_LENGTH, type UserRole } from "../lib/constants.ts";
 import { confirmationMail, passwordResetMail } from "./account-mail.server.ts";
-import { limitAuthRequest } from "./auth-rate-limit.server.ts";
 import { sendMail } from "./mail.server.ts";
 import { CLIENT_ADDRESS_HEADER } from "./rate-limit.server.ts";
-import { limitAccountSignIn } from "./sign-in-throttle.server.ts";
 import { lookUpSession, sessionCredentials, type SessionSettings } from "./session-lookup.server.ts";
 
 export const AUTH_BASE_PATH = "/api/auth";
@@ -146,26 +144,6 @@ export interface SessionUser {
   emailVerified: boolean;
   roles: UserRole[];
   isAdmin: boolean;
-}
-
-/**
- * better-auth's endpoints behind our rate limits — per client address, then per account for
- * password sign-ins — with its error messages said the way a person would say them (the /auth page
- * shows them as they come).
- */
-export async function handleAuthRequest(request: Request): Promise<Response> {
-  await limitAuthRequest(request, AUTH_BASE_PATH);
-  return humaniseError(await limitAccountSignIn(request, AUTH_BASE_PATH, () => auth().handler(request)));
-}
-
-async function humaniseError(response: Response): Promise<Response> {
-  if (response.ok || !response.headers.get("Content-Type")?.includes("application/json")) return response;
-  const body = (await response.clone().json().catch(() => null)) as { code?: string; message?: string } | null;
-  const message = humanAuthMessage(body?.code, body?.message);
-  if (!body || !message) return response;
-  const headers = new Headers(response.headers);
-  headers.delete("Content-Length");
-  return new Response(JSON.stringify({ ...body, message }), { status: response.status, statusText: response.statusText, headers });
 }
 
 /** Whether Google sign-in is configured on this server. */

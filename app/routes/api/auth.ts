@@ -1,4 +1,4 @@
-import { handleAuthRequest } from "#app/domain/auth.server.ts";
+import { handleAuthRequest } from "#app/http/auth-endpoint.server.ts";
 import { apiRoute, endpoint } from "#app/http/api-route.server.ts";
 
 /** better-auth's endpoints: sign-up, sign-in, Google callbacks, email confirmation, sessions. */
