@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { db } from "../db/database.server.ts";
 import { payments, type Payment } from "../db/schema.ts";
-import { env } from "../env.server.ts";
+import { env, type Environment, type PaymentsProvider } from "../env.server.ts";
 import { findCreditPackage, PAYMENT_CURRENCY, type CreditPackage, type PaymentStatus } from "../lib/constants.ts";
 import { paymentSuccessPath } from "../lib/payments.ts";
 import { applyCreditChange, getBalance } from "./credits.server.ts";
@@ -11,15 +11,14 @@ import { DomainError, InvalidInputError, NotFoundError, UnavailableError } from 
 import { enforceRateLimit, type RateLimitRule } from "./rate-limit.server.ts";
 
 /**
- * Buying credits. A checkout is a Stripe Checkout Session when STRIPE_SECRET_KEY is set, else the
- * built-in test checkout. Either way a `payments` row (pending) is written when the checkout is
- * created, and one function — fulfilPayment — turns a paid checkout into credits: the payment row
- * completed and a `purchase` ledger row keyed by the session id, in one transaction. Verify, the
- * webhook and the test checkout all go through it, so however often and in whatever order they
- * arrive, a payment credits exactly once.
+ * Buying credits. A checkout is a Stripe Checkout Session or the built-in test checkout, as
+ * PAYMENTS_PROVIDER decides (env.server.ts); in production without either, nothing can be bought.
+ * Either way a `payments` row (pending) is written when the checkout is created, and one function
+ * — fulfilPayment — turns a paid checkout into credits: the payment row completed and a `purchase`
+ * ledger row keyed by the session id, in one transaction. Verify, the webhook and the test
+ * checkout all go through it, so however often and in whatever order they arrive, a payment
+ * credits exactly once.
  */
-
-export type CheckoutMode = "stripe" | "test";
 
 /** Checkouts one player may start per minute (a checkout is a call to Stripe). */
 export const CHECKOUT_RATE_LIMIT: RateLimitRule = { name: "create-payment", limit: 10, windowMs: 60_000 };
@@ -53,13 +52,43 @@ export class PaymentProviderError extends UnavailableError {
   }
 }
 
+/** This server takes no payments (production with neither Stripe nor the test checkout). */
+export class PaymentsUnavailableError extends UnavailableError {
+  override name = "PaymentsUnavailableError";
+  constructor() {
+    super("payments_unavailable", "Payments are not configured on this server, so credits cannot be bought right now.");
+  }
+}
+
 /** A webhook delivery that is not a well-formed event signed with our secret. */
 export class WebhookRefusedError extends InvalidInputError {
   override name = "WebhookRefusedError";
 }
 
-export function checkoutMode(): CheckoutMode {
-  return env().STRIPE_SECRET_KEY ? "stripe" : "test";
+/** How this server takes payments, fixed at start (env.server.ts). */
+export function paymentsProvider(): PaymentsProvider {
+  return env().paymentsProvider;
+}
+
+/**
+ * What the operator must hear once at start: a production server that sells nothing, or one whose
+ * checkout gives credits away. Undefined when payments are what the configuration asks for.
+ */
+export function paymentsStartupWarning(config: Pick<Environment, "paymentsProvider" | "isProduction">): string | undefined {
+  if (config.paymentsProvider === "off") {
+    return (
+      "Payments are off: NODE_ENV is production and neither STRIPE_SECRET_KEY nor PAYMENTS_PROVIDER is set, so credits " +
+      "cannot be bought (POST /api/create-payment answers 503). Set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to take " +
+      "card payments, or PAYMENTS_PROVIDER=test on a staging site."
+    );
+  }
+  if (config.paymentsProvider === "test" && config.isProduction) {
+    return (
+      "Payments use the built-in test checkout in production (PAYMENTS_PROVIDER=test): anyone can add credits without " +
+      "paying. Use this on staging and acceptance sites only."
+    );
+  }
+  return undefined;
 }
 
 let stripeClient: { key: string; client: Stripe } | undefined;
@@ -102,13 +131,15 @@ export interface Checkout {
 
 /** Starts a checkout for one package and records the pending payment (at most CHECKOUT_RATE_LIMIT a minute). */
 export async function createCheckout(buyer: Buyer, packageType: string): Promise<Checkout> {
+  const provider = paymentsProvider();
+  if (provider === "off") throw new PaymentsUnavailableError();
   const creditPackage = findCreditPackage(packageType);
   if (!creditPackage) throw new UnknownPackageError(packageType);
   await enforceRateLimit(CHECKOUT_RATE_LIMIT, buyer.id, () => "Too many purchase attempts. Please wait a minute and try again.");
-  const checkout = checkoutMode() === "stripe" ? await createStripeCheckout(buyer, creditPackage) : createTestCheckout();
+  const checkout = provider === "stripe" ? await createStripeCheckout(buyer, creditPackage) : createTestCheckout();
   await db().insert(payments).values({
     userId: buyer.id,
-    provider: checkoutMode(),
+    provider,
     sessionId: checkout.sessionId,
     packageId: creditPackage.id,
     credits: creditPackage.credits,
@@ -204,7 +235,7 @@ export async function verifyPayment(userId: string, sessionId: string): Promise<
       payment.status === "expired" ? "This test checkout was cancelled, so no credits were added." : undefined,
     );
   }
-  if (checkoutMode() !== "stripe") throw new PaymentNotPaidError("Card payments are not configured on this server.");
+  if (paymentsProvider() !== "stripe") throw new PaymentNotPaidError("Card payments are not configured on this server.");
 
   let session: Stripe.Checkout.Session;
   try {
@@ -300,7 +331,7 @@ async function settlePending(sessionId: string, status: Extract<PaymentStatus, "
 }
 
 // ---------------------------------------------------------------------------------------------
-// The built-in test checkout (no Stripe key): a page of our own plays the provider's part.
+// The built-in test checkout (PAYMENTS_PROVIDER test): a page of our own plays the provider's part.
 
 export interface TestCheckout {
   sessionId: string;
@@ -310,9 +341,9 @@ export interface TestCheckout {
   status: PaymentStatus;
 }
 
-/** The caller's test checkout; not found for anyone else, or when real payments are configured. */
+/** The caller's test checkout; not found for anyone else, or unless the test checkout is the provider. */
 export async function getTestCheckout(userId: string, sessionId: string): Promise<TestCheckout> {
-  if (checkoutMode() !== "test") throw new PaymentNotFoundError();
+  if (paymentsProvider() !== "test") throw new PaymentNotFoundError();
   const payment = await findPayment(sessionId);
   if (!payment || payment.provider !== "test" || payment.userId !== userId) throw new PaymentNotFoundError();
   return {
