@@ -79,3 +79,41 @@ describe("configuration", () => {
     expect(() => parseEnvironment({ NODE_ENV: "production", DATA_DIR: dataDir() })).not.toThrow();
   });
 });
+
+describe("the payments provider", () => {
+  const stripeKeys = { STRIPE_SECRET_KEY: "sk_test_1", STRIPE_WEBHOOK_SECRET: "whsec_1" };
+  const providerOf = (source: Record<string, string>) => parseEnvironment({ DATA_DIR: dataDir(), ...source }).paymentsProvider;
+
+  // NODE_ENV × a Stripe key × PAYMENTS_PROVIDER. The test checkout gives credits away, so
+  // production reaches it only when it is named, and sells nothing when neither is set.
+  it.each([
+    { NODE_ENV: "development", stripe: false, PAYMENTS_PROVIDER: undefined, provider: "test" },
+    { NODE_ENV: "test", stripe: false, PAYMENTS_PROVIDER: undefined, provider: "test" },
+    { NODE_ENV: "production", stripe: false, PAYMENTS_PROVIDER: undefined, provider: "off" },
+    { NODE_ENV: "production", stripe: false, PAYMENTS_PROVIDER: "", provider: "off" },
+    { NODE_ENV: "development", stripe: true, PAYMENTS_PROVIDER: undefined, provider: "stripe" },
+    { NODE_ENV: "production", stripe: true, PAYMENTS_PROVIDER: undefined, provider: "stripe" },
+    { NODE_ENV: "production", stripe: true, PAYMENTS_PROVIDER: "stripe", provider: "stripe" },
+    { NODE_ENV: "development", stripe: true, PAYMENTS_PROVIDER: "stripe", provider: "stripe" },
+    { NODE_ENV: "production", stripe: false, PAYMENTS_PROVIDER: "test", provider: "test" },
+    { NODE_ENV: "production", stripe: true, PAYMENTS_PROVIDER: "test", provider: "test" },
+    { NODE_ENV: "development", stripe: true, PAYMENTS_PROVIDER: "test", provider: "test" },
+  ] as const)("NODE_ENV=$NODE_ENV, Stripe key: $stripe, PAYMENTS_PROVIDER=$PAYMENTS_PROVIDER → $provider", (row) => {
+    const source: Record<string, string> = { NODE_ENV: row.NODE_ENV, ...(row.stripe ? stripeKeys : {}) };
+    if (row.PAYMENTS_PROVIDER !== undefined) source.PAYMENTS_PROVIDER = row.PAYMENTS_PROVIDER;
+    expect(providerOf(source)).toBe(row.provider);
+  });
+
+  it("defaults to the test checkout when NODE_ENV is unset (development)", () => {
+    expect(providerOf({})).toBe("test");
+  });
+
+  it("refuses PAYMENTS_PROVIDER=stripe without a key, and providers it does not know", () => {
+    for (const NODE_ENV of ["development", "production"]) {
+      expect(errorOf({ NODE_ENV, PAYMENTS_PROVIDER: "stripe" })).toBe(
+        "Invalid configuration: STRIPE_SECRET_KEY is required when PAYMENTS_PROVIDER is stripe",
+      );
+    }
+    expect(errorOf({ PAYMENTS_PROVIDER: "paypal" })).toMatch(/^Invalid configuration: PAYMENTS_PROVIDER .*\(got "paypal"\)$/);
+  });
+});

@@ -44,6 +44,10 @@ const environmentSchema = z
     STRIPE_SECRET_KEY: optionalText,
     STRIPE_WEBHOOK_SECRET: optionalText,
     STRIPE_API_URL: z.url().optional(),
+    PAYMENTS_PROVIDER: z
+      .enum(["stripe", "test"])
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
     GOOGLE_CLIENT_ID: optionalText,
     GOOGLE_CLIENT_SECRET: optionalText,
     GOOGLE_DISCOVERY_URL: z
@@ -68,6 +72,9 @@ const environmentSchema = z
     }
     if (value.STRIPE_SECRET_KEY && !value.STRIPE_WEBHOOK_SECRET) {
       context.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "is required when STRIPE_SECRET_KEY is set" });
+    }
+    if (value.PAYMENTS_PROVIDER === "stripe" && !value.STRIPE_SECRET_KEY) {
+      context.addIssue({ code: "custom", path: ["STRIPE_SECRET_KEY"], message: "is required when PAYMENTS_PROVIDER is stripe" });
     }
     if (value.GOOGLE_CLIENT_ID && !value.GOOGLE_CLIENT_SECRET) {
       context.addIssue({ code: "custom", path: ["GOOGLE_CLIENT_SECRET"], message: "is required when GOOGLE_CLIENT_ID is set" });
@@ -109,8 +116,23 @@ export function parseEnvironment(source: NodeJS.ProcessEnv = process.env) {
     SITE_ORIGINS: value.PUBLIC_URL ? [new URL(publicUrl).origin] : [`http://localhost:${port}`, `http://127.0.0.1:${port}`],
     AUTH_SECRET: value.AUTH_SECRET ?? readOrCreateLocalSecret(dataDir, "auth-secret"),
     isProduction: value.NODE_ENV === "production",
+    paymentsProvider: paymentsProviderFor(value),
     usesEmbeddedDatabase: !value.DATABASE_URL,
   };
+}
+
+/** How credits are bought: Stripe Checkout, the built-in test checkout, or not at all. */
+export type PaymentsProvider = "stripe" | "test" | "off";
+
+/**
+ * The test checkout "pays" for nothing, so anyone reaching it can add credits free. Outside
+ * production that is the point (development, CI); in production it must be asked for by name
+ * (a staging or acceptance site), and without Stripe or that request nothing can be bought.
+ */
+function paymentsProviderFor(value: Pick<z.output<typeof environmentSchema>, "NODE_ENV" | "PAYMENTS_PROVIDER" | "STRIPE_SECRET_KEY">): PaymentsProvider {
+  if (value.PAYMENTS_PROVIDER) return value.PAYMENTS_PROVIDER;
+  if (value.STRIPE_SECRET_KEY) return "stripe";
+  return value.NODE_ENV === "production" ? "off" : "test";
 }
 
 /** A secret generated once and kept in DATA_DIR, so sessions survive restarts of a single instance. */

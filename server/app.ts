@@ -11,6 +11,7 @@ import type { ViteDevServer } from "vite";
 import { connectDatabase, type DatabaseConnection } from "#app/db/client.server.ts";
 import { setDatabaseConnection } from "#app/db/database.server.ts";
 import { seedDatabase } from "#app/db/seed/seed.server.ts";
+import { paymentsStartupWarning } from "#app/domain/payments.server.ts";
 import { CLIENT_ADDRESS_HEADER } from "#app/domain/rate-limit.server.ts";
 import { env } from "#app/env.server.ts";
 import { settleInFlight } from "#app/lib/in-flight.server.ts";
@@ -79,6 +80,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     { port, database: connection.driver, startupMs: Math.round(performance.now() - startedAt) },
     `${config.SITE_NAME} is listening on ${config.PUBLIC_URL}`,
   );
+  const paymentsWarning = paymentsStartupWarning(config);
+  if (paymentsWarning) log.warn({ paymentsProvider: config.paymentsProvider }, paymentsWarning);
 
   let closing: Promise<void> | undefined;
   const close = () => {

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import Stripe from "stripe";
+import { z } from "zod";
 import { db } from "../db/database.server.ts";
 import { payments, type Payment } from "../db/schema.ts";
-import { env } from "../env.server.ts";
+import { env, type Environment, type PaymentsProvider } from "../env.server.ts";
 import { findCreditPackage, PAYMENT_CURRENCY, type CreditPackage, type PaymentStatus } from "../lib/constants.ts";
 import { paymentSuccessPath } from "../lib/payments.ts";
 import { applyCreditChange, getBalance } from "./credits.server.ts";
@@ -11,15 +12,14 @@ import { DomainError, InvalidInputError, NotFoundError, UnavailableError } from 
 import { enforceRateLimit, type RateLimitRule } from "./rate-limit.server.ts";
 
 /**
- * Buying credits. A checkout is a Stripe Checkout Session when STRIPE_SECRET_KEY is set, else the
- * built-in test checkout. Either way a `payments` row (pending) is written when the checkout is
- * created, and one function — fulfilPayment — turns a paid checkout into credits: the payment row
- * completed and a `purchase` ledger row keyed by the session id, in one transaction. Verify, the
- * webhook and the test checkout all go through it, so however often and in whatever order they
- * arrive, a payment credits exactly once.
+ * Buying credits. A checkout is a Stripe Checkout Session or the built-in test checkout, as
+ * PAYMENTS_PROVIDER decides (env.server.ts); in production without either, nothing can be bought.
+ * Either way a `payments` row (pending) is written when the checkout is created, and one function
+ * — fulfilPayment — turns a paid checkout into credits: the payment row completed and a `purchase`
+ * ledger row keyed by the session id, in one transaction. Verify, the webhook and the test
+ * checkout all go through it, so however often and in whatever order they arrive, a payment
+ * credits exactly once.
  */
-
-export type CheckoutMode = "stripe" | "test";
 
 /** Checkouts one player may start per minute (a checkout is a call to Stripe). */
 export const CHECKOUT_RATE_LIMIT: RateLimitRule = { name: "create-payment", limit: 10, windowMs: 60_000 };
@@ -53,13 +53,43 @@ export class PaymentProviderError extends UnavailableError {
   }
 }
 
+/** This server takes no payments (production with neither Stripe nor the test checkout). */
+export class PaymentsUnavailableError extends UnavailableError {
+  override name = "PaymentsUnavailableError";
+  constructor() {
+    super("payments_unavailable", "Payments are not configured on this server, so credits cannot be bought right now.");
+  }
+}
+
 /** A webhook delivery that is not a well-formed event signed with our secret. */
 export class WebhookRefusedError extends InvalidInputError {
   override name = "WebhookRefusedError";
 }
 
-export function checkoutMode(): CheckoutMode {
-  return env().STRIPE_SECRET_KEY ? "stripe" : "test";
+/** How this server takes payments, fixed at start (env.server.ts). */
+export function paymentsProvider(): PaymentsProvider {
+  return env().paymentsProvider;
+}
+
+/**
+ * What the operator must hear once at start: a production server that sells nothing, or one whose
+ * checkout gives credits away. Undefined when payments are what the configuration asks for.
+ */
+export function paymentsStartupWarning(config: Pick<Environment, "paymentsProvider" | "isProduction">): string | undefined {
+  if (config.paymentsProvider === "off") {
+    return (
+      "Payments are off: NODE_ENV is production and neither STRIPE_SECRET_KEY nor PAYMENTS_PROVIDER is set, so credits " +
+      "cannot be bought (POST /api/create-payment answers 503). Set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to take " +
+      "card payments, or PAYMENTS_PROVIDER=test on a staging site."
+    );
+  }
+  if (config.paymentsProvider === "test" && config.isProduction) {
+    return (
+      "Payments use the built-in test checkout in production (PAYMENTS_PROVIDER=test): anyone can add credits without " +
+      "paying. Use this on staging and acceptance sites only."
+    );
+  }
+  return undefined;
 }
 
 let stripeClient: { key: string; client: Stripe } | undefined;
@@ -102,13 +132,15 @@ export interface Checkout {
 
 /** Starts a checkout for one package and records the pending payment (at most CHECKOUT_RATE_LIMIT a minute). */
 export async function createCheckout(buyer: Buyer, packageType: string): Promise<Checkout> {
+  const provider = paymentsProvider();
+  if (provider === "off") throw new PaymentsUnavailableError();
   const creditPackage = findCreditPackage(packageType);
   if (!creditPackage) throw new UnknownPackageError(packageType);
   await enforceRateLimit(CHECKOUT_RATE_LIMIT, buyer.id, () => "Too many purchase attempts. Please wait a minute and try again.");
-  const checkout = checkoutMode() === "stripe" ? await createStripeCheckout(buyer, creditPackage) : createTestCheckout();
+  const checkout = provider === "stripe" ? await createStripeCheckout(buyer, creditPackage) : createTestCheckout();
   await db().insert(payments).values({
     userId: buyer.id,
-    provider: checkoutMode(),
+    provider,
     sessionId: checkout.sessionId,
     packageId: creditPackage.id,
     credits: creditPackage.credits,
@@ -204,7 +236,7 @@ export async function verifyPayment(userId: string, sessionId: string): Promise<
       payment.status === "expired" ? "This test checkout was cancelled, so no credits were added." : undefined,
     );
   }
-  if (checkoutMode() !== "stripe") throw new PaymentNotPaidError("Card payments are not configured on this server.");
+  if (paymentsProvider() !== "stripe") throw new PaymentNotPaidError("Card payments are not configured on this server.");
 
   let session: Stripe.Checkout.Session;
   try {
@@ -225,8 +257,11 @@ export async function verifyPayment(userId: string, sessionId: string): Promise<
   return { creditsAdded: fulfilled.credits, balance: fulfilled.balance };
 }
 
+/** What Stripe says about a session, from its API (verify) or from a checked webhook event. */
+type SessionFacts = Pick<Stripe.Checkout.Session, "id" | "metadata" | "amount_total" | "currency">;
+
 /** Stripe's session must describe the payment we recorded: same buyer, same amount and currency. */
-function sessionMatchesPayment(session: Stripe.Checkout.Session, payment: Payment) {
+function sessionMatchesPayment(session: SessionFacts, payment: Payment) {
   return (
     session.id === payment.sessionId &&
     session.metadata?.userId === payment.userId &&
@@ -244,6 +279,31 @@ export type WebhookOutcome =
   | { event: string; outcome: "credited" | "already-credited"; sessionId: string; userId: string; credits: number }
   | { event: string; outcome: "unpaid" | "unknown-session" | "mismatch" | "status-updated" | "ignored"; sessionId?: string };
 
+/** How far a signature's timestamp may be from now, either way (Stripe's default, in seconds). */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/**
+ * The parts of an event the handler reads, checked here rather than trusted from Stripe's types:
+ * a signed event without them is refused as the sender's mistake (400, nothing changed) before it
+ * can fail halfway as ours (500, logged as a server error). Statuses stay open strings, so a value
+ * Stripe adds later reads as "not paid" rather than as a broken event.
+ */
+const webhookEventSchema = z.object({ type: z.string().min(1) });
+const sessionReferenceSchema = z.object({ id: z.string().min(1) });
+const settledSessionEventSchema = z.object({ data: z.object({ object: sessionReferenceSchema }) });
+const paidSessionEventSchema = z.object({
+  data: z.object({
+    object: sessionReferenceSchema.extend({
+      payment_status: z.string(),
+      amount_total: z.number().int().nullable(),
+      currency: z.string().nullable(),
+      metadata: z.record(z.string(), z.string()).nullable(),
+    }),
+  }),
+});
+
+type WebhookSession = z.output<typeof paidSessionEventSchema>["data"]["object"];
+
 /**
  * A Stripe webhook delivery. The signature over the raw body is checked before anything else;
  * a paid `checkout.session.completed` (or a delayed payment that succeeded) is fulfilled.
@@ -251,28 +311,66 @@ export type WebhookOutcome =
 export async function handleStripeWebhook(payload: Uint8Array, signature: string | null): Promise<WebhookOutcome> {
   const secret = env().STRIPE_WEBHOOK_SECRET;
   if (!secret) throw new NotFoundError("Stripe webhooks are not configured on this server.");
-  if (!signature) throw new WebhookRefusedError("The Stripe-Signature header is missing.");
-  let event: Stripe.Event;
-  try {
-    event = Stripe.webhooks.constructEvent(Buffer.from(payload), signature, secret);
-  } catch {
-    throw new WebhookRefusedError("The Stripe signature does not match this request.");
-  }
+  const event = verifiedEvent(payload, signature, secret);
+  const { type } = parseEvent(webhookEventSchema, event, "Stripe");
 
-  switch (event.type) {
+  switch (type) {
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded":
-      return fulfilFromWebhook(event.type, event.data.object);
+      return fulfilFromWebhook(type, parseEvent(paidSessionEventSchema, event, type).data.object);
     case "checkout.session.async_payment_failed":
-      return { event: event.type, outcome: await settlePending(event.data.object.id, "failed"), sessionId: event.data.object.id };
-    case "checkout.session.expired":
-      return { event: event.type, outcome: await settlePending(event.data.object.id, "expired"), sessionId: event.data.object.id };
+    case "checkout.session.expired": {
+      const sessionId = parseEvent(settledSessionEventSchema, event, type).data.object.id;
+      const outcome = await settlePending(sessionId, type === "checkout.session.expired" ? "expired" : "failed");
+      return { event: type, outcome, sessionId };
+    }
     default:
-      return { event: event.type, outcome: "ignored" };
+      return { event: type, outcome: "ignored" };
   }
 }
 
-async function fulfilFromWebhook(eventType: string, session: Stripe.Checkout.Session): Promise<WebhookOutcome> {
+/** The delivered JSON, once the signature over its exact bytes is ours and neither stale nor post-dated. */
+function verifiedEvent(payload: Uint8Array, signature: string | null, secret: string): unknown {
+  if (!signature) throw new WebhookRefusedError("The Stripe-Signature header is missing.");
+  let event: unknown;
+  try {
+    // Refuses a bad signature and one older than the tolerance, but not one dated ahead of now.
+    event = Stripe.webhooks.constructEvent(Buffer.from(payload), signature, secret, WEBHOOK_TOLERANCE_SECONDS);
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
+      throw new WebhookRefusedError("The Stripe signature does not match this request.");
+    }
+    throw new WebhookRefusedError("The Stripe webhook body is not a JSON event.");
+  }
+  // A signature dated ahead would stay "recent" for as long as it is ahead: a leaked one could be
+  // replayed for far longer than the tolerance allows.
+  const signedAt = signatureTimestamp(signature);
+  if (!Number.isSafeInteger(signedAt) || signedAt > Math.floor(Date.now() / 1000) + WEBHOOK_TOLERANCE_SECONDS) {
+    throw new WebhookRefusedError(`The Stripe signature is dated in the future, beyond the ${WEBHOOK_TOLERANCE_SECONDS}-second tolerance.`);
+  }
+  return event;
+}
+
+/** When a Stripe-Signature header says it was signed: its `t=`, read as the SDK reads it (the last one, as an integer). */
+function signatureTimestamp(header: string): number {
+  let timestamp = Number.NaN;
+  for (const item of header.split(",")) {
+    const [key, value = ""] = item.split("=");
+    if (key === "t") timestamp = Number.parseInt(value, 10);
+  }
+  return timestamp;
+}
+
+function parseEvent<S extends z.ZodType>(schema: S, event: unknown, eventType: string): z.output<S> {
+  const parsed = schema.safeParse(event);
+  if (parsed.success) return parsed.data;
+  const field = parsed.error.issues[0]?.path.join(".");
+  throw new WebhookRefusedError(
+    `The ${eventType} event is malformed: ${field ? `"${field}" is missing or not valid` : "it is not a JSON object"}.`,
+  );
+}
+
+async function fulfilFromWebhook(eventType: string, session: WebhookSession): Promise<WebhookOutcome> {
   const sessionId = session.id;
   if (session.payment_status !== "paid") return { event: eventType, outcome: "unpaid", sessionId };
   const payment = await findPayment(sessionId);
@@ -300,7 +398,7 @@ async function settlePending(sessionId: string, status: Extract<PaymentStatus, "
 }
 
 // ---------------------------------------------------------------------------------------------
-// The built-in test checkout (no Stripe key): a page of our own plays the provider's part.
+// The built-in test checkout (PAYMENTS_PROVIDER test): a page of our own plays the provider's part.
 
 export interface TestCheckout {
   sessionId: string;
@@ -310,9 +408,9 @@ export interface TestCheckout {
   status: PaymentStatus;
 }
 
-/** The caller's test checkout; not found for anyone else, or when real payments are configured. */
+/** The caller's test checkout; not found for anyone else, or unless the test checkout is the provider. */
 export async function getTestCheckout(userId: string, sessionId: string): Promise<TestCheckout> {
-  if (checkoutMode() !== "test") throw new PaymentNotFoundError();
+  if (paymentsProvider() !== "test") throw new PaymentNotFoundError();
   const payment = await findPayment(sessionId);
   if (!payment || payment.provider !== "test" || payment.userId !== userId) throw new PaymentNotFoundError();
   return {

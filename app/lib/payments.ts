@@ -12,6 +12,7 @@ export const PAYMENT_MESSAGES = {
   verifyFailed: "Failed to verify payment",
   verificationFailed: "Payment verification failed",
   testMode: "Test mode — no card is charged",
+  unavailable: "Purchases are unavailable right now",
 } as const;
 
 export function creditsAddedMessage(credits: number) {

@@ -19,8 +19,8 @@ import { formatUsd, PAYMENT_MESSAGES, paymentSuccessPath } from "#app/lib/paymen
 import type { Route } from "./+types/checkout-test";
 
 /**
- * The built-in test checkout (no Stripe key configured): it plays the payment provider's part,
- * and "Pay" completes the purchase through the same fulfilment as a real payment.
+ * The built-in test checkout (PAYMENTS_PROVIDER test; 404 otherwise): it plays the payment
+ * provider's part, and "Pay" completes the purchase through the same fulfilment as a real payment.
  */
 
 /** Personal: never kept by a browser or a shared cache. */

@@ -1,4 +1,4 @@
-import { Check, Coins, FlaskConical, Loader2, LogIn } from "lucide-react";
+import { Check, CirclePause, Coins, FlaskConical, Loader2, LogIn } from "lucide-react";
 import { useState } from "react";
 import { Link, useRevalidator } from "react-router";
 import { toast } from "#app/components/toast.ts";
@@ -8,7 +8,8 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { useRootData } from "#app/components/use-root-data.ts";
 import { useViewerCredits } from "#app/components/use-viewer-credits.ts";
-import { checkoutMode } from "#app/domain/payments.server.ts";
+import { paymentsProvider } from "#app/domain/payments.server.ts";
+import type { PaymentsProvider } from "#app/env.server.ts";
 import { personalPageHeaders } from "#app/http/guards.server.ts";
 import {
   CREDIT_PACKAGES,
@@ -26,7 +27,7 @@ import type { Route } from "./+types/credits";
 export const headers = personalPageHeaders;
 
 export function loader() {
-  return { checkoutMode: checkoutMode() };
+  return { paymentsProvider: paymentsProvider() };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {
@@ -59,10 +60,10 @@ export default function Credits({ loaderData }: Route.ComponentProps) {
       </StatusPage>
     );
   }
-  return <CreditsStore testMode={loaderData.checkoutMode === "test"} />;
+  return <CreditsStore provider={loaderData.paymentsProvider} />;
 }
 
-function CreditsStore({ testMode }: { testMode: boolean }) {
+function CreditsStore({ provider }: { provider: PaymentsProvider }) {
   const credits = useViewerCredits() ?? 0;
   const [processing, setProcessing] = useState<CreditPackage["id"] | null>(null);
   const { revalidate } = useRevalidator();
@@ -118,7 +119,8 @@ function CreditsStore({ testMode }: { testMode: boolean }) {
           </span>
         </div>
         <p className="mt-4 max-w-xl text-parchment-dim">
-          Each message to the Game Master costs {CREDITS_PER_MESSAGE} credit. Top up below — credits never expire.
+          Each message to the Game Master costs {CREDITS_PER_MESSAGE} credit.{" "}
+          {provider === "off" ? "Credits never expire." : "Top up below — credits never expire."}
         </p>
       </header>
 
@@ -131,12 +133,13 @@ function CreditsStore({ testMode }: { testMode: boolean }) {
             Limited-time offer: {discounts.every((discount) => discount === bestDiscount) ? "" : "up to "}
             {bestDiscount}% off every package
           </p>
-          {testMode ? (
+          {provider === "test" ? (
             <p className="mt-2 inline-flex items-center gap-2 rounded-full border border-ink-line bg-ink-raised px-4 py-1.5 text-sm text-parchment-dim">
               <FlaskConical className="size-4 text-gold" strokeWidth={1.75} aria-hidden />
               {PAYMENT_MESSAGES.testMode}
             </p>
           ) : null}
+          {provider === "off" ? <PurchasesUnavailable /> : null}
         </div>
         <ul className="mt-10 grid gap-6 md:grid-cols-3 md:items-stretch">
           {CREDIT_PACKAGES.map((creditPackage) => (
@@ -145,14 +148,39 @@ function CreditsStore({ testMode }: { testMode: boolean }) {
                 creditPackage={creditPackage}
                 processing={processing === creditPackage.id}
                 disabled={processing !== null}
-                onBuy={() => void buy(creditPackage)}
+                // Without payments a Buy Now could only fail: the packages are shown as a price list.
+                onBuy={provider === "off" ? undefined : () => void buy(creditPackage)}
               />
             </li>
           ))}
         </ul>
       </section>
 
-      <CreditsFaq testMode={testMode} />
+      <CreditsFaq provider={provider} />
+    </div>
+  );
+}
+
+/** In place of Buy Now when this server takes no payments: why, and whom to ask. */
+function PurchasesUnavailable() {
+  const { site } = useRootData();
+  return (
+    <div
+      role="note"
+      className="mt-4 flex max-w-xl gap-3 rounded-xl border border-gold/40 bg-gold/10 p-4 text-left text-sm"
+    >
+      <CirclePause className="mt-0.5 size-5 shrink-0 text-gold" strokeWidth={1.75} aria-hidden />
+      <div>
+        <p className="font-semibold text-gold">{PAYMENT_MESSAGES.unavailable}</p>
+        <p className="mt-1 text-parchment-dim">
+          Credit packages cannot be bought on this site at the moment. Your balance is safe and you can keep playing with
+          it. Questions about credits or a payment? Write to{" "}
+          <a href={`mailto:${site.supportEmail}`} className="break-words text-parchment underline underline-offset-2">
+            {site.supportEmail}
+          </a>
+          .
+        </p>
+      </div>
     </div>
   );
 }
@@ -166,7 +194,8 @@ function PackageCard({
   creditPackage: CreditPackage;
   processing: boolean;
   disabled: boolean;
-  onBuy: () => void;
+  /** Without it the card has no Buy Now (payments are off). */
+  onBuy?: () => void;
 }) {
   const { credits, priceCents, originalPriceCents, badge, highlight } = creditPackage;
   const messages = Math.floor(credits / CREDITS_PER_MESSAGE);
@@ -207,7 +236,7 @@ function PackageCard({
         </s>
       </p>
       <p className="mt-1 text-sm text-parchment-dim">{centsPerMessage}¢ per message</p>
-      <ul className="mt-6 mb-8 space-y-2.5 text-sm">
+      <ul className={cn("mt-6 space-y-2.5 text-sm", onBuy && "mb-8")}>
         {[`${messages} messages to the Game Master`, "Never expires", "Delivered instantly"].map((feature) => (
           <li key={feature} className="flex items-center gap-2.5">
             <Check className="size-4 shrink-0 text-gold" strokeWidth={2} aria-hidden />
@@ -215,28 +244,30 @@ function PackageCard({
           </li>
         ))}
       </ul>
-      <Button
-        size="lg"
-        variant={highlight ? "default" : "outline"}
-        className="mt-auto w-full"
-        disabled={disabled}
-        aria-busy={processing}
-        onClick={onBuy}
-      >
-        {processing ? (
-          <>
-            <Loader2 className="animate-spin" aria-hidden />
-            Processing...
-          </>
-        ) : (
-          "Buy Now"
-        )}
-      </Button>
+      {onBuy ? (
+        <Button
+          size="lg"
+          variant={highlight ? "default" : "outline"}
+          className="mt-auto w-full"
+          disabled={disabled}
+          aria-busy={processing}
+          onClick={onBuy}
+        >
+          {processing ? (
+            <>
+              <Loader2 className="animate-spin" aria-hidden />
+              Processing...
+            </>
+          ) : (
+            "Buy Now"
+          )}
+        </Button>
+      ) : null}
     </Card>
   );
 }
 
-function CreditsFaq({ testMode }: { testMode: boolean }) {
+function CreditsFaq({ provider }: { provider: PaymentsProvider }) {
   const { site } = useRootData();
   const questions = [
     {
@@ -262,9 +293,12 @@ function CreditsFaq({ testMode }: { testMode: boolean }) {
     },
     {
       question: "How do I pay?",
-      answer: testMode
-        ? "This server runs in test mode: Buy Now opens a built-in test checkout in a new tab, and no card is charged."
-        : "By card, through Stripe's secure checkout, which opens in a new tab. Your card details go to Stripe and never reach our servers.",
+      answer: {
+        test: "This server runs in test mode: Buy Now opens a built-in test checkout in a new tab, and no card is charged.",
+        stripe:
+          "By card, through Stripe's secure checkout, which opens in a new tab. Your card details go to Stripe and never reach our servers.",
+        off: `${PAYMENT_MESSAGES.unavailable}: credits cannot be bought on this site at the moment. Write to ${site.supportEmail} if you need help with your credits.`,
+      }[provider],
     },
   ];
   return (

@@ -35,7 +35,7 @@ export async function startTestServer(env: Record<string, string | undefined> = 
     ...env,
   });
   // A variable given as undefined is one the test wants unset (process.env would keep "undefined").
-  for (const [name, value] of Object.entries(env)) if (value === undefined) delete process.env[name];
+  for (const [name, value] of Object.entries(env)) if (value === undefined) Reflect.deleteProperty(process.env, name);
   const bundle = (await import(BUILD_ENTRY)) as { startServer: () => Promise<RunningServer> };
   const server = await bundle.startServer();
   return {

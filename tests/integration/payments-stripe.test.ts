@@ -313,3 +313,85 @@ describe("the built-in test checkout", () => {
     expect((await expectLedgerMatches(account)).balance).toBe(STARTER_CREDITS);
   });
 });
+
+describe("the Stripe webhook, given a delivery signed correctly but not to be trusted", () => {
+  interface EventJson {
+    type?: unknown;
+    data: { object?: Record<string, unknown> };
+  }
+
+  /** An event about the session as Stripe sends it, changed by `change`, then signed with our secret. */
+  function signedVariant(type: string, sessionId: string, change: (event: EventJson) => void) {
+    const event = JSON.parse(stripe.event(type, sessionId)) as EventJson;
+    change(event);
+    const payload = JSON.stringify(event);
+    return deliver(payload, stripe.sign(payload));
+  }
+
+  it("refuses a malformed event with 400 invalid_input, changes nothing, and the genuine event still credits once", async () => {
+    const account = await signUp(server);
+    const sessionId = await checkout(account, "500");
+    stripe.pay(sessionId);
+
+    const malformed: [string, string, (event: EventJson) => void][] = [
+      ["no data.object", "checkout.session.completed", (event) => delete event.data.object],
+      ["data.object without an id", "checkout.session.completed", (event) => delete event.data.object?.id],
+      ["an id that is not text", "checkout.session.completed", (event) => Object.assign(event.data.object ?? {}, { id: 42 })],
+      ["an empty id", "checkout.session.completed", (event) => Object.assign(event.data.object ?? {}, { id: "" })],
+      ["no payment_status", "checkout.session.completed", (event) => delete event.data.object?.payment_status],
+      ["an amount in text", "checkout.session.completed", (event) => Object.assign(event.data.object ?? {}, { amount_total: "1999" })],
+      ["metadata that is not a map", "checkout.session.completed", (event) => Object.assign(event.data.object ?? {}, { metadata: "x" })],
+      ["no currency", "checkout.session.async_payment_succeeded", (event) => delete event.data.object?.currency],
+      ["an expiry without an id", "checkout.session.expired", (event) => delete event.data.object?.id],
+      ["a failure without data.object", "checkout.session.async_payment_failed", (event) => delete event.data.object],
+      ["no type", "checkout.session.completed", (event) => delete event.type],
+    ];
+    for (const [what, type, change] of malformed) {
+      const response = await signedVariant(type, sessionId, change);
+      expect(response.status, what).toBe(400);
+      expect(await response.json(), what).toEqual({ error: expect.stringMatching(/ event is malformed: /), code: "invalid_input" });
+    }
+    expect((await expectLedgerMatches(account)).balance).toBe(STARTER_CREDITS);
+    expect((await paymentRow(server, sessionId))?.status).toBe("pending");
+
+    // The refusals used nothing up: the well-formed delivery credits the purchase, once.
+    expect((await deliverSigned("checkout.session.completed", sessionId)).status).toBe(200);
+    const credits = await expectLedgerMatches(account);
+    expect(credits.balance).toBe(STARTER_CREDITS + 500);
+    expect(credits.purchases).toHaveLength(1);
+  });
+
+  it("refuses a genuine signature dated more than five minutes ahead, and takes one a minute ahead", async () => {
+    const account = await signUp(server);
+    const sessionId = await checkout(account, "100");
+    stripe.pay(sessionId);
+    const payload = stripe.event("checkout.session.completed", sessionId);
+    const now = Math.floor(Date.now() / 1000);
+
+    const postDated = await deliver(payload, stripe.sign(payload, { timestamp: now + 3600 }));
+    expect(postDated.status).toBe(400);
+    expect(await postDated.json()).toEqual({
+      error: "The Stripe signature is dated in the future, beyond the 300-second tolerance.",
+      code: "invalid_input",
+    });
+    expect((await expectLedgerMatches(account)).balance).toBe(STARTER_CREDITS);
+    expect((await paymentRow(server, sessionId))?.status).toBe("pending");
+
+    // Clocks drift: within the tolerance, ahead is as good as behind.
+    expect((await deliver(payload, stripe.sign(payload, { timestamp: now + 60 }))).status).toBe(200);
+    expect((await expectLedgerMatches(account)).balance).toBe(STARTER_CREDITS + 100);
+  });
+
+  it("refuses a genuine signature older than five minutes", async () => {
+    const account = await signUp(server);
+    const sessionId = await checkout(account, "100");
+    stripe.pay(sessionId);
+    const payload = stripe.event("checkout.session.completed", sessionId);
+
+    const stale = await deliver(payload, stripe.sign(payload, { timestamp: Math.floor(Date.now() / 1000) - 3600 }));
+    expect(stale.status).toBe(400);
+    expect(await stale.json()).toEqual({ error: "The Stripe signature does not match this request.", code: "invalid_input" });
+    expect((await expectLedgerMatches(account)).balance).toBe(STARTER_CREDITS);
+    expect((await paymentRow(server, sessionId))?.status).toBe("pending");
+  });
+});
