@@ -43,6 +43,8 @@ type Answer = Response | object;
 
 interface EndpointSpec<A extends Access, BodySchema extends z.ZodType | undefined, QuerySchema extends z.ZodType | undefined> {
   access: A;
+  /** What a signed-out caller is told (401), where the endpoint has its own words for it. */
+  signInMessage?: string;
   /** The JSON body's schema; without one, the body is not read (the handler may read it itself). */
   body?: BodySchema;
   /** The query string's schema, given the parameters as an object of strings. */
@@ -52,6 +54,7 @@ interface EndpointSpec<A extends Access, BodySchema extends z.ZodType | undefine
 
 export interface Endpoint {
   access: Access;
+  signInMessage?: string;
   run(args: ApiArgs & { user: SessionUser | null; logger: Logger }): Promise<Answer>;
 }
 
@@ -63,6 +66,7 @@ export function endpoint<
 >(spec: EndpointSpec<A, BodySchema, QuerySchema>): Endpoint {
   return {
     access: spec.access,
+    signInMessage: spec.signInMessage,
     async run(args) {
       const query = spec.query ? parse(spec.query, Object.fromEntries(new URL(args.request.url).searchParams)) : undefined;
       const body = spec.body ? parse(spec.body, await readJson(args.request)) : undefined;
@@ -82,7 +86,7 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>) {
       if (!spec) {
         throw new RequestError("method_not_allowed", `This address accepts ${allowed} only.`, { headers: { Allow: allowed } });
       }
-      const user = await authenticate(request, spec.access);
+      const user = await authenticate(request, spec);
       const answer = await spec.run({ request, params, context, user, logger });
       const response = answer instanceof Response ? answer : Response.json(answer);
       // Every answer of the API is about its caller or changes something: none may be kept.
@@ -94,10 +98,10 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>) {
   };
 }
 
-async function authenticate(request: Request, access: Access): Promise<SessionUser | null> {
+async function authenticate(request: Request, { access, signInMessage }: Endpoint): Promise<SessionUser | null> {
   if (access === "public") return null;
   const user = await getSessionUser(request);
-  if (!user) throw new RequestError("unauthenticated", "Please sign in to continue.");
+  if (!user) throw new RequestError("unauthenticated", signInMessage ?? "Please sign in to continue.");
   if (access === "admin" && !user.isAdmin) throw new RequestError("forbidden", "You don't have admin privileges for this action.");
   return user;
 }

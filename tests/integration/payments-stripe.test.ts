@@ -92,7 +92,7 @@ describe("creating a Stripe checkout", () => {
     }
     const signedOut = await createPayment(server, undefined, "500");
     expect(signedOut.status).toBe(401);
-    expect(await signedOut.json()).toEqual({ error: PAYMENT_MESSAGES.signInRequired });
+    expect(await signedOut.json()).toEqual({ error: PAYMENT_MESSAGES.signInRequired, code: "unauthenticated" });
     expect(stripe.requests.length).toBe(before);
   });
 
@@ -164,7 +164,7 @@ describe("fulfilling a paid checkout", () => {
 
     const open = await verifyPayment(server, account, sessionId);
     expect(open.status).toBe(409);
-    expect(await open.json()).toEqual({ success: false, error: "This payment has not been completed, so no credits were added." });
+    expect(await open.json()).toEqual({ error: "This payment has not been completed, so no credits were added.", code: "payment_not_completed" });
 
     stripe.completeUnpaid(sessionId);
     expect((await deliverSigned("checkout.session.completed", sessionId)).status).toBe(200);
@@ -187,7 +187,7 @@ describe("fulfilling a paid checkout", () => {
 
     const response = await verifyPayment(server, stranger, sessionId);
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ success: false, error: "We could not find this payment on your account." });
+    expect(await response.json()).toEqual({ error: "We could not find this payment on your account.", code: "not_found" });
     expect((await expectLedgerMatches(stranger)).balance).toBe(STARTER_CREDITS);
     expect((await expectLedgerMatches(buyer)).balance).toBe(STARTER_CREDITS);
     expect((await paymentRow(server, sessionId))?.status).toBe("pending");
@@ -224,7 +224,7 @@ describe("fulfilling a paid checkout", () => {
     try {
       const response = await verifyPayment(server, account, sessionId);
       expect(response.status).toBe(502);
-      expect(await response.json()).toEqual({ error: "The payment provider could not be reached. Please try again in a moment." });
+      expect(await response.json()).toEqual({ error: "The payment provider could not be reached. Please try again in a moment.", code: "provider_unavailable" });
     } finally {
       stripe.failing = false;
     }

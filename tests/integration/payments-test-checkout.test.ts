@@ -119,7 +119,7 @@ describe("the test checkout", () => {
 
     const unpaid = await verifyPayment(server, buyer, sessionId);
     expect(unpaid.status).toBe(409);
-    expect((await unpaid.json()).success).toBe(false);
+    expect(await unpaid.json()).toMatchObject({ code: "payment_not_completed" });
 
     const paid = await submitCheckout(buyer, sessionId, "pay");
     expect(paid.status).toBe(302);
@@ -152,7 +152,7 @@ describe("the test checkout", () => {
     expect(payAfterwards.status).toBe(409);
     expect(await payAfterwards.text()).toContain("This test checkout was cancelled.");
     const verify = await verifyPayment(server, buyer, sessionId);
-    expect(await verify.json()).toEqual({ success: false, error: "This test checkout was cancelled, so no credits were added." });
+    expect(await verify.json()).toEqual({ error: "This test checkout was cancelled, so no credits were added.", code: "payment_not_completed" });
     expect((await submitCheckout(buyer, sessionId, "refund")).status).toBe(400);
     expect((await creditsOf(server, buyer)).balance).toBe(STARTER_CREDITS);
   });
@@ -168,7 +168,7 @@ describe("POST /api/create-payment", () => {
   it("answers SPEC's message when signed out and 400 for bodies that are not a package", async () => {
     const signedOut = await createPayment(server, undefined, "100");
     expect(signedOut.status).toBe(401);
-    expect(await signedOut.json()).toEqual({ error: PAYMENT_MESSAGES.signInRequired });
+    expect(await signedOut.json()).toEqual({ error: PAYMENT_MESSAGES.signInRequired, code: "unauthenticated" });
 
     const account = await signUp(server);
     const notJson = await server.fetch("/api/create-payment", {
@@ -177,7 +177,7 @@ describe("POST /api/create-payment", () => {
       body: "packageType=100",
     });
     expect(notJson.status).toBe(400);
-    expect((await notJson.json()).error).toBe("The request body must be JSON.");
+    expect(await notJson.json()).toEqual({ error: "The request body is not valid JSON.", code: "invalid_json" });
     const unknown = await createPayment(server, account, "99");
     expect(unknown.status).toBe(400);
     expect((await unknown.json()).error).toBe('There is no credit package "99". Choose 100, 500 or 1000 credits.');
