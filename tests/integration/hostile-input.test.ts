@@ -218,6 +218,18 @@ describe("hostile input", () => {
     });
   }
 
+  it("a page asked for with a NUL in its address shows the refusal as a page of the site", async () => {
+    for (const path of ["/games?search=%00", "/guides/%00", "/game/empress-simulator?x=%00"]) {
+      const response = await server.fetch(path);
+      expect({ path, status: response.status, type: response.headers.get("content-type") }).toEqual({
+        path,
+        status: 400,
+        type: "text/html; charset=utf-8",
+      });
+      expect(await response.text()).toContain("contains a character that cannot be stored");
+    }
+  });
+
   it("someone else's ids: a stranger's checkout cannot be verified, paid or cancelled", async () => {
     const before = await fingerprint();
     const verify = await server.fetch("/api/verify-payment", {
