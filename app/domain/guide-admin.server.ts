@@ -5,7 +5,7 @@ import type { GuideInput } from "../lib/admin-forms.ts";
 import { isUniqueViolation, NotFoundError, SlugTakenError } from "./admin-errors.server.ts";
 
 /**
- * The admin's side of guides (SPEC §7 guides): all of them, newest first, published or not, with
+ * The admin's side of guides (docs/spec.md §7 guides): all of them, newest first, published or not, with
  * create, update and delete. Public reads live in guides.server.ts.
  */
 

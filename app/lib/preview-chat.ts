@@ -1,6 +1,6 @@
 /**
  * SPEC's "simpler embedded chat" on the game page: a local preview with canned replies (no
- * server call, no credits). The empress sample reply and its stats are SPEC §4's.
+ * server call, no credits). The empress sample reply and its stats are docs/spec.md §4's.
  */
 
 export interface PreviewStat {

@@ -38,7 +38,7 @@ async function errorMessage(response: Response) {
 }
 
 /**
- * The play screen's conversation: the stored story, the reply being streamed, and SPEC §8's
+ * The play screen's conversation: the stored story, the reply being streamed, and docs/spec.md §8's
  * reactions to every way a turn can fail.
  */
 export function useGameChat({ gameSlug, initialMessages }: { gameSlug: string; initialMessages: ChatMessage[] }) {

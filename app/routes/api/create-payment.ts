@@ -11,7 +11,7 @@ const createPaymentBody = z.object({
   packageType: z.string({ error: "packageType is required: the id of a credit package (100, 500 or 1000)." }).trim(),
 });
 
-/** POST /api/create-payment { packageType } → { url } of the checkout (SPEC §7). */
+/** POST /api/create-payment { packageType } → { url } of the checkout (docs/spec.md §7). */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await getSessionUser(request);
   if (!user) return Response.json({ error: PAYMENT_MESSAGES.signInRequired }, { status: 401 });

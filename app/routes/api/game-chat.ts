@@ -12,7 +12,7 @@ import { requestContext } from "#app/request-context.ts";
 import type { Route } from "./+types/game-chat";
 
 /**
- * POST /api/game-chat — SPEC §7's game-chat function: { message, game_slug,
+ * POST /api/game-chat — docs/spec.md §7's game-chat function: { message, game_slug,
  * conversation_history } in, a server-sent event stream out. conversation_history is accepted
  * for compatibility and ignored: the stored story is the model's memory.
  */

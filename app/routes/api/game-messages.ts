@@ -7,7 +7,7 @@ import { PLAY_TOASTS } from "#app/lib/play-texts.ts";
 import type { Route } from "./+types/game-messages";
 
 /**
- * The signed-in player's stored story in one game (SPEC §7's game_messages calls):
+ * The signed-in player's stored story in one game (docs/spec.md §7's game_messages calls):
  * GET ?game_slug= lists it, PUT replaces it (Save Chat), DELETE removes it (Start Over).
  */
 

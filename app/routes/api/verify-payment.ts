@@ -15,7 +15,7 @@ const verifyPaymentBody = z.object({
 });
 
 /**
- * POST /api/verify-payment { sessionId } → { success, creditsAdded, balance } (SPEC §7). A payment
+ * POST /api/verify-payment { sessionId } → { success, creditsAdded, balance } (docs/spec.md §7). A payment
  * that is unpaid, unknown or someone else's answers { success: false, error } and credits nothing.
  */
 export async function action({ request, context }: Route.ActionArgs) {
