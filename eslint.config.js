@@ -35,6 +35,87 @@ export default tseslint.config(
       "@typescript-eslint/no-non-null-assertion": "off",
     },
   },
+  // One-way layers: routes → http → domain → db → lib (app/components are the routes' UI). A
+  // layer imports only the layers below it: domain never imports HTTP, routes, components or
+  // React; db never imports domain or above; lib imports nothing of ours but lib. Each pattern
+  // matches a relative path (../domain/x.ts, ../../domain/x.ts) and the #app alias alike.
+  // `import()` expressions are not checked by this rule.
+  {
+    files: ["app/domain/**"],
+    ignores: [
+      // TEMPORARY: these domain modules still throw React Router redirects; they are moving to
+      // app/http/. Remove each file from this list as it stops importing react-router.
+      "app/domain/auth.server.ts",
+      "app/domain/game-page.server.ts",
+    ],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: String.raw`^(?:(?:\.\./)+|#app/)(?:http|routes|components)(?:/|\.tsx?$|$)|^(?:(?:\.\./)+|#app/)(?:root|entry\.server)\.tsx$`,
+              message: "Domain modules are below HTTP, routes and components: return data or throw a typed error; app/http/ maps it to HTTP.",
+            },
+            {
+              regex: String.raw`^(?:#server/|(?:\.\./)+server/)`,
+              message: "Domain modules must not import the Express entry (server/).",
+            },
+            {
+              regex: String.raw`^(?:react|react-dom|react-router)(?:/|$)|^@react-router/`,
+              message: "Domain modules use no React or React Router (redirect and data() are HTTP concerns: they belong in app/http/).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["app/db/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: String.raw`^(?:(?:\.\./)+|#app/)(?:domain|http|routes|components)(?:/|\.tsx?$|$)|^(?:(?:\.\./)+|#app/)(?:root|entry\.server)\.tsx$`,
+              message: "The database layer is below domain, HTTP, routes and components: it may import only db, lib and third-party modules.",
+            },
+            {
+              regex: String.raw`^(?:#server/|(?:\.\./)+server/)`,
+              message: "The database layer must not import the Express entry (server/).",
+            },
+            {
+              regex: String.raw`^(?:react|react-dom|react-router)(?:/|$)|^@react-router/`,
+              message: "The database layer uses no React or React Router.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // app/lib is flat, so any "../" leaves it.
+    files: ["app/lib/**"],
+    ignores: [
+      // TEMPORARY: the logger reads LOG_LEVEL from app/env.server.ts. Move the logger next to
+      // env.server.ts (or env into lib) once app/http/ has landed, then remove this entry.
+      "app/lib/logger.server.ts",
+    ],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: String.raw`^\.\./|^#(?!app/lib/)`,
+              message: "app/lib imports nothing of ours but app/lib (third-party packages are fine).",
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ["**/*.js"],
     ...tseslint.configs.disableTypeChecked,

@@ -1,6 +1,6 @@
 import { index, route, type RouteConfig } from "@react-router/dev/routes";
 
-/** The whole site (SPEC §2's route table), then the API. */
+/** The whole site (docs/spec.md §2's route table), then the API. */
 export default [
   index("routes/home.tsx"),
   route("games", "routes/games.tsx"),

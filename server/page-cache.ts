@@ -4,7 +4,7 @@ import { carriesSession } from "#app/http/session-credentials.ts";
 import { VISITOR_CACHE_HEADER } from "#app/lib/visitor-cache.ts";
 
 /**
- * An in-process cache of pages for signed-out visitors (docs/decisions/006). Only GET responses
+ * An in-process cache of pages for signed-out visitors (docs/decisions/020). Only GET responses
  * whose route opted in (VISITOR_CACHE_HEADER), with status 200 and no cookie, are kept, keyed by
  * URL and by the public content version they were rendered at: a page is served only while that
  * version is still current, so every change shows on the next request, on every instance. The

@@ -12,7 +12,7 @@ import { CREDITS_PER_MESSAGE, MAX_USERNAME_LENGTH, MIN_PASSWORD_LENGTH, STARTER_
 import { cn } from "#app/lib/utils.ts";
 import { useRootData } from "./use-root-data.ts";
 
-/** SPEC §8's auth toasts, verbatim. */
+/** docs/spec.md §8's auth toasts, verbatim. */
 export const AUTH_TOASTS = {
   missingFields: { title: "Error", description: "Please fill in all fields" },
   signInFailed: "Sign In Failed",

@@ -115,7 +115,7 @@ export const rateLimit = pgTable("rate_limit", {
 });
 
 // ---------------------------------------------------------------------------------------------
-// The product's tables (SPEC §3 names).
+// The product's tables (docs/spec.md §3 names).
 
 export const games = pgTable(
   "games",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { readMarkdownFolder } from "./content-files.server.ts";
+import { readMarkdownFolder } from "../lib/content-files.server.ts";
 
 /** The blog: articles written as Markdown in content/blog, part of the release. */
 

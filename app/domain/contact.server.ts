@@ -3,7 +3,7 @@ import { db } from "../db/database.server.ts";
 import { contactMessages } from "../db/schema.ts";
 import { enforceRateLimit, type RateLimitRule } from "./rate-limit.server.ts";
 
-/** The contact form: every field required (SPEC §5), stored for the admins to read. */
+/** The contact form: every field required (docs/spec.md §5), stored for the admins to read. */
 
 export const contactMessageSchema = z.object({
   name: z.string().trim().min(1, "Please enter your name.").max(100, "Please keep your name under 100 characters."),

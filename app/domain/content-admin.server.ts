@@ -7,7 +7,7 @@ import { MULTI_SECTION_TYPES } from "../lib/constants.ts";
 import { InvalidInputError, NotFoundError } from "./errors.server.ts";
 
 /**
- * The admin's side of game_content (SPEC §7): every record of the active games, published or not,
+ * The admin's side of game_content (docs/spec.md §7): every record of the active games, published or not,
  * with create, update, delete and the multi-section save. Public reads (published only) live in
  * game-content.server.ts.
  */
@@ -76,7 +76,7 @@ const PLACEHOLDER_ORDER = new Map<string, number>(
 );
 
 /**
- * SPEC §5's multi-section save, all or nothing: a section with an id is updated; one without is
+ * docs/spec.md §5's multi-section save, all or nothing: a section with an id is updated; one without is
  * created only when its title and content are both filled in, otherwise skipped. A section order
  * that is not a number takes the section's placeholder (0, 10, 20, …).
  */

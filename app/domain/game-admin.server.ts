@@ -7,7 +7,7 @@ import { isUniqueViolation } from "../db/unique-violation.server.ts";
 import { NotFoundError, SlugTakenError } from "./errors.server.ts";
 
 /**
- * The admin's side of games (SPEC §7 games): the active games in sort order, create, update and
+ * The admin's side of games (docs/spec.md §7 games): the active games in sort order, create, update and
  * the soft delete. Public reads live in games.server.ts.
  */
 
@@ -52,7 +52,7 @@ export async function updateGame(id: string, input: GameInput): Promise<Game> {
   }
 }
 
-/** SPEC §4: deleting a game only marks it inactive; its row, content and players' stories stay. */
+/** docs/spec.md §4: deleting a game only marks it inactive; its row, content and players' stories stay. */
 export async function softDeleteGame(id: string): Promise<Pick<Game, "id" | "title" | "slug">> {
   const [deleted] = await db()
     .update(games)

@@ -6,7 +6,7 @@ import { isUniqueViolation } from "../db/unique-violation.server.ts";
 import { NotFoundError, SlugTakenError } from "./errors.server.ts";
 
 /**
- * The admin's side of guides (SPEC §7 guides): all of them, newest first, published or not, with
+ * The admin's side of guides (docs/spec.md §7 guides): all of them, newest first, published or not, with
  * create, update and delete. Public reads live in guides.server.ts.
  */
 

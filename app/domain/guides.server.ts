@@ -3,7 +3,7 @@ import { z } from "zod";
 import { db } from "../db/database.server.ts";
 import { guides } from "../db/schema.ts";
 import { GUIDE_CATEGORIES, GUIDE_DIFFICULTIES, type GuideCategory, type GuideDifficulty } from "../lib/constants.ts";
-import { readMarkdownFolder } from "./content-files.server.ts";
+import { readMarkdownFolder } from "../lib/content-files.server.ts";
 
 /**
  * Guides as visitors see them: the three built-in guides of content/guides (part of the release)

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { readMarkdownFolder } from "./content-files.server.ts";
+import { readMarkdownFolder } from "../lib/content-files.server.ts";
 
 /** The Privacy and Terms pages: content/legal/{privacy,terms}.md with the support address filled in. */
 

@@ -13,7 +13,7 @@ import {
 import { forceSlug, isUsableSlug } from "./slugify.ts";
 
 /**
- * The admin forms' rules (SPEC §5), shared by the browser (field errors before sending) and the
+ * The admin forms' rules (docs/spec.md §5), shared by the browser (field errors before sending) and the
  * admin API (the check that counts). Numbers arrive as the text of their inputs.
  */
 

@@ -1,4 +1,4 @@
-/** The admin panel's texts that SPEC quotes (§2 Admin panel, §8), written once. */
+/** The admin panel's texts that docs/spec.md quotes (§2 Admin panel, §5, §8), written once. */
 export const ADMIN_TEXTS = {
   checkingPermissions: "Checking permissions...",
   accessDeniedTitle: "Access Denied",

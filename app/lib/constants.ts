@@ -1,4 +1,4 @@
-/** Business constants from SPEC §9 and PRODUCT.md, one source each. */
+/** Business constants from docs/spec.md §9 and PRODUCT.md, one source each. */
 
 /** Granted by the database trigger in migration 0002_signup_bonus (same transaction as the user). */
 export const STARTER_CREDITS = 20;

@@ -5,7 +5,7 @@ export interface DifficultyLevel {
   difficulty: Difficulty;
   slug: string;
   description: string;
-  /** SPEC §2's feature list per level. */
+  /** docs/spec.md §2's feature list per level. */
   features: readonly string[];
   tips: readonly { title: string; text: string }[];
   metaTitle: string;

@@ -1,5 +1,5 @@
 /**
- * The game-chat stream as SPEC §7 describes it: lines beginning `data: `, each a JSON object with
+ * The game-chat stream as docs/spec.md §7 describes it: lines beginning `data: `, each a JSON object with
  * `content`; `data: [DONE]` ends it; unparseable lines are ignored. Our server also sends
  * `{"error": "..."}` when a turn fails, and comment lines (`: keep-alive`) while a model thinks.
  */

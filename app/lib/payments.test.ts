@@ -3,7 +3,7 @@ import { CREDIT_PACKAGES, percentOff, type CreditPackage } from "./constants.ts"
 import { creditsAddedMessage, formatUsd, PAYMENT_MESSAGES, paymentSuccessPath } from "./payments.ts";
 
 describe("the package table", () => {
-  it("holds SPEC §9's packages in cents", () => {
+  it("holds the packages of docs/spec.md §9 in cents", () => {
     expect(CREDIT_PACKAGES.map(({ id, credits, priceCents, originalPriceCents, badge }) => [id, credits, priceCents, originalPriceCents, badge])).toEqual([
       ["100", 100, 499, 999, "Starter"],
       ["500", 500, 1999, 3999, "Popular"],
@@ -27,7 +27,7 @@ describe("payment texts and formats", () => {
     expect(formatUsd(6999)).toBe("$69.99");
   });
 
-  it("keeps SPEC §8's messages verbatim", () => {
+  it("keeps the messages of docs/spec.md §8 verbatim", () => {
     expect(PAYMENT_MESSAGES).toMatchObject({
       signInRequired: "Please sign in to purchase credits",
       createFailed: "Failed to create payment session",

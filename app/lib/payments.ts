@@ -1,5 +1,5 @@
 /**
- * What the credits pages and the payment API share: SPEC §8's messages, the JSON the API answers
+ * What the credits pages and the payment API share: docs/spec.md §8's messages, the JSON the API answers
  * with, and how prices read. Safe on both sides.
  */
 import type { ErrorCode } from "./error-codes.ts";

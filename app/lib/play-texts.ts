@@ -1,5 +1,5 @@
 /**
- * The play screen's texts as SPEC §2, §4 and §8 quote them (verbatim), written once for the page,
+ * The play screen's texts as docs/spec.md §2, §4 and §8 quote them (verbatim), written once for the page,
  * the API and the tests.
  */
 

@@ -1,6 +1,6 @@
 /**
  * SPEC's "simpler embedded chat" on the game page: a local preview with canned replies (no
- * server call, no credits). The empress sample reply and its stats are SPEC §4's. Where SPEC
+ * server call, no credits). The empress sample reply and its stats are docs/spec.md §4's. Where SPEC
  * shows the game's prompt, the preview shows its description: the prompt is the Game Master's
  * secret (docs/decisions/016-the-prompt-stays-on-the-server.md).
  */

@@ -8,7 +8,7 @@ import type { SiteInfo } from "./site.ts";
  * they are about.
  */
 
-/** SPEC §5: a description longer than 155 characters is cut to 152 characters plus '...'. */
+/** docs/spec.md §5: a description longer than 155 characters is cut to 152 characters plus '...'. */
 export function metaDescription(text: string): string {
   const clean = text.replace(/\s+/g, " ").trim();
   return clean.length > META_DESCRIPTION_LIMIT ? `${clean.slice(0, META_DESCRIPTION_LIMIT - 3)}...` : clean;

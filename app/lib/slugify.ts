@@ -1,5 +1,5 @@
 /**
- * SPEC §5's slug rule, applied as the admin types: lowercase, and any character outside a-z, 0-9
+ * docs/spec.md §5's slug rule, applied as the admin types: lowercase, and any character outside a-z, 0-9
  * and '-' becomes '-'. It never changes a slug that already follows the rule.
  */
 export function forceSlug(input: string): string {
@@ -7,7 +7,7 @@ export function forceSlug(input: string): string {
 }
 
 /**
- * The slug SPEC §5 derives from a guide's title: lowercase, each run of characters other than
+ * The slug docs/spec.md §5 derives from a guide's title: lowercase, each run of characters other than
  * letters and digits becomes one '-', no '-' at either end. Accents are folded first so that
  * "Café Intrigue" becomes "cafe-intrigue" rather than "caf-intrigue".
  */

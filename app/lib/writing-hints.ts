@@ -1,4 +1,4 @@
-/** SPEC §5 and §9: hints shown while writing, never enforced. */
+/** docs/spec.md §5 and §9: hints shown while writing, never enforced. */
 export const DESCRIPTION_HINT_LENGTH = 160;
 
 export const WORD_TARGETS = {

@@ -16,7 +16,7 @@ import { cacheForVisitors } from "#app/lib/visitor-cache.ts";
 import { requestContext } from "#app/request-context.ts";
 import type { Route } from "./+types/contact";
 
-/** SPEC §5's alert, verbatim. */
+/** docs/spec.md §5's alert, verbatim. */
 const CONTACT_THANK_YOU = "Thank you for your message! We'll get back to you soon.";
 
 const FIELDS = ["name", "email", "subject", "message"] as const satisfies readonly ContactField[];

@@ -84,7 +84,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   });
 };
 
-/** SPEC §2's difficulty note beside the game's features. */
+/** docs/spec.md §2's difficulty note beside the game's features. */
 const DIFFICULTY_NOTES: Record<Difficulty, string> = {
   Beginner: "Perfect for newcomers to interactive fiction",
   Intermediate: "Balanced challenge for experienced players",

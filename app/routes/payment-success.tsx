@@ -128,7 +128,7 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
 
 type VerifyResult = Exclude<Verification, { state: "verifying" }> & { balance?: number };
 
-/** POST /api/verify-payment, mapped to what the page shows (SPEC §8's messages as titles). */
+/** POST /api/verify-payment, mapped to what the page shows (docs/spec.md §8's messages as titles). */
 async function verifyPayment(sessionId: string | null): Promise<VerifyResult> {
   if (!sessionId) {
     return {

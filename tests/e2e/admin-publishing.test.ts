@@ -17,7 +17,7 @@ import { launchBrowser, type TestBrowser } from "#tests/helpers/browser.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 
 /**
- * What an admin changes in the panel reaches the public pages at once (SPEC §4 cache refresh):
+ * What an admin changes in the panel reaches the public pages at once (docs/spec.md §4 cache refresh):
  * the panel drives the change through its real UI, the public pages are read as a visitor
  * reads them (server HTML, then a browser for the XSS checks).
  */

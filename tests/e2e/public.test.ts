@@ -223,7 +223,7 @@ describe("a game's page, its guide and its tips", () => {
 });
 
 describe("the preview chat on a game page", () => {
-  /** SPEC §4's sample standing for empress-simulator's canned reply. */
+  /** docs/spec.md §4's sample standing for empress-simulator's canned reply. */
   const EMPRESS_STATS = {
     Grace: "75",
     "Imperial Stability": "68",

@@ -5,7 +5,7 @@ import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
 import { makeAdmin, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 
-/** The admin API's rules (SPEC §4, §5, §7) as an admin sees them over HTTP. */
+/** The admin API's rules (docs/spec.md §4, §5, §7) as an admin sees them over HTTP. */
 
 let server: TestServer;
 let admin: TestAccount;

@@ -39,7 +39,15 @@ function chat(url: string, token: string, message: string, signal?: AbortSignal)
   });
 }
 
-it("lets turns in flight finish and store their replies when the server is stopped", async () => {
+/**
+ * Starting a server process (a fresh database migrated and seeded), a 6-second reply and the
+ * shutdown grace take 15-25 s on a loaded 2-core machine, too close to the default 30 s; this
+ * allows more than twice that. The grace runs its full 10 s here: after the abort, fetch opens a
+ * connection that sends no request, and Node's closeIdleConnections() leaves such connections open.
+ */
+const SHUTDOWN_TEST_TIMEOUT_MS = 60_000;
+
+it("lets turns in flight finish and store their replies when the server is stopped", { timeout: SHUTDOWN_TEST_TIMEOUT_MS }, async () => {
   // The player who leaves gets the longer reply: it is still being written after the last
   // connection has closed, which is when a shutdown would otherwise close the database.
   const short = Array.from({ length: 5 }, (_, index) => `short${index} `);

@@ -81,7 +81,7 @@ export function NumberField({
   );
 }
 
-/** The required description, with SPEC §5's live hint about its length for search results. */
+/** The required description, with docs/spec.md §5's live hint about its length for search results. */
 export function DescriptionField({ id, value, onChange, error, className }: Omit<TextFieldProps, "label" | "placeholder"> & { className?: string }) {
   return (
     <Field id={id} label="Description" required error={error} hint={<HintText hint={descriptionHint(value)} />} className={className}>

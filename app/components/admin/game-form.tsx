@@ -42,7 +42,7 @@ function initialState(game?: Game): GameFormState {
 
 const ICON_OPTIONS = iconOptions(GAME_ICON_COMPONENTS, GAME_ICONS, (name) => name);
 
-/** SPEC's game form (§5): creates a game, or updates the one it was opened on. */
+/** The game form of docs/spec.md §5: creates a game, or updates the one it was opened on. */
 export function GameForm({ game, onClose }: { game?: Game; onClose: () => void }) {
   const { values, errors, set, submit, pending, id } = useAdminForm({
     prefix: "game",

@@ -4,7 +4,7 @@ import { forceSlug, slugFromTitle } from "#app/lib/slugify.ts";
 import { controlProps, Field } from "./form-controls.tsx";
 
 /**
- * Title and slug side by side. For a new item the slug follows the title (SPEC §5) until the
+ * Title and slug side by side. For a new item the slug follows the title (docs/spec.md §5) until the
  * admin types one of their own; whatever is typed is forced into slug form as it is typed.
  */
 export function TitleAndSlugFields({

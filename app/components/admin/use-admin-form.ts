@@ -20,7 +20,7 @@ interface AdminFormOptions<Values> {
 }
 
 /**
- * The admin forms' shared life cycle (SPEC §5): values and per-field errors, a check in the
+ * The admin forms' shared life cycle (docs/spec.md §4, §5): values and per-field errors, a check in the
  * browser, the request, then either the success toast and `onSaved`, or the server's field
  * errors with focus on the first of them.
  */

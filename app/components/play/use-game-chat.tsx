@@ -42,7 +42,7 @@ async function refusalOf(response: Response): Promise<{ code?: ErrorCode; messag
 }
 
 /**
- * The play screen's conversation: the stored story, the reply being streamed, and SPEC §8's
+ * The play screen's conversation: the stored story, the reply being streamed, and docs/spec.md §8's
  * reactions to every way a turn can fail.
  */
 export function useGameChat({ gameSlug, initialMessages }: { gameSlug: string; initialMessages: ChatMessage[] }) {

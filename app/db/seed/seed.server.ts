@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listContentFolders, readMarkdownFolder } from "../../domain/content-files.server.ts";
+import { listContentFolders, readMarkdownFolder } from "../../lib/content-files.server.ts";
 import {
   CONTENT_TYPES,
   DIFFICULTIES,

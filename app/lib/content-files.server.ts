@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
-import { projectPath } from "../lib/project-path.server.ts";
+import { projectPath } from "./project-path.server.ts";
 
 /**
  * The Markdown files under content/ (games, built-in guides, blog, legal pages): YAML front
