@@ -42,12 +42,6 @@ export default tseslint.config(
   // `import()` expressions are not checked by this rule.
   {
     files: ["app/domain/**"],
-    ignores: [
-      // TEMPORARY: these domain modules still throw React Router redirects; they are moving to
-      // app/http/. Remove each file from this list as it stops importing react-router.
-      "app/domain/auth.server.ts",
-      "app/domain/game-page.server.ts",
-    ],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -64,6 +58,22 @@ export default tseslint.config(
             {
               regex: String.raw`^(?:react|react-dom|react-router)(?:/|$)|^@react-router/`,
               message: "Domain modules use no React or React Router (redirect and data() are HTTP concerns: they belong in app/http/).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["app/http/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: String.raw`^(?:(?:\.\./)+|#app/)(?:routes|components)(?:/|\.tsx?$|$)|^(?:(?:\.\./)+|#app/)(?:root|entry\.server)\.tsx$`,
+              message: "The HTTP edge is below routes and components: routes call it, not the other way round.",
             },
           ],
         },
@@ -97,11 +107,6 @@ export default tseslint.config(
   {
     // app/lib is flat, so any "../" leaves it.
     files: ["app/lib/**"],
-    ignores: [
-      // TEMPORARY: the logger reads LOG_LEVEL from app/env.server.ts. Move the logger next to
-      // env.server.ts (or env into lib) once app/http/ has landed, then remove this entry.
-      "app/lib/logger.server.ts",
-    ],
     rules: {
       "no-restricted-imports": [
         "error",

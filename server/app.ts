@@ -15,7 +15,7 @@ import { paymentsStartupWarning } from "#app/domain/payments.server.ts";
 import { CLIENT_ADDRESS_HEADER } from "#app/domain/rate-limit.server.ts";
 import { env } from "#app/env.server.ts";
 import { settleInFlight } from "#app/lib/in-flight.server.ts";
-import { logger } from "#app/lib/logger.server.ts";
+import { logger } from "#app/logger.server.ts";
 import { projectPath } from "#app/lib/project-path.server.ts";
 import { isDatabaseBusy } from "#app/db/busy.server.ts";
 import { BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS } from "#app/http/errors.server.ts";

@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
 import * as schema from "../db/schema.ts";
 import { env, type Environment } from "../env.server.ts";
-import { logger } from "../lib/logger.server.ts";
+import { logger } from "../logger.server.ts";
 import { displayName } from "../lib/auth.ts";
 import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, MIN_PASSWORD_LENGTH, type UserRole } from "../lib/constants.ts";
 import { confirmationMail, passwordResetMail } from "./account-mail.server.ts";

@@ -1,26 +1,28 @@
-import { redirect } from "react-router";
+import type { Logger } from "pino";
 import type { ContentType } from "../lib/constants.ts";
-import type { Logger } from "../lib/logger.server.ts";
 import { getPublishedContent, type PublishedContent } from "./game-content.server.ts";
 import { getActiveGame, type GameSummary } from "./games.server.ts";
 
+export interface GamePage {
+  game: GameSummary;
+  content: PublishedContent;
+}
+
 /**
- * An active game and its published content, for /game/{slug} and its guide and tips pages.
- * SPEC: a missing slug, an unknown or inactive game, or a failing query all redirect to /games.
+ * An active game and its published content, for /game/{slug} and its guide and tips pages; none
+ * for a missing slug, an unknown or inactive game, or a failing query (docs/spec.md §2 sends all
+ * three to /games: app/http/guards.server.ts).
  */
-export async function requireGamePage(
+export async function loadGamePage(
   slug: string | undefined,
   { contentTypes, logger }: { contentTypes?: readonly ContentType[]; logger: Logger },
-): Promise<{ game: GameSummary; content: PublishedContent }> {
-  if (!slug) throw redirect("/games");
-  let found: [GameSummary | undefined, PublishedContent];
+): Promise<GamePage | undefined> {
+  if (!slug) return undefined;
   try {
-    found = await Promise.all([getActiveGame(slug), getPublishedContent(slug, contentTypes)]);
+    const [game, content] = await Promise.all([getActiveGame(slug), getPublishedContent(slug, contentTypes)]);
+    return game ? { game, content } : undefined;
   } catch (error) {
     logger.error({ err: error, slug }, "the game page failed to load");
-    throw redirect("/games");
+    return undefined;
   }
-  const [game, content] = found;
-  if (!game) throw redirect("/games");
-  return { game, content };
 }

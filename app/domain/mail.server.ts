@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { env } from "../env.server.ts";
-import { logger } from "../lib/logger.server.ts";
+import { logger } from "../logger.server.ts";
 
 export interface MailMessage {
   to: string;

@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
 import { getSessionUser, type SessionUser } from "../domain/auth.server.ts";
+import { loadGamePage, type GamePage } from "../domain/game-page.server.ts";
 import { authPath } from "../lib/auth.ts";
 import { PRIVATE_NO_STORE } from "./errors.server.ts";
 
@@ -38,4 +39,11 @@ export async function requireAdmin(request: Request): Promise<SessionUser> {
 /** A personal page (its `headers` export): never kept by a browser or a shared cache. */
 export function personalPageHeaders(): Record<string, string> {
   return { "Cache-Control": PRIVATE_NO_STORE };
+}
+
+/** A game's page (its game and published content), or the redirect to /games the spec asks for. */
+export async function requireGamePage(...args: Parameters<typeof loadGamePage>): Promise<GamePage> {
+  const page = await loadGamePage(...args);
+  if (!page) throw redirect("/games");
+  return page;
 }

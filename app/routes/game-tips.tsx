@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { GameContentPage } from "#app/components/game-content-page.tsx";
 import { renderMarkdown } from "#app/components/render-markdown.server.tsx";
-import { requireGamePage } from "#app/domain/game-page.server.ts";
+import { requireGamePage } from "#app/http/guards.server.ts";
 import { breadcrumbJsonLd, gameCrumbs, pageMeta } from "#app/lib/seo.ts";
 import { cacheForVisitors } from "#app/lib/visitor-cache.ts";
 import { requestContext } from "#app/request-context.ts";

@@ -13,7 +13,7 @@ import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, ButtonGroup } from "#app/components/ui/button.tsx";
 import { useRootData } from "#app/components/use-root-data.ts";
 import type { PublishedContent } from "#app/domain/game-content.server.ts";
-import { requireGamePage } from "#app/domain/game-page.server.ts";
+import { requireGamePage } from "#app/http/guards.server.ts";
 import type { ContentType, Difficulty } from "#app/lib/constants.ts";
 import { breadcrumbJsonLd, gameCrumbs, pageMeta, videoGameJsonLd } from "#app/lib/seo.ts";
 import { cacheForVisitors } from "#app/lib/visitor-cache.ts";

@@ -1,5 +1,5 @@
 import { pino, type Logger } from "pino";
-import { env } from "../env.server.ts";
+import { env } from "./env.server.ts";
 
 export type { Logger };
 
