@@ -59,7 +59,7 @@ describe("configuration", () => {
 
   it("requires what a chosen provider needs", () => {
     expect(errorOf({ AI_PROVIDER: "openai-compatible", AI_MODEL: "m" })).toBe(
-      'Invalid configuration: AI_BASE_URL is required when AI_PROVIDER is openai-compatible',
+      "Invalid configuration: AI_BASE_URL is required when AI_PROVIDER is openai-compatible",
     );
     expect(errorOf({ AI_PROVIDER: "anthropic", AI_API_KEY: "k" })).toBe(
       "Invalid configuration: AI_MODEL is required when AI_PROVIDER is anthropic",
@@ -67,9 +67,7 @@ describe("configuration", () => {
     expect(errorOf({ STRIPE_SECRET_KEY: "sk_test_1" })).toBe(
       "Invalid configuration: STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set",
     );
-    expect(errorOf({ GOOGLE_CLIENT_ID: "id" })).toBe(
-      "Invalid configuration: GOOGLE_CLIENT_SECRET is required when GOOGLE_CLIENT_ID is set",
-    );
+    expect(errorOf({ GOOGLE_CLIENT_ID: "id" })).toBe("Invalid configuration: GOOGLE_CLIENT_SECRET is required when GOOGLE_CLIENT_ID is set");
   });
 
   it("requires a shared AUTH_SECRET for production on PostgreSQL only", () => {

@@ -3,9 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 
-const booleanFlag = z
-  .enum(["true", "false", "1", "0", ""])
-  .transform((value) => value === "true" || value === "1");
+const booleanFlag = z.enum(["true", "false", "1", "0", ""]).transform((value) => value === "true" || value === "1");
 
 const optionalText = z
   .string()
@@ -50,9 +48,7 @@ const environmentSchema = z
       .or(z.literal("").transform(() => undefined)),
     GOOGLE_CLIENT_ID: optionalText,
     GOOGLE_CLIENT_SECRET: optionalText,
-    GOOGLE_DISCOVERY_URL: z
-      .url()
-      .default("https://accounts.google.com/.well-known/openid-configuration"),
+    GOOGLE_DISCOVERY_URL: z.url().default("https://accounts.google.com/.well-known/openid-configuration"),
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     MAIL_FROM: z.string().min(3).default("Play as Empress <no-reply@playasempress.example>"),
     REQUIRE_EMAIL_VERIFICATION: booleanFlag.default(false),
@@ -99,8 +95,7 @@ export function parseEnvironment(source: NodeJS.ProcessEnv = process.env) {
     const received = issue && issue.path.length > 0 ? source[String(issue.path[0])] : undefined;
     const detail = issue?.message ?? "is invalid";
     throw new ConfigurationError(
-      `Invalid configuration: ${variable} ${detail.replace(/^Invalid input: /, "")}` +
-        (received === undefined ? "" : ` (got "${received}")`),
+      `Invalid configuration: ${variable} ${detail.replace(/^Invalid input: /, "")}` + (received === undefined ? "" : ` (got "${received}")`),
     );
   }
   const value = result.data;
@@ -129,7 +124,9 @@ export type PaymentsProvider = "stripe" | "test" | "off";
  * production that is the point (development, CI); in production it must be asked for by name
  * (a staging or acceptance site), and without Stripe or that request nothing can be bought.
  */
-function paymentsProviderFor(value: Pick<z.output<typeof environmentSchema>, "NODE_ENV" | "PAYMENTS_PROVIDER" | "STRIPE_SECRET_KEY">): PaymentsProvider {
+function paymentsProviderFor(
+  value: Pick<z.output<typeof environmentSchema>, "NODE_ENV" | "PAYMENTS_PROVIDER" | "STRIPE_SECRET_KEY">,
+): PaymentsProvider {
   if (value.PAYMENTS_PROVIDER) return value.PAYMENTS_PROVIDER;
   if (value.STRIPE_SECRET_KEY) return "stripe";
   return value.NODE_ENV === "production" ? "off" : "test";

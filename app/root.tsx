@@ -1,14 +1,5 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
-import {
-  isRouteErrorResponse,
-  Link,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useRouteLoaderData,
-} from "react-router";
+import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import displayFont from "@fontsource/cormorant-garamond/files/cormorant-garamond-latin-700-normal.woff2?url";
 import textFont from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 import type { Route } from "./+types/root";
@@ -40,9 +31,7 @@ export async function loader({ request }: Route.LoaderArgs): Promise<RootData> {
   const user = await getSessionUser(request);
   return {
     site: { name: config.SITE_NAME, supportEmail: config.SUPPORT_EMAIL, publicUrl: config.PUBLIC_URL },
-    viewer: user
-      ? { id: user.id, email: user.email, credits: await getBalance(user.id), isAdmin: user.isAdmin }
-      : null,
+    viewer: user ? { id: user.id, email: user.email, credits: await getBalance(user.id), isAdmin: user.isAdmin } : null,
   };
 }
 
@@ -85,10 +74,7 @@ function Shell({ children }: { children: ReactNode }) {
   if (!data) return <main className="flex-1">{children}</main>;
   return (
     <>
-      <a
-        href="#main"
-        className="sr-only z-50 rounded-full bg-gold px-4 py-2 text-ink focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
-      >
+      <a href="#main" className="sr-only z-50 rounded-full bg-gold px-4 py-2 text-ink focus:not-sr-only focus:fixed focus:top-3 focus:left-3">
         Skip to content
       </a>
       <SiteHeader />

@@ -200,8 +200,7 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
   app.use(
     compression({
       filter: (request, response) =>
-        !String(response.getHeader("Content-Type") ?? "").startsWith("text/event-stream") &&
-        compression.filter(request, response),
+        !String(response.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(request, response),
     }),
   );
 
@@ -282,8 +281,5 @@ function listen(app: express.Express, port: number, host: string) {
 }
 
 function withTimeout<T>(promise: Promise<T>, milliseconds: number): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error("timed out")), milliseconds).unref()),
-  ]);
+  return Promise.race([promise, new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error("timed out")), milliseconds).unref())]);
 }

@@ -48,10 +48,7 @@ export function controlRouter(dataDir: string): Router {
   const expected = Buffer.from(`Bearer ${controlToken(dataDir)}`);
   router.post("/internal/cli", express.json({ limit: "16kb" }), async (request, response) => {
     const given = Buffer.from(request.headers.authorization ?? "");
-    const trusted =
-      LOOPBACK.has(request.socket.remoteAddress ?? "") &&
-      given.length === expected.length &&
-      timingSafeEqual(given, expected);
+    const trusted = LOOPBACK.has(request.socket.remoteAddress ?? "") && given.length === expected.length && timingSafeEqual(given, expected);
     if (!trusted) {
       response.status(403).json({ error: "Forbidden" });
       return;

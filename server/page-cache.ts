@@ -37,7 +37,17 @@ interface Entry {
 
 const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
 /** Headers of the rendered response that a later response computes for itself. */
-const NOT_KEPT = new Set(["content-length", "content-encoding", "transfer-encoding", "vary", "set-cookie", "x-request-id", "x-cache", "date", "etag"]);
+const NOT_KEPT = new Set([
+  "content-length",
+  "content-encoding",
+  "transfer-encoding",
+  "vary",
+  "set-cookie",
+  "x-request-id",
+  "x-cache",
+  "date",
+  "etag",
+]);
 
 /**
  * Reads a value with the guarantee that the read started after the caller asked, while sharing
@@ -188,8 +198,7 @@ export class PageCache {
     } as typeof response.end;
 
     const store = () => {
-      const cacheable =
-        lifetimeSeconds > 0 && response.statusCode === 200 && !response.hasHeader("set-cookie") && size <= MAX_ENTRY_BYTES;
+      const cacheable = lifetimeSeconds > 0 && response.statusCode === 200 && !response.hasHeader("set-cookie") && size <= MAX_ENTRY_BYTES;
       if (!cacheable) {
         // A page that stopped being cacheable (gone, failing) must not keep being served stale.
         this.#delete(key);

@@ -11,9 +11,10 @@ export function limitRequestBody(maxBytes: number): RequestHandler {
     const declared = request.headers["content-length"];
     if (declared !== undefined) {
       if (Number(declared) > maxBytes) {
-        response
-          .status(413)
-          .json({ error: `The request body is too large: the limit is ${Math.round(maxBytes / 1024)} KB.`, code: "payload_too_large" } satisfies ErrorBody);
+        response.status(413).json({
+          error: `The request body is too large: the limit is ${Math.round(maxBytes / 1024)} KB.`,
+          code: "payload_too_large",
+        } satisfies ErrorBody);
         return;
       }
       next();

@@ -30,7 +30,11 @@ export function GameCard({ game, headingLevel = 3 }: { game: GameCardData; headi
         <DifficultyBadge difficulty={game.difficulty} />
       </div>
       <Heading className="mt-5 text-2xl text-parchment">
-        <Link to={href} prefetch="intent" className="after:absolute after:inset-0 after:rounded-[var(--radius-card)] focus-visible:outline-none focus-visible:after:outline-2 focus-visible:after:outline-offset-2 focus-visible:after:outline-gold">
+        <Link
+          to={href}
+          prefetch="intent"
+          className="after:absolute after:inset-0 after:rounded-[var(--radius-card)] focus-visible:outline-none focus-visible:after:outline-2 focus-visible:after:outline-offset-2 focus-visible:after:outline-gold"
+        >
           {game.title}
         </Link>
       </Heading>
@@ -58,7 +62,11 @@ export function GameCardSkeletons({ count }: { count: number }) {
   return (
     <>
       {Array.from({ length: count }, (_, index) => (
-        <div key={index} className="flex flex-col rounded-[var(--radius-card)] border border-ink-line bg-ink-raised p-6" data-testid="game-card-skeleton">
+        <div
+          key={index}
+          className="flex flex-col rounded-[var(--radius-card)] border border-ink-line bg-ink-raised p-6"
+          data-testid="game-card-skeleton"
+        >
           <div className="flex items-start justify-between">
             <Skeleton className="size-12 rounded-full" />
             <Skeleton className="h-5 w-20 rounded-full" />

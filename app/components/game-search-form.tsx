@@ -19,7 +19,11 @@ export function GameSearchForm({
     <Form method="get" action="/games" role="search" aria-label="Search games" className={cn("flex w-full max-w-xl gap-2", className)}>
       {difficulty ? <input type="hidden" name="difficulty" value={difficulty} /> : null}
       <div className="relative flex-1">
-        <Search className="pointer-events-none absolute top-1/2 left-3.5 size-4 -translate-y-1/2 text-parchment-dim" strokeWidth={1.75} aria-hidden />
+        <Search
+          className="pointer-events-none absolute top-1/2 left-3.5 size-4 -translate-y-1/2 text-parchment-dim"
+          strokeWidth={1.75}
+          aria-hidden
+        />
         <label htmlFor="game-search" className="sr-only">
           Search games by title, tagline or description
         </label>

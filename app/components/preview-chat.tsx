@@ -27,7 +27,10 @@ function MessageBubble({ message }: { message: PreviewMessage }) {
           </p>
         ))}
         {message.stats ? (
-          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 rounded-lg border border-gold/30 bg-ink px-4 py-3 text-sm" data-testid="preview-stats">
+          <dl
+            className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 rounded-lg border border-gold/30 bg-ink px-4 py-3 text-sm"
+            data-testid="preview-stats"
+          >
             {message.stats.map((stat) => (
               <div key={stat.label} className="contents">
                 <dt className="text-parchment-dim">{stat.label}</dt>
@@ -104,24 +107,38 @@ export function PreviewChat({ game, signedIn }: { game: PreviewGame; signedIn: b
           <Sparkles className="size-4 text-gold" strokeWidth={1.75} aria-hidden />
           Preview: {game.title}
         </p>
-        <span className="shrink-0 rounded-full border border-ink-line px-2.5 py-0.5 text-xs whitespace-nowrap text-parchment-dim">Sample replies</span>
+        <span className="shrink-0 rounded-full border border-ink-line px-2.5 py-0.5 text-xs whitespace-nowrap text-parchment-dim">
+          Sample replies
+        </span>
       </div>
-      <div ref={logRef} role="log" tabIndex={0} aria-live="polite" aria-label="Preview conversation" className="h-96 overflow-y-auto px-4 py-5 sm:px-5">
+      <div
+        ref={logRef}
+        role="log"
+        tabIndex={0}
+        aria-live="polite"
+        aria-label="Preview conversation"
+        className="h-96 overflow-y-auto px-4 py-5 sm:px-5"
+      >
         <ol className="space-y-5">
-        {messages.map((message) => (
-          <MessageBubble key={message.id} message={message} />
-        ))}
-        {pending ? (
-          <li className="flex flex-col items-start gap-1" data-testid="typing-indicator">
-            <span className="text-xs font-semibold tracking-wide text-parchment-dim uppercase">Game Master</span>
-            <span className="flex items-center gap-1.5 rounded-2xl rounded-tl-sm border border-ink-line bg-ink-raised px-4 py-3.5">
-              <span className="sr-only">The Game Master is typing…</span>
-              {[0, 150, 300].map((delay) => (
-                <span key={delay} aria-hidden className="size-2 animate-bounce rounded-full bg-gold/80" style={{ animationDelay: `${delay}ms` }} />
-              ))}
-            </span>
-          </li>
-        ) : null}
+          {messages.map((message) => (
+            <MessageBubble key={message.id} message={message} />
+          ))}
+          {pending ? (
+            <li className="flex flex-col items-start gap-1" data-testid="typing-indicator">
+              <span className="text-xs font-semibold tracking-wide text-parchment-dim uppercase">Game Master</span>
+              <span className="flex items-center gap-1.5 rounded-2xl rounded-tl-sm border border-ink-line bg-ink-raised px-4 py-3.5">
+                <span className="sr-only">The Game Master is typing…</span>
+                {[0, 150, 300].map((delay) => (
+                  <span
+                    key={delay}
+                    aria-hidden
+                    className="size-2 animate-bounce rounded-full bg-gold/80"
+                    style={{ animationDelay: `${delay}ms` }}
+                  />
+                ))}
+              </span>
+            </li>
+          ) : null}
         </ol>
       </div>
       <form onSubmit={onSubmit} className="flex items-end gap-2 border-t border-ink-line bg-ink-raised p-3">

@@ -20,7 +20,11 @@ export function renderMarkdown(source: string, { headingOffset = 0 }: { headingO
     return cached;
   }
   // Only admins and the release write what is rendered here, so it may show the site's own images.
-  const html = renderToStaticMarkup(<Markdown headingOffset={headingOffset} images="site">{source}</Markdown>);
+  const html = renderToStaticMarkup(
+    <Markdown headingOffset={headingOffset} images="site">
+      {source}
+    </Markdown>,
+  );
   rendered.set(key, html);
   cachedCharacters += key.length + html.length;
   for (const [oldKey, oldHtml] of rendered) {

@@ -15,8 +15,7 @@ export function SiteFooter() {
         <div className="space-y-4">
           <BrandMark name={site.name} />
           <p className="max-w-xs text-sm text-parchment-dim">
-            Step into the role of an empress, a cultivator or a rising star. An AI Game Master narrates every turn of a
-            story only you can write.
+            Step into the role of an empress, a cultivator or a rising star. An AI Game Master narrates every turn of a story only you can write.
           </p>
         </div>
         <nav aria-label="Quick links">

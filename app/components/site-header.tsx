@@ -9,10 +9,7 @@ import { useRootData } from "./use-root-data.ts";
 import { useViewerCredits } from "./use-viewer-credits.ts";
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
-  cn(
-    "rounded-full px-3 py-1.5 text-sm font-medium transition-colors",
-    isActive ? "text-gold" : "text-parchment-dim hover:text-parchment",
-  );
+  cn("rounded-full px-3 py-1.5 text-sm font-medium transition-colors", isActive ? "text-gold" : "text-parchment-dim hover:text-parchment");
 
 export function CreditsBadge({ credits, className }: { credits: number; className?: string }) {
   return (

@@ -1,16 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  bigint,
-  boolean,
-  check,
-  index,
-  integer,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import {
   CONTENT_TYPES,
   CREDIT_REASONS,
@@ -87,10 +76,7 @@ export const account = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [
-    index("account_user_id_idx").on(table.userId),
-    uniqueIndex("account_provider_account_idx").on(table.providerId, table.accountId),
-  ],
+  (table) => [index("account_user_id_idx").on(table.userId), uniqueIndex("account_provider_account_idx").on(table.providerId, table.accountId)],
 );
 
 export const verification = pgTable(
@@ -212,10 +198,7 @@ export const userRoles = pgTable(
     role: text("role", { enum: USER_ROLES }).notNull(),
     createdAt: createdAt(),
   },
-  (table) => [
-    check("user_roles_role_check", oneOf("role", USER_ROLES)),
-    uniqueIndex("user_roles_user_role_idx").on(table.userId, table.role),
-  ],
+  (table) => [check("user_roles_role_check", oneOf("role", USER_ROLES)), uniqueIndex("user_roles_user_role_idx").on(table.userId, table.role)],
 );
 
 export const gameMessages = pgTable(
@@ -298,10 +281,7 @@ export const contactMessages = pgTable(
     userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
-  (table) => [
-    index("contact_messages_created_idx").on(table.createdAt),
-    index("contact_messages_user_idx").on(table.userId),
-  ],
+  (table) => [index("contact_messages_created_idx").on(table.createdAt), index("contact_messages_user_idx").on(table.userId)],
 );
 
 export type Game = typeof games.$inferSelect;

@@ -202,9 +202,6 @@ function withRoles(user: Omit<SessionUser, "roles" | "isAdmin">, roles: UserRole
 }
 
 export async function getUserRoles(userId: string): Promise<UserRole[]> {
-  const rows = await db()
-    .select({ role: schema.userRoles.role })
-    .from(schema.userRoles)
-    .where(eq(schema.userRoles.userId, userId));
+  const rows = await db().select({ role: schema.userRoles.role }).from(schema.userRoles).where(eq(schema.userRoles.userId, userId));
   return rows.map((row) => row.role);
 }

@@ -14,11 +14,7 @@ export const contactMessageSchema = z.object({
     .max(254, "That email address is too long.")
     .pipe(z.email("Please enter a valid email address.")),
   subject: z.string().trim().min(1, "Please enter a subject.").max(200, "Please keep the subject under 200 characters."),
-  message: z
-    .string()
-    .trim()
-    .min(1, "Please enter your message.")
-    .max(5000, "Please keep your message under 5,000 characters."),
+  message: z.string().trim().min(1, "Please enter your message.").max(5000, "Please keep your message under 5,000 characters."),
 });
 
 export type ContactMessageInput = z.infer<typeof contactMessageSchema>;

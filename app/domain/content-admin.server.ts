@@ -54,10 +54,7 @@ export async function updateContent(id: string, input: ContentInput): Promise<Ga
 }
 
 export async function deleteContent(id: string): Promise<Pick<GameContent, "id" | "title">> {
-  const [deleted] = await db()
-    .delete(gameContent)
-    .where(eq(gameContent.id, id))
-    .returning({ id: gameContent.id, title: gameContent.title });
+  const [deleted] = await db().delete(gameContent).where(eq(gameContent.id, id)).returning({ id: gameContent.id, title: gameContent.title });
   if (!deleted) throw new NotFoundError("This content no longer exists. It may have been deleted already.");
   return deleted;
 }
@@ -71,9 +68,7 @@ export interface SectionsResult {
   ids: Partial<Record<SectionInput["contentType"], string>>;
 }
 
-const PLACEHOLDER_ORDER = new Map<string, number>(
-  MULTI_SECTION_TYPES.map((section) => [section.contentType, section.sectionOrder]),
-);
+const PLACEHOLDER_ORDER = new Map<string, number>(MULTI_SECTION_TYPES.map((section) => [section.contentType, section.sectionOrder]));
 
 /**
  * docs/spec.md §5's multi-section save, all or nothing: a section with an id is updated; one without is

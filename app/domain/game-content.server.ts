@@ -42,13 +42,7 @@ export async function listPublishedGamePages(): Promise<{ gameSlug: string; cont
     .selectDistinct({ gameSlug: gameContent.gameSlug, contentType: gameContent.contentType })
     .from(gameContent)
     .innerJoin(games, eq(games.slug, gameContent.gameSlug))
-    .where(
-      and(
-        eq(games.isActive, true),
-        eq(gameContent.isPublished, true),
-        inArray(gameContent.contentType, ["strategy_guide", "pro_tips"]),
-      ),
-    )
+    .where(and(eq(games.isActive, true), eq(gameContent.isPublished, true), inArray(gameContent.contentType, ["strategy_guide", "pro_tips"])))
     .orderBy(asc(gameContent.gameSlug), asc(gameContent.contentType));
   return rows.flatMap((row) =>
     row.contentType === "strategy_guide" || row.contentType === "pro_tips" ? [{ gameSlug: row.gameSlug, contentType: row.contentType }] : [],

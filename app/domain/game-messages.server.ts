@@ -58,15 +58,22 @@ function messageTuples(rows: { id: SQL.Aliased | AnyColumn; role: SQL.Aliased | 
 const storyForContextQuery = preparedQuery((database) => {
   const story = conversation(sql.placeholder("userId"), sql.placeholder("gameSlug"));
   const opening = database.select(contextColumns).from(gameMessages).where(story).orderBy(asc(gameMessages.id)).limit(2).as("opening");
-  const page = database.select(contextColumns).from(gameMessages).where(story).orderBy(desc(gameMessages.id)).limit(sql.placeholder("limit")).as("page");
+  const page = database
+    .select(contextColumns)
+    .from(gameMessages)
+    .where(story)
+    .orderBy(desc(gameMessages.id))
+    .limit(sql.placeholder("limit"))
+    .as("page");
   const measured = database
     .select({
       id: page.id,
       role: page.role,
       content: page.content,
-      newerCharacters: sql<number>`coalesce(sum(length(${page.content})) over (order by ${page.id} desc rows between unbounded preceding and 1 preceding), 0)`.as(
-        "newer_characters",
-      ),
+      newerCharacters:
+        sql<number>`coalesce(sum(length(${page.content})) over (order by ${page.id} desc rows between unbounded preceding and 1 preceding), 0)`.as(
+          "newer_characters",
+        ),
       pageRows: sql<number>`count(*) over ()`.as("page_rows"),
     })
     .from(page)
@@ -140,7 +147,9 @@ export async function storeExchange({
  */
 export async function confirmSavedStory(userId: string, gameSlug: string, shown: NewStoryMessage[]): Promise<number> {
   const stored = await listGameMessages(userId, gameSlug);
-  const same = stored.length === shown.length && stored.every((message, index) => message.role === shown[index]?.role && message.content === shown[index].content);
+  const same =
+    stored.length === shown.length &&
+    stored.every((message, index) => message.role === shown[index]?.role && message.content === shown[index].content);
   if (!same) {
     throw new ConflictError("The story on this page is not the one saved on your account. Reload the page to see your saved story.");
   }

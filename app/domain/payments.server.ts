@@ -207,10 +207,7 @@ export async function fulfilPayment(sessionId: string): Promise<FulfilledPayment
   return db().transaction(async (tx) => {
     const [payment] = await tx.select().from(payments).where(eq(payments.sessionId, sessionId)).for("update");
     if (!payment) throw new PaymentNotFoundError();
-    const change = await applyCreditChange(
-      { userId: payment.userId, delta: payment.credits, reason: "purchase", reference: sessionId },
-      tx,
-    );
+    const change = await applyCreditChange({ userId: payment.userId, delta: payment.credits, reason: "purchase", reference: sessionId }, tx);
     if (payment.status !== "completed") {
       await tx.update(payments).set({ status: "completed", completedAt: new Date() }).where(eq(payments.id, payment.id));
     }
@@ -232,9 +229,7 @@ export async function verifyPayment(userId: string, sessionId: string): Promise<
   if (!payment || payment.userId !== userId) throw new PaymentNotFoundError();
   if (payment.status === "completed") return { creditsAdded: payment.credits, balance: await getBalance(userId) };
   if (payment.provider === "test") {
-    throw new PaymentNotPaidError(
-      payment.status === "expired" ? "This test checkout was cancelled, so no credits were added." : undefined,
-    );
+    throw new PaymentNotPaidError(payment.status === "expired" ? "This test checkout was cancelled, so no credits were added." : undefined);
   }
   if (paymentsProvider() !== "stripe") throw new PaymentNotPaidError("Card payments are not configured on this server.");
 
@@ -248,9 +243,7 @@ export async function verifyPayment(userId: string, sessionId: string): Promise<
   if (!sessionMatchesPayment(session, payment)) throw new PaymentNotFoundError();
   if (session.payment_status !== "paid") {
     throw new PaymentNotPaidError(
-      session.status === "complete"
-        ? "Your payment is still being processed. The credits will be added as soon as it clears."
-        : undefined,
+      session.status === "complete" ? "Your payment is still being processed. The credits will be added as soon as it clears." : undefined,
     );
   }
   const fulfilled = await fulfilPayment(sessionId);

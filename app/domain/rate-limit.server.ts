@@ -30,20 +30,22 @@ export interface RateLimitCounter {
 const consumeQuery = preparedQuery((database) => {
   const windowStart = sql.placeholder("windowStart");
   const now = sql.placeholder("now");
-  return database
-    .insert(rateLimit)
-    // The row's id is its own, so that `key` is the only unique index two first attempts of a key
-    // can meet on, and ON CONFLICT settles that one (on a second unique index, PostgreSQL raises).
-    .values({ id: sql.placeholder("id"), key: sql.placeholder("key"), count: 1, lastRequest: now })
-    .onConflictDoUpdate({
-      target: rateLimit.key,
-      set: {
-        count: sql`CASE WHEN ${rateLimit.lastRequest} <= ${windowStart} THEN 1 ELSE ${rateLimit.count} + 1 END`,
-        lastRequest: sql`CASE WHEN ${rateLimit.lastRequest} <= ${windowStart} THEN ${now} ELSE ${rateLimit.lastRequest} END`,
-      },
-    })
-    .returning({ count: rateLimit.count, windowStartedAt: rateLimit.lastRequest })
-    .prepare("consume_rate_limit");
+  return (
+    database
+      .insert(rateLimit)
+      // The row's id is its own, so that `key` is the only unique index two first attempts of a key
+      // can meet on, and ON CONFLICT settles that one (on a second unique index, PostgreSQL raises).
+      .values({ id: sql.placeholder("id"), key: sql.placeholder("key"), count: 1, lastRequest: now })
+      .onConflictDoUpdate({
+        target: rateLimit.key,
+        set: {
+          count: sql`CASE WHEN ${rateLimit.lastRequest} <= ${windowStart} THEN 1 ELSE ${rateLimit.count} + 1 END`,
+          lastRequest: sql`CASE WHEN ${rateLimit.lastRequest} <= ${windowStart} THEN ${now} ELSE ${rateLimit.lastRequest} END`,
+        },
+      })
+      .returning({ count: rateLimit.count, windowStartedAt: rateLimit.lastRequest })
+      .prepare("consume_rate_limit")
+  );
 });
 
 /**
@@ -80,7 +82,9 @@ export async function releaseRateLimit(rule: RateLimitRule, subject: string, win
 
 /** Forgets every attempt of a subject under a rule: its next attempt starts a new window. */
 export async function resetRateLimit(rule: RateLimitRule, subject: string): Promise<void> {
-  await db().delete(rateLimit).where(eq(rateLimit.key, rateLimitKey(rule, subject)));
+  await db()
+    .delete(rateLimit)
+    .where(eq(rateLimit.key, rateLimitKey(rule, subject)));
 }
 
 /** The rate_limit row's key for a subject under a rule. */

@@ -36,7 +36,10 @@ export async function signInEmailOf(request: Request): Promise<string | undefine
   const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   let email: unknown;
   if (type === "application/json") {
-    const body: unknown = await request.clone().json().catch(() => undefined);
+    const body: unknown = await request
+      .clone()
+      .json()
+      .catch(() => undefined);
     email = typeof body === "object" && body !== null && "email" in body ? body.email : undefined;
   } else if (type === "application/x-www-form-urlencoded") {
     email = new URLSearchParams(await request.clone().text()).getAll("email").at(-1);
@@ -54,7 +57,10 @@ export type PasswordVerdict = "wrong" | "right" | "unchecked";
 export async function passwordVerdict(response: Response): Promise<PasswordVerdict> {
   if (response.ok) return "right";
   if (response.status !== 401) return "unchecked";
-  const body: unknown = await response.clone().json().catch(() => undefined);
+  const body: unknown = await response
+    .clone()
+    .json()
+    .catch(() => undefined);
   const code = typeof body === "object" && body !== null && "code" in body ? body.code : undefined;
   return code === "INVALID_EMAIL_OR_PASSWORD" ? "wrong" : "unchecked";
 }
@@ -78,11 +84,7 @@ export function accountLockedError(attempt: RateLimitResult): RateLimitedError |
  * or guesses that missed, and keeping them would lock the owner out after a few typos spread over
  * the window. An attacker gains a fresh 10 guesses only each time the owner signs in.
  */
-export async function limitAccountSignIn(
-  request: Request,
-  basePath: string,
-  handle: () => Promise<Response>,
-): Promise<Response> {
+export async function limitAccountSignIn(request: Request, basePath: string, handle: () => Promise<Response>): Promise<Response> {
   const path = new URL(request.url).pathname.slice(basePath.length);
   if (request.method.toUpperCase() !== "POST" || path !== PASSWORD_SIGN_IN_PATH) return handle();
   const email = await signInEmailOf(request);

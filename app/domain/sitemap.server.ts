@@ -52,5 +52,15 @@ export function renderSitemap(publicUrl: string, entries: readonly SitemapEntry[
 
 /** Disallowed: pages that need an account or make no sense to index. */
 export function renderRobots(publicUrl: string): string {
-  return ["User-agent: *", "Allow: /", "Disallow: /admin", "Disallow: /play", "Disallow: /api", "Disallow: /auth", "", `Sitemap: ${publicUrl}/sitemap.xml`, ""].join("\n");
+  return [
+    "User-agent: *",
+    "Allow: /",
+    "Disallow: /admin",
+    "Disallow: /play",
+    "Disallow: /api",
+    "Disallow: /auth",
+    "",
+    `Sitemap: ${publicUrl}/sitemap.xml`,
+    "",
+  ].join("\n");
 }

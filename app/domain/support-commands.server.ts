@@ -13,10 +13,7 @@ type SupportCommand = (args: string[]) => Promise<string>;
 
 async function findUserByEmail(email: string | undefined) {
   if (!email) throw new CommandError("Give the user's email address.");
-  const [found] = await db()
-    .select({ id: user.id, email: user.email })
-    .from(user)
-    .where(eq(user.email, email.trim().toLowerCase()));
+  const [found] = await db().select({ id: user.id, email: user.email }).from(user).where(eq(user.email, email.trim().toLowerCase()));
   if (!found) throw new CommandError(`No user with the email ${email} exists. They must sign up first.`);
   return found;
 }

@@ -29,7 +29,10 @@ function codeForStatus(status: number): ErrorCode {
  */
 async function inErrorShape(response: Response): Promise<Response> {
   if (response.ok || !response.headers.get("Content-Type")?.includes("application/json")) return response;
-  const body = (await response.clone().json().catch(() => null)) as { code?: string; message?: string } | null;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as { code?: string; message?: string } | null;
   if (!body || typeof body !== "object") return response;
   const message = humanAuthMessage(body.code, body.message) ?? body.message ?? "Your request could not be completed.";
   const headers = new Headers(response.headers);

@@ -18,7 +18,8 @@ import { findUnsafeText } from "./text.ts";
  */
 export const edgeMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const refusal = refuseCrossSite(request) ?? (await refuseUnsafeText(request));
-  if (refusal) throw errorResponse({ error: refusal.message, code: refusal.code, ...(refusal.fieldErrors ? { fieldErrors: refusal.fieldErrors } : {}) });
+  if (refusal)
+    throw errorResponse({ error: refusal.message, code: refusal.code, ...(refusal.fieldErrors ? { fieldErrors: refusal.fieldErrors } : {}) });
 
   const response = await next();
   // A page rendered for someone signed in shows their balance at least: no shared cache may keep it.

@@ -49,7 +49,10 @@ describe("contentInputSchema", () => {
 
 describe("sectionsInputSchema", () => {
   it("keeps a blank order as null, for the section's placeholder order", () => {
-    const parsed = sectionsInputSchema.parse({ gameSlug: "g", sections: [{ contentType: "world_setting", title: "", content: "", sectionOrder: "" }] });
+    const parsed = sectionsInputSchema.parse({
+      gameSlug: "g",
+      sections: [{ contentType: "world_setting", title: "", content: "", sectionOrder: "" }],
+    });
     expect(parsed.sections[0]).toMatchObject({ sectionOrder: null, isPublished: true });
   });
 

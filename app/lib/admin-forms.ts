@@ -123,7 +123,10 @@ const sectionInputSchema = z.object({
   id: z.uuid("Unknown section.").nullish(),
   contentType: z.enum(MULTI_SECTION_CONTENT_TYPES, { error: "Unknown section type." }),
   title: z.string().trim().max(LIMITS.title, `Title must be at most ${LIMITS.title} characters.`),
-  content: z.string().trim().max(LIMITS.content, `Content must be at most ${LIMITS.content.toLocaleString("en-US")} characters.`),
+  content: z
+    .string()
+    .trim()
+    .max(LIMITS.content, `Content must be at most ${LIMITS.content.toLocaleString("en-US")} characters.`),
   /** `null` (not a number) takes the section's placeholder order. */
   sectionOrder: integerOrNull("Section order"),
   isPublished: z.boolean().default(true),

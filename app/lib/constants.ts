@@ -19,15 +19,7 @@ export const COPYRIGHT_YEAR = 2025;
 export const DIFFICULTIES = ["Beginner", "Intermediate", "Advanced"] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];
 
-export const GAME_CATEGORIES = [
-  "Adventure",
-  "Strategy",
-  "Simulation",
-  "Life Simulation",
-  "RPG",
-  "Mystery",
-  "Fantasy",
-] as const;
+export const GAME_CATEGORIES = ["Adventure", "Strategy", "Simulation", "Life Simulation", "RPG", "Mystery", "Fantasy"] as const;
 export type GameCategory = (typeof GAME_CATEGORIES)[number];
 
 export const GAME_ICONS = [

@@ -33,24 +33,18 @@ export function parseMarkdownFile<Schema extends z.ZodType>(
 }
 
 /** Every `*.md` of a folder under content/, sorted by name; an absent folder has none. */
-export function readMarkdownFolder<Schema extends z.ZodType>(
-  folder: string[],
-  schema: Schema,
-): MarkdownFile<z.output<Schema>>[] {
+export function readMarkdownFolder<Schema extends z.ZodType>(folder: string[], schema: Schema): MarkdownFile<z.output<Schema>>[] {
   const directory = projectPath("content", ...folder);
   let names: string[];
   try {
-    names = readdirSync(directory).filter((file) => file.endsWith(".md")).sort();
+    names = readdirSync(directory)
+      .filter((file) => file.endsWith(".md"))
+      .sort();
   } catch {
     return [];
   }
   return names.map((file) =>
-    parseMarkdownFile(
-      readFileSync(`${directory}/${file}`, "utf8"),
-      schema,
-      file.replace(/\.md$/, ""),
-      `content/${folder.join("/")}/${file}`,
-    ),
+    parseMarkdownFile(readFileSync(`${directory}/${file}`, "utf8"), schema, file.replace(/\.md$/, ""), `content/${folder.join("/")}/${file}`),
   );
 }
 

@@ -18,12 +18,7 @@ export const DIFFICULTY_LEVELS: Record<Difficulty, DifficultyLevel> = {
     slug: "beginner",
     description:
       "New to interactive fiction? These adventures ease you in. The Game Master sets the scene clearly, suggests what you might do next and forgives the odd misstep, so you can learn how AI role-play works while enjoying a complete story.",
-    features: [
-      "Simplified character creation",
-      "Clear narrative guidance",
-      "Forgiving mechanics",
-      "Built-in tutorials and hints",
-    ],
+    features: ["Simplified character creation", "Clear narrative guidance", "Forgiving mechanics", "Built-in tutorials and hints"],
     tips: [
       {
         title: "Start from the numbered choices",
@@ -51,12 +46,7 @@ export const DIFFICULTY_LEVELS: Record<Difficulty, DifficultyLevel> = {
     slug: "intermediate",
     description:
       "For players who know the basics and want more to juggle: characters who remember how you treated them, storylines that run in parallel, and decisions whose cost only shows a few scenes later.",
-    features: [
-      "Complex character development",
-      "Multi-layered storylines",
-      "Strategic decisions",
-      "Relationship systems",
-    ],
+    features: ["Complex character development", "Multi-layered storylines", "Strategic decisions", "Relationship systems"],
     tips: [
       {
         title: "Track the people, not just the plot",
@@ -84,12 +74,7 @@ export const DIFFICULTY_LEVELS: Record<Difficulty, DifficultyLevel> = {
     slug: "advanced",
     description:
       "Demanding stories for veteran players: a court full of factions, stakes that can end your reign, and a Game Master that punishes carelessness as readily as it rewards cunning. Every path branches, and few can be walked back.",
-    features: [
-      "Complex political systems",
-      "High-stakes consequences",
-      "Advanced AI interaction",
-      "Multi-path branching",
-    ],
+    features: ["Complex political systems", "High-stakes consequences", "Advanced AI interaction", "Multi-path branching"],
     tips: [
       {
         title: "Map the factions before you move",

@@ -29,12 +29,13 @@ describe("the game-chat stream", () => {
 
   it("reassembles lines split across chunks, including multi-byte characters", async () => {
     const bytes = 'data: {"content":"皇太后"}\n\n';
-    const events = await collect([bytes.slice(0, 10), bytes.slice(10, 17), `${bytes.slice(17)}: keep-alive\n\n`, 'data: {"content":" ok"}\r\n\r\ndata: [DONE]\n\ndata: {"content":"after"}\n\n']);
-    expect(events).toEqual([
-      { type: "content", text: "皇太后" },
-      { type: "content", text: " ok" },
-      { type: "done" },
+    const events = await collect([
+      bytes.slice(0, 10),
+      bytes.slice(10, 17),
+      `${bytes.slice(17)}: keep-alive\n\n`,
+      'data: {"content":" ok"}\r\n\r\ndata: [DONE]\n\ndata: {"content":"after"}\n\n',
     ]);
+    expect(events).toEqual([{ type: "content", text: "皇太后" }, { type: "content", text: " ok" }, { type: "done" }]);
   });
 
   it("reads a last line without a trailing newline", async () => {

@@ -4,10 +4,7 @@ import { inFlightCount, settleInFlight, trackInFlight } from "./in-flight.server
 describe("work in flight at shutdown", () => {
   it("waits for work that finishes within the grace period", async () => {
     let finished = false;
-    trackInFlight(
-      new Promise<void>((resolve) => setTimeout(() => ((finished = true), resolve()), 30)),
-      () => {},
-    );
+    trackInFlight(new Promise<void>((resolve) => setTimeout(() => ((finished = true), resolve()), 30)), () => {});
     expect(inFlightCount()).toBe(1);
     await settleInFlight(1000);
     expect(finished).toBe(true);

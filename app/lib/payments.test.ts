@@ -4,14 +4,16 @@ import { creditsAddedMessage, formatUsd, PAYMENT_MESSAGES, paymentSuccessPath } 
 
 describe("the package table", () => {
   it("holds the packages of docs/spec.md §9 in cents", () => {
-    expect(CREDIT_PACKAGES.map(({ id, credits, priceCents, originalPriceCents, badge }) => [id, credits, priceCents, originalPriceCents, badge])).toEqual([
+    expect(
+      CREDIT_PACKAGES.map(({ id, credits, priceCents, originalPriceCents, badge }) => [id, credits, priceCents, originalPriceCents, badge]),
+    ).toEqual([
       ["100", 100, 499, 999, "Starter"],
       ["500", 500, 1999, 3999, "Popular"],
       ["1000", 1000, 3499, 6999, "Best Value"],
     ]);
-    expect(CREDIT_PACKAGES.filter((creditPackage) => creditPackage.highlight).map((creditPackage) => [creditPackage.id, creditPackage.highlight])).toEqual([
-      ["500", "Most Popular"],
-    ]);
+    expect(
+      CREDIT_PACKAGES.filter((creditPackage) => creditPackage.highlight).map((creditPackage) => [creditPackage.id, creditPackage.highlight]),
+    ).toEqual([["500", "Most Popular"]]);
   });
 
   it("computes the percent off from the prices", () => {

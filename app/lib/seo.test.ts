@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  articleJsonLd,
-  breadcrumbJsonLd,
-  gameCrumbs,
-  metaDescription,
-  pageMeta,
-  videoGameJsonLd,
-  webSiteJsonLd,
-} from "./seo.ts";
+import { articleJsonLd, breadcrumbJsonLd, gameCrumbs, metaDescription, pageMeta, videoGameJsonLd, webSiteJsonLd } from "./seo.ts";
 
 const site = { name: "Play as Empress", supportEmail: "support@example.com", publicUrl: "https://play.example" };
 

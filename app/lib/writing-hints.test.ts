@@ -31,8 +31,6 @@ describe("descriptionHint", () => {
     expect(descriptionHint("  ")).toEqual({ text: "Search results show up to 160 characters", met: false });
     expect(descriptionHint("x".repeat(159))).toEqual({ text: "159/160 characters — fits in search results", met: true });
     expect(descriptionHint("x".repeat(160)).met).toBe(false);
-    expect(descriptionHint("x".repeat(200)).text).toBe(
-      "200/160 characters — keep it under 160 so search results show all of it",
-    );
+    expect(descriptionHint("x".repeat(200)).text).toBe("200/160 characters — keep it under 160 so search results show all of it");
   });
 });

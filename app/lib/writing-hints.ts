@@ -32,5 +32,8 @@ export function descriptionHint(description: string): WritingHint {
   if (length === 0) return { text: `Search results show up to ${DESCRIPTION_HINT_LENGTH} characters`, met: false };
   return length < DESCRIPTION_HINT_LENGTH
     ? { text: `${length}/${DESCRIPTION_HINT_LENGTH} characters — fits in search results`, met: true }
-    : { text: `${length}/${DESCRIPTION_HINT_LENGTH} characters — keep it under ${DESCRIPTION_HINT_LENGTH} so search results show all of it`, met: false };
+    : {
+        text: `${length}/${DESCRIPTION_HINT_LENGTH} characters — keep it under ${DESCRIPTION_HINT_LENGTH} so search results show all of it`,
+        met: false,
+      };
 }

@@ -85,15 +85,13 @@ export default function About() {
         <SectionHeading id="mission-heading" title="Our Mission" />
         <div className="space-y-5 text-lg text-parchment-dim">
           <p>
-            Great stories have always been shared things: a storyteller by the fire, a game master behind a screen, friends
-            taking turns. Books gave us worlds but took away the turns. Games gave us choices but usually only the ones a
-            designer wrote in advance.
+            Great stories have always been shared things: a storyteller by the fire, a game master behind a screen, friends taking turns. Books
+            gave us worlds but took away the turns. Games gave us choices but usually only the ones a designer wrote in advance.
           </p>
           <p>
-            {site.name} exists to bring the storyteller back. You say what your character does, in your own words, and the
-            story answers — not with a branch someone prepared years ago, but with a reply written for this moment of your
-            story. Our mission is to make that experience rich, welcoming and fair, whether you have ten minutes or a long
-            evening.
+            {site.name} exists to bring the storyteller back. You say what your character does, in your own words, and the story answers — not with
+            a branch someone prepared years ago, but with a reply written for this moment of your story. Our mission is to make that experience
+            rich, welcoming and fair, whether you have ten minutes or a long evening.
           </p>
         </div>
       </section>

@@ -42,7 +42,10 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   const siteName = matches[0].loaderData.site.name;
   return [
     { title: `Sign In or Sign Up — ${siteName}` },
-    { name: "description", content: `Sign in to ${siteName} to continue your stories, or create an account and receive ${STARTER_CREDITS} free credits.` },
+    {
+      name: "description",
+      content: `Sign in to ${siteName} to continue your stories, or create an account and receive ${STARTER_CREDITS} free credits.`,
+    },
     { name: "robots", content: "noindex" },
   ];
 };

@@ -70,8 +70,8 @@ export default function VerifyEmailPage({ loaderData: { email, verified, error }
     <StatusPage title={error ? "Confirmation Failed" : "Confirm Your Email"} actions={<ResendButton email={email} />}>
       {error ? <p className="mb-3">{error}</p> : null}
       <p>
-        We sent a confirmation link to <strong className="text-parchment">{email}</strong>. Open it to confirm your account; it
-        can take a minute to arrive, so check your spam folder too.
+        We sent a confirmation link to <strong className="text-parchment">{email}</strong>. Open it to confirm your account; it can take a minute
+        to arrive, so check your spam folder too.
       </p>
     </StatusPage>
   );

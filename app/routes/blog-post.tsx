@@ -45,10 +45,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
     path,
     type: "article",
     article,
-    jsonLd: [
-      articleJsonLd(site, { ...article, path, title: post.title, description: post.excerpt }),
-      breadcrumbJsonLd(site, crumbs(post)),
-    ],
+    jsonLd: [articleJsonLd(site, { ...article, path, title: post.title, description: post.excerpt }), breadcrumbJsonLd(site, crumbs(post))],
   });
 };
 
@@ -98,7 +95,10 @@ export default function BlogPost({ loaderData }: Route.ComponentProps) {
           </div>
         ) : null}
 
-        <aside aria-labelledby="post-cta-heading" className="mt-12 rounded-[var(--radius-card)] border border-gold/40 bg-gradient-to-br from-plum/30 to-ink-raised p-8 text-center">
+        <aside
+          aria-labelledby="post-cta-heading"
+          className="mt-12 rounded-[var(--radius-card)] border border-gold/40 bg-gradient-to-br from-plum/30 to-ink-raised p-8 text-center"
+        >
           <h2 id="post-cta-heading" className="text-3xl text-parchment">
             Ready to write your own story?
           </h2>

@@ -7,13 +7,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { useRootData } from "#app/components/use-root-data.ts";
 import { personalPageHeaders, requireUser } from "#app/http/guards.server.ts";
-import {
-  cancelTestCheckout,
-  getTestCheckout,
-  PaymentNotFoundError,
-  PaymentNotPaidError,
-  payTestCheckout,
-} from "#app/domain/payments.server.ts";
+import { cancelTestCheckout, getTestCheckout, PaymentNotFoundError, PaymentNotPaidError, payTestCheckout } from "#app/domain/payments.server.ts";
 import { findCreditPackage } from "#app/lib/constants.ts";
 import { formatUsd, PAYMENT_MESSAGES, paymentSuccessPath } from "#app/lib/payments.ts";
 import type { Route } from "./+types/checkout-test";
@@ -140,8 +134,7 @@ export default function TestCheckout({ loaderData, actionData }: Route.Component
             <div>
               <p className="font-semibold text-gold">{PAYMENT_MESSAGES.testMode}</p>
               <p className="mt-1 text-parchment-dim">
-                This server has no card payments configured. Paying here adds the credits at once, just as a real payment
-                would.
+                This server has no card payments configured. Paying here adds the credits at once, just as a real payment would.
               </p>
             </div>
           </div>

@@ -195,8 +195,7 @@ export default function Contact({ actionData }: Route.ComponentProps) {
             <Rocket className="size-6 text-gold" strokeWidth={1.75} aria-hidden />
             <h2 className="mt-3 text-2xl text-parchment">What's Next</h2>
             <p className="mt-2 text-sm text-parchment-dim">
-              We are writing new worlds all the time: our goal is 20+ games within a year. Your suggestions help decide which
-              come first.
+              We are writing new worlds all the time: our goal is 20+ games within a year. Your suggestions help decide which come first.
             </p>
           </div>
         </aside>

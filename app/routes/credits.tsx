@@ -11,13 +11,7 @@ import { useViewerCredits } from "#app/components/use-viewer-credits.ts";
 import { paymentsProvider } from "#app/domain/payments.server.ts";
 import type { PaymentsProvider } from "#app/env.server.ts";
 import { personalPageHeaders } from "#app/http/guards.server.ts";
-import {
-  CREDIT_PACKAGES,
-  CREDITS_PER_MESSAGE,
-  percentOff,
-  STARTER_CREDITS,
-  type CreditPackage,
-} from "#app/lib/constants.ts";
+import { CREDIT_PACKAGES, CREDITS_PER_MESSAGE, percentOff, STARTER_CREDITS, type CreditPackage } from "#app/lib/constants.ts";
 import { formatUsd, PAYMENT_MESSAGES, type CreatePaymentAnswer } from "#app/lib/payments.ts";
 import { formatCredits } from "#app/lib/site.ts";
 import { cn } from "#app/lib/utils.ts";
@@ -165,16 +159,13 @@ function CreditsStore({ provider }: { provider: PaymentsProvider }) {
 function PurchasesUnavailable() {
   const { site } = useRootData();
   return (
-    <div
-      role="note"
-      className="mt-4 flex max-w-xl gap-3 rounded-xl border border-gold/40 bg-gold/10 p-4 text-left text-sm"
-    >
+    <div role="note" className="mt-4 flex max-w-xl gap-3 rounded-xl border border-gold/40 bg-gold/10 p-4 text-left text-sm">
       <CirclePause className="mt-0.5 size-5 shrink-0 text-gold" strokeWidth={1.75} aria-hidden />
       <div>
         <p className="font-semibold text-gold">{PAYMENT_MESSAGES.unavailable}</p>
         <p className="mt-1 text-parchment-dim">
-          Credit packages cannot be bought on this site at the moment. Your balance is safe and you can keep playing with
-          it. Questions about credits or a payment? Write to{" "}
+          Credit packages cannot be bought on this site at the moment. Your balance is safe and you can keep playing with it. Questions about
+          credits or a payment? Write to{" "}
           <a href={`mailto:${site.supportEmail}`} className="break-words text-parchment underline underline-offset-2">
             {site.supportEmail}
           </a>
@@ -276,8 +267,7 @@ function CreditsFaq({ provider }: { provider: PaymentsProvider }) {
     },
     {
       question: "How quickly do credits arrive?",
-      answer:
-        "Instantly. As soon as the payment is confirmed, the credits are added to your balance — on every open tab, without reloading.",
+      answer: "Instantly. As soon as the payment is confirmed, the credits are added to your balance — on every open tab, without reloading.",
     },
     {
       question: "Can I get a refund?",
@@ -295,8 +285,7 @@ function CreditsFaq({ provider }: { provider: PaymentsProvider }) {
       question: "How do I pay?",
       answer: {
         test: "This server runs in test mode: Buy Now opens a built-in test checkout in a new tab, and no card is charged.",
-        stripe:
-          "By card, through Stripe's secure checkout, which opens in a new tab. Your card details go to Stripe and never reach our servers.",
+        stripe: "By card, through Stripe's secure checkout, which opens in a new tab. Your card details go to Stripe and never reach our servers.",
         off: `${PAYMENT_MESSAGES.unavailable}: credits cannot be bought on this site at the moment. Write to ${site.supportEmail} if you need help with your credits.`,
       }[provider],
     },
@@ -325,7 +314,8 @@ function openPendingTab(): Window | null {
   // The checkout must not be able to script this page.
   tab.opener = null;
   tab.document.title = "Opening checkout…";
-  tab.document.body.style.cssText = "background:#120d1c;color:#b9ad9c;font:16px system-ui,sans-serif;display:grid;place-items:center;height:100vh;margin:0";
+  tab.document.body.style.cssText =
+    "background:#120d1c;color:#b9ad9c;font:16px system-ui,sans-serif;display:grid;place-items:center;height:100vh;margin:0";
   tab.document.body.textContent = "Opening secure checkout…";
   return tab;
 }

@@ -96,8 +96,14 @@ const GAME_FEATURES = ["AI-Powered Storytelling", "Dynamic Narrative", "Choice-D
 const HOW_TO_PLAY = [
   { title: "Click “Start Playing Now”", text: "Sign in (new players get free credits) and your story opens on the play screen." },
   { title: "Read the AI's narrative", text: "The Game Master describes the setting, who is in the room and what is at stake." },
-  { title: "Type your character's actions and decisions", text: "Pick one of the numbered choices or write anything your character might do or say." },
-  { title: "Watch the AI respond and advance the story", text: "Characters react, consequences unfold and new choices appear. Every turn is remembered." },
+  {
+    title: "Type your character's actions and decisions",
+    text: "Pick one of the numbered choices or write anything your character might do or say.",
+  },
+  {
+    title: "Watch the AI respond and advance the story",
+    text: "Characters react, consequences unfold and new choices appear. Every turn is remembered.",
+  },
 ] as const;
 
 const MECHANIC_ICONS = { "Combat & Challenges": Swords, "Dialogue System": MessageSquare, "Character Progression": TrendingUp } as const;

@@ -24,9 +24,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     const withGuide = new Set(gamePages.filter((page) => page.contentType === "strategy_guide").map((page) => page.gameSlug));
     const gameGuides = GAME_GUIDE_SLUGS.flatMap((slug) => {
       const game = games.find((candidate) => candidate.slug === slug);
-      return game && withGuide.has(slug)
-        ? [{ slug, title: game.title, tagline: game.tagline, icon: game.icon, difficulty: game.difficulty }]
-        : [];
+      return game && withGuide.has(slug) ? [{ slug, title: game.title, tagline: game.tagline, icon: game.icon, difficulty: game.difficulty }] : [];
     });
     return { gettingStarted, gameGuides, library: library.map(({ publishedAt: _p, updatedAt: _u, ...guide }) => guide) };
   } catch (error) {
@@ -68,7 +66,11 @@ const ADVANCED_COMING_SOON = [
 ] as const;
 
 const COMMUNITY_COMING_SOON = [
-  { icon: MessageCircle, title: "Player Stories", description: "Memorable playthroughs shared by players, from triumphant reigns to glorious disasters." },
+  {
+    icon: MessageCircle,
+    title: "Player Stories",
+    description: "Memorable playthroughs shared by players, from triumphant reigns to glorious disasters.",
+  },
   { icon: Lightbulb, title: "Strategy Tips", description: "Hard-won advice from the community, collected and tested game by game." },
   { icon: Flag, title: "Challenges", description: "Self-imposed rules and monthly challenges for players who want a new kind of test." },
   { icon: Award, title: "Hall of Fame", description: "The boldest, cleverest and most beautifully written stories, celebrated." },

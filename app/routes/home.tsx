@@ -21,8 +21,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   return pageMeta(site, {
     title: `${site.name} — AI Interactive Story Games`,
     fullTitle: true,
-    description:
-      "Play as an empress, a cultivator or a rising star in interactive text adventures narrated by an AI Game Master. Free to start.",
+    description: "Play as an empress, a cultivator or a rising star in interactive text adventures narrated by an AI Game Master. Free to start.",
     path: "/",
     jsonLd: [webSiteJsonLd(site)],
   });
@@ -55,8 +54,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <div aria-hidden className="mb-8 h-px w-40 bg-gradient-to-r from-transparent via-gold to-transparent" />
           <h1 className="text-5xl text-parchment sm:text-7xl">Play as Empress</h1>
           <p className="mt-6 max-w-2xl text-lg text-parchment-dim">
-            Take the throne, climb the realms of cultivation or chase stardom. An AI Game Master narrates every choice you
-            make in stories that remember what you did.
+            Take the throne, climb the realms of cultivation or chase stardom. An AI Game Master narrates every choice you make in stories that
+            remember what you did.
           </p>
           <div className="mt-10 flex flex-wrap justify-center gap-4">
             <Button asChild size="lg">

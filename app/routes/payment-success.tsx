@@ -28,10 +28,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: "robots", content: "noindex" },
 ];
 
-type Verification =
-  | { state: "verifying" }
-  | { state: "verified"; creditsAdded: number }
-  | { state: "failed"; title: string; detail: string };
+type Verification = { state: "verifying" } | { state: "verified"; creditsAdded: number } | { state: "failed"; title: string; detail: string };
 
 export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
   const { sessionId } = loaderData;

@@ -10,7 +10,6 @@ import { listGameMessages } from "#app/domain/game-messages.server.ts";
 import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
 import type { Route } from "./+types/play";
 
-
 /** Personal: never kept by a browser or a shared cache. */
 export const headers = personalPageHeaders;
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -18,10 +17,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!game) return data({ state: "game-not-found" as const }, { status: 404 });
   const user = await getSessionUser(request);
   if (!user) {
-    return data(
-      { state: "signed-out" as const, signInPath: `/auth?redirectTo=${encodeURIComponent(`/play/${game.slug}`)}` },
-      { status: 401 },
-    );
+    return data({ state: "signed-out" as const, signInPath: `/auth?redirectTo=${encodeURIComponent(`/play/${game.slug}`)}` }, { status: 401 });
   }
   const messages = await listGameMessages(user.id, game.slug);
   return {

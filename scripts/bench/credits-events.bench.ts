@@ -42,7 +42,10 @@ async function signUp(index: number) {
   });
   if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
   const { user } = (await response.json()) as { user: { id: string } };
-  const cookie = response.headers.getSetCookie().find((header) => header.includes("session_token="))?.split(";")[0];
+  const cookie = response.headers
+    .getSetCookie()
+    .find((header) => header.includes("session_token="))
+    ?.split(";")[0];
   if (!cookie) throw new Error("sign-up set no session cookie");
   return { userId: user.id, cookie };
 }

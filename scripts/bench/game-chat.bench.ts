@@ -61,16 +61,19 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "pae-bench-chat-"));
 const scratch = process.env.BENCH_DATABASE_URL ? await createScratchDatabase(process.env.BENCH_DATABASE_URL, "bench_chat") : undefined;
 const databaseUrl = scratch?.url;
 
-const server = await startServerProcess({
-  DATA_DIR: dataDir,
-  DATABASE_URL: databaseUrl ?? "",
-  AI_PROVIDER: "openai-compatible",
-  AI_BASE_URL: modelBaseUrl,
-  AI_MODEL: "bench-model",
-  AI_TIMEOUT_MS: "30000",
-  CHAT_TURNS_PER_MINUTE: "1000000",
-  LOG_LEVEL: "warn",
-}, process.env.BENCH_SERVER_NODE_FLAGS?.split(/\s+/).filter(Boolean));
+const server = await startServerProcess(
+  {
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl ?? "",
+    AI_PROVIDER: "openai-compatible",
+    AI_BASE_URL: modelBaseUrl,
+    AI_MODEL: "bench-model",
+    AI_TIMEOUT_MS: "30000",
+    CHAT_TURNS_PER_MINUTE: "1000000",
+    LOG_LEVEL: "warn",
+  },
+  process.env.BENCH_SERVER_NODE_FLAGS?.split(/\s+/).filter(Boolean),
+);
 const base = server.url;
 
 function serverMemoryMiB() {
@@ -231,7 +234,12 @@ async function capacityLevel(streams: number, players: Player[]) {
     `${String(streams).padStart(5)} streams │ first token ${describeLatencies(latencies)} │ errors ${failures.length}${reasons ? ` (${reasons})` : ""} │ ${usage}`,
   );
   const held = failures.length === 0;
-  const responsive = held && percentile(latencies.toSorted((a, b) => a - b), 99) < RESPONSIVE_P99_MS;
+  const responsive =
+    held &&
+    percentile(
+      latencies.toSorted((a, b) => a - b),
+      99,
+    ) < RESPONSIVE_P99_MS;
   return { held, responsive, peakMiB: serverMemoryMiB().peak };
 }
 
@@ -243,7 +251,9 @@ try {
   await Promise.all(players.slice(0, 10).map((player) => takeTurn(player, GAMES[0]!, true)));
 
   const idle = serverMemoryMiB();
-  console.log(`database: ${databaseUrl ? "PostgreSQL" : "PGlite (embedded)"}; model: local OpenAI-compatible server, first token at once, then ${REPLY_TOKENS.length} tokens ${TOKEN_DELAY_MS} ms apart`);
+  console.log(
+    `database: ${databaseUrl ? "PostgreSQL" : "PGlite (embedded)"}; model: local OpenAI-compatible server, first token at once, then ${REPLY_TOKENS.length} tokens ${TOKEN_DELAY_MS} ms apart`,
+  );
   console.log(`server RSS at rest: ${idle.rss.toFixed(0)} MiB\n`);
   console.log(`Latency the server adds before the first token (a probe player's ${PROBE_TURNS} turns while the other streams run):`);
   for (const streams of LATENCY_LEVELS) await latencyLevel(streams, players);
@@ -258,7 +268,8 @@ try {
     held = { streams, peakMiB: level.peakMiB };
     if (level.responsive) responsive = held;
   }
-  const describeReach = (level: Reached | undefined) => (level ? `${level.streams} (server peak RSS by then ${level.peakMiB.toFixed(0)} MiB)` : "none of the steps");
+  const describeReach = (level: Reached | undefined) =>
+    level ? `${level.streams} (server peak RSS by then ${level.peakMiB.toFixed(0)} MiB)` : "none of the steps";
   console.log(`\nMost concurrent streams held without errors: ${describeReach(held)}`);
   console.log(`Most held with the first token within ${RESPONSIVE_P99_MS} ms at p99: ${describeReach(responsive)}`);
 } finally {

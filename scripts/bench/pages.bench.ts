@@ -87,7 +87,15 @@ async function firstVisitJavaScript(url: string) {
 
 function printTable(rows: Row[]) {
   const header = ["database", "page", "mode", "req/s", "p50 ms", "p99 ms", "failed"];
-  const lines = rows.map((row) => [row.database, row.page, row.mode, String(row.requestsPerSecond), String(row.p50), String(row.p99), String(row.failures)]);
+  const lines = rows.map((row) => [
+    row.database,
+    row.page,
+    row.mode,
+    String(row.requestsPerSecond),
+    String(row.p50),
+    String(row.p99),
+    String(row.failures),
+  ]);
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
   const format = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ");
   console.log(format(header));
@@ -118,7 +126,9 @@ const server = await startServer({ DATA_DIR: dataDir });
 try {
   const files = await firstVisitJavaScript(`${server.url}/game/empress-simulator`);
   const total = files.reduce((sum, file) => sum + file.gzip, 0);
-  console.log(`\nJavaScript of a first visit to /game/empress-simulator: ${files.length} files, ${total} bytes gzip (${(total / 1000).toFixed(1)} KB; target < ${JS_TARGET_BYTES / 1000} KB) — ${total < JS_TARGET_BYTES ? "met" : "MISSED"}`);
+  console.log(
+    `\nJavaScript of a first visit to /game/empress-simulator: ${files.length} files, ${total} bytes gzip (${(total / 1000).toFixed(1)} KB; target < ${JS_TARGET_BYTES / 1000} KB) — ${total < JS_TARGET_BYTES ? "met" : "MISSED"}`,
+  );
   for (const file of files.slice(0, 8)) console.log(`  ${String(file.gzip).padStart(7)}  ${file.source}`);
   const rest = files.slice(8);
   if (rest.length > 0) console.log(`  ${String(rest.reduce((sum, file) => sum + file.gzip, 0)).padStart(7)}  ${rest.length} smaller files`);

@@ -173,7 +173,12 @@ describe("stored-XSS attempts in every rich field", () => {
       "pro_tips",
     ];
     for (const contentType of types) {
-      await adminApi("POST", "/api/admin/game-content", { gameSlug: "glass-garden", contentType, title: `XSS in ${contentType}`, content: attack });
+      await adminApi("POST", "/api/admin/game-content", {
+        gameSlug: "glass-garden",
+        contentType,
+        title: `XSS in ${contentType}`,
+        content: attack,
+      });
     }
     await adminApi("POST", "/api/admin/guides", { title: "XSS Guide", slug: "xss-guide", description: "d", content: attack });
 
@@ -196,7 +201,9 @@ describe("stored-XSS attempts in every rich field", () => {
           iframes: document.querySelectorAll("iframe, object, embed").length,
           handlers: document.querySelectorAll("[onerror], [onload], [onclick]").length,
           scriptsWithPayload: [...document.scripts].filter((script) => !script.src && script.textContent.includes("__xss =")).length,
-          javascriptLinks: [...document.querySelectorAll("a")].filter((link) => link.getAttribute("href")?.trim().toLowerCase().startsWith("javascript:")).length,
+          javascriptLinks: [...document.querySelectorAll("a")].filter((link) =>
+            link.getAttribute("href")?.trim().toLowerCase().startsWith("javascript:"),
+          ).length,
         }));
         expect(findings, pathname).toEqual({ xss: undefined, iframes: 0, handlers: 0, scriptsWithPayload: 0, javascriptLinks: 0 });
         const link = page.getByText("javascript link").first();

@@ -252,7 +252,14 @@ describe("an admin in the panel", () => {
     expect(await row.getByRole("link", { name: "View Moonlit Court (opens in a new tab)" }).getAttribute("href")).toBe("/game/moonlit-court");
     expect(await row.getByRole("link", { name: /View Moonlit Court/ }).getAttribute("target")).toBe("_blank");
     const [stored] = await server.connection.db.select().from(games).where(eq(games.slug, "moonlit-court"));
-    expect(stored).toMatchObject({ title: "Moonlit Court", difficulty: "Intermediate", category: "Fantasy", icon: "Star", sortOrder: 15, isActive: true });
+    expect(stored).toMatchObject({
+      title: "Moonlit Court",
+      difficulty: "Intermediate",
+      category: "Fantasy",
+      icon: "Star",
+      sortOrder: 15,
+      isActive: true,
+    });
 
     await editGameInPanel(page, "Moonlit Court", { tagline: "Intrigue under the moon", sortOrder: "3" });
     await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label") === "Edit Moonlit Court");
@@ -397,7 +404,15 @@ describe("an admin in the panel", () => {
     const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Winter Court Survival" }) });
     await card.waitFor();
     const text = await card.textContent();
-    for (const part of ["Strategy", "Featured", "Published", "Intermediate", "10 min read", "/guides/winter-court-survival", "How to last a season"]) {
+    for (const part of [
+      "Strategy",
+      "Featured",
+      "Published",
+      "Intermediate",
+      "10 min read",
+      "/guides/winter-court-survival",
+      "How to last a season",
+    ]) {
       expect(text).toContain(part);
     }
     const [stored] = await server.connection.db.select().from(guides).where(eq(guides.slug, "winter-court-survival"));

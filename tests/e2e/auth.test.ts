@@ -124,7 +124,9 @@ describe("sign-up, confirmation and sign-out", () => {
       `You've received ${STARTER_CREDITS} free credits! Each message costs 1 credit. Please check your email to confirm your account.`,
     );
     await page.waitForURL(`${server.url}/`);
-    await visibleBalance(page).filter({ hasText: `${STARTER_CREDITS} Credits` }).waitFor();
+    await visibleBalance(page)
+      .filter({ hasText: `${STARTER_CREDITS} Credits` })
+      .waitFor();
     expect(await page.getByRole("banner").getByText(email).isVisible()).toBe(true);
 
     const mail = await smtp.waitForMail((candidate) => candidate.to.includes(email));
@@ -197,7 +199,9 @@ describe("sign-in", () => {
     await expectToast(page, "Welcome back!", "You have successfully signed in");
     await page.waitForURL(`${server.url}/auth/verify-email`);
     await page.getByRole("heading", { name: "Confirm Your Email" }).waitFor();
-    await visibleBalance(page).filter({ hasText: `${STARTER_CREDITS} Credits` }).waitFor();
+    await visibleBalance(page)
+      .filter({ hasText: `${STARTER_CREDITS} Credits` })
+      .waitFor();
 
     await page.getByRole("button", { name: "Resend confirmation email" }).click();
     await expectToast(page, "Confirmation email sent", player.email);
@@ -252,7 +256,9 @@ describe("Google sign-in", () => {
     await page.getByRole("button", { name: "Continue with Google" }).click();
     await expectToast(page, "Welcome to Play as Empress!", `You've received ${STARTER_CREDITS} free credits!`);
     await page.waitForURL(`${server.url}/`);
-    await visibleBalance(page).filter({ hasText: `${STARTER_CREDITS} Credits` }).waitFor();
+    await visibleBalance(page)
+      .filter({ hasText: `${STARTER_CREDITS} Credits` })
+      .waitFor();
     expect(await page.getByRole("banner").getByText(email).isVisible()).toBe(true);
 
     await page.getByRole("banner").getByRole("button", { name: "Sign Out" }).click();
@@ -261,7 +267,9 @@ describe("Google sign-in", () => {
     await page.getByRole("tab", { name: "Sign Up" }).click();
     await page.getByRole("button", { name: "Sign up with Google" }).click();
     await expectToast(page, "Welcome back!", "You have successfully signed in");
-    await visibleBalance(page).filter({ hasText: `${STARTER_CREDITS} Credits` }).waitFor();
+    await visibleBalance(page)
+      .filter({ hasText: `${STARTER_CREDITS} Credits` })
+      .waitFor();
     expect(page.errors).toEqual([]);
     await page.close();
   });

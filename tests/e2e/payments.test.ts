@@ -86,15 +86,24 @@ it("buys 500 credits through the test checkout, and every open tab shows the new
   await checkout.getByRole("link", { name: "Start Playing" }).waitFor();
   expect(await checkout.getByRole("link", { name: "Start Playing" }).getAttribute("href")).toBe("/games");
   expect(await checkout.getByRole("link", { name: "View Credits" }).getAttribute("href")).toBe("/credits");
-  await navBalance(checkout).getByText(`${STARTER_CREDITS + 500} Credits`).waitFor();
+  await navBalance(checkout)
+    .getByText(`${STARTER_CREDITS + 500} Credits`)
+    .waitFor();
   await dismissToast(checkout, creditsAddedMessage(500));
   expect(await seriousAccessibilityViolations(checkout)).toEqual([]);
 
   // The tabs opened before the purchase, updated live.
-  await navBalance(otherTab).getByText(`${STARTER_CREDITS + 500} Credits`).waitFor();
+  await navBalance(otherTab)
+    .getByText(`${STARTER_CREDITS + 500} Credits`)
+    .waitFor();
   expect(await otherTab.evaluate(() => "notReloaded" in window)).toBe(true);
-  await navBalance(credits).getByText(`${STARTER_CREDITS + 500} Credits`).waitFor();
-  await credits.getByTestId("credits-page-balance").getByText(`${STARTER_CREDITS + 500} Credits`).waitFor();
+  await navBalance(credits)
+    .getByText(`${STARTER_CREDITS + 500} Credits`)
+    .waitFor();
+  await credits
+    .getByTestId("credits-page-balance")
+    .getByText(`${STARTER_CREDITS + 500} Credits`)
+    .waitFor();
 
   for (const page of [credits, otherTab, checkout]) expect(page.errors).toEqual([]);
   await Promise.all([credits.close(), otherTab.close(), checkout.close()]);

@@ -78,9 +78,9 @@ describe("playing a game", () => {
 
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Empress Simulator");
     const welcome = replies(page).first();
-    await expect.poll(() => welcome.textContent()).toContain(
-      "Welcome to Empress Simulator! Rule from behind the pearl curtain until the boy comes of age",
-    );
+    await expect
+      .poll(() => welcome.textContent())
+      .toContain("Welcome to Empress Simulator! Rule from behind the pearl curtain until the boy comes of age");
     expect(await welcome.textContent()).toContain("I am your AI Game Master. Are you ready to begin your adventure?");
     expect(await page.getByText(`Playing as: ${account.email}`).count()).toBe(1);
     expect(await page.getByText(PLAY_TEXTS.offlineBadge).count()).toBe(1);
@@ -115,10 +115,9 @@ describe("playing a game", () => {
 
     // Both exchanges are still there after a reload; the welcome is not.
     await page.reload();
-    await expect.poll(() => playerMessages(page).allTextContents()).toEqual([
-      expect.stringContaining("I am ready."),
-      expect.stringContaining(choiceText),
-    ]);
+    await expect
+      .poll(() => playerMessages(page).allTextContents())
+      .toEqual([expect.stringContaining("I am ready."), expect.stringContaining(choiceText)]);
     expect(await replies(page).count()).toBe(2);
     expect(await log(page).textContent()).not.toContain("Are you ready to begin your adventure?");
     await expectBalance(page, 18);

@@ -86,10 +86,9 @@ describe("/games: difficulty filter and search", () => {
     await chooseFilter(page, "Beginner", "/games?difficulty=beginner", ["Mary Sue Campus", "Celebrity Life"]);
     expect(await filter(page, "All").getAttribute("aria-current")).toBeNull();
     const badges = page.getByTestId("game-card").locator("[data-difficulty]");
-    await expect.poll(() => badges.evaluateAll((all) => all.map((badge) => badge.getAttribute("data-difficulty")))).toEqual([
-      "Beginner",
-      "Beginner",
-    ]);
+    await expect
+      .poll(() => badges.evaluateAll((all) => all.map((badge) => badge.getAttribute("data-difficulty"))))
+      .toEqual(["Beginner", "Beginner"]);
     await chooseFilter(page, "Intermediate", "/games?difficulty=intermediate", ["Matriarch Harem Simulator", "Cultivation Simulator"]);
     await chooseFilter(page, "Advanced", "/games?difficulty=advanced", ["Empress Simulator"]);
     await chooseFilter(page, "All", "/games", ALL_GAME_TITLES);
@@ -183,7 +182,10 @@ describe("/games/category/{level}", () => {
       expect(await cardTitles(page)).toEqual([]);
 
       await followLink(page, "View All Games", "/games");
-      await expectCardTitles(page, ALL_GAME_TITLES.filter((title) => title !== "Empress Simulator"));
+      await expectCardTitles(
+        page,
+        ALL_GAME_TITLES.filter((title) => title !== "Empress Simulator"),
+      );
       expect(page.errors).toEqual([]);
     } finally {
       const slugs = hidden.map((game) => game.slug);
@@ -279,9 +281,9 @@ describe("the preview chat on a game page", () => {
     expect(await typing.count()).toBe(0);
     expect(await replies.count()).toBe(2);
     expect(await replies.last().textContent()).toContain("You decide: “I summon Grand Chancellor Duan.”");
-    const shownStats = await stats.locator("dt").evaluateAll((terms) =>
-      Object.fromEntries(terms.map((term) => [term.textContent, term.nextElementSibling?.textContent])),
-    );
+    const shownStats = await stats
+      .locator("dt")
+      .evaluateAll((terms) => Object.fromEntries(terms.map((term) => [term.textContent, term.nextElementSibling?.textContent])));
     expect(shownStats).toEqual(EMPRESS_STATS);
     const choices = chat.getByTestId("preview-choices");
     expect(await choices.evaluate((list) => [list.tagName, getComputedStyle(list).listStyleType])).toEqual(["OL", "decimal"]);

@@ -120,9 +120,7 @@ function decodeBody(body: string, encoding: string | undefined): string {
 
 function decodeHeader(value: string): string {
   return value.replace(/=\?([^?]+)\?([BQ])\?([^?]*)\?=/gi, (_match, _charset: string, kind: string, text: string) =>
-    kind.toUpperCase() === "B"
-      ? Buffer.from(text, "base64").toString("utf8")
-      : decodeBody(text.replaceAll("_", " "), "quoted-printable"),
+    kind.toUpperCase() === "B" ? Buffer.from(text, "base64").toString("utf8") : decodeBody(text.replaceAll("_", " "), "quoted-printable"),
   );
 }
 

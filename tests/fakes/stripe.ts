@@ -168,8 +168,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   }
 
   function createSession(body: Record<string, unknown>, response: ServerResponse) {
-    const invalid = (param: string, message: string) =>
-      send(response, 400, { error: { type: "invalid_request_error", param, message } });
+    const invalid = (param: string, message: string) => send(response, 400, { error: { type: "invalid_request_error", param, message } });
     if (body.mode !== "payment") return invalid("mode", "This fake supports mode=payment only.");
     for (const param of ["success_url", "cancel_url"] as const) {
       if (typeof body[param] !== "string" || !/^https?:\/\//.test(body[param])) {

@@ -6,7 +6,11 @@ import type { Locator, Page } from "playwright-core";
  * toast that SPEC names, so the change is saved and the panel's lists are fresh when it returns.
  */
 
-export async function openAdminTab(page: Page, tab: "Games Management" | "SEO Content" | "Messages", section?: "Game Content" | "Multi-Section Editor" | "Guides & Articles") {
+export async function openAdminTab(
+  page: Page,
+  tab: "Games Management" | "SEO Content" | "Messages",
+  section?: "Game Content" | "Multi-Section Editor" | "Guides & Articles",
+) {
   await page.getByRole("tab", { name: tab }).click();
   if (section) await page.getByRole("tab", { name: section }).click();
 }

@@ -43,7 +43,12 @@ export async function launchBrowser(): Promise<TestBrowser> {
     },
     async closePages() {
       // The first, blank tab stays: a browser with no tab left forgets its session cookies.
-      await Promise.all(context.pages().filter((page) => page !== keeper).map((page) => page.close()));
+      await Promise.all(
+        context
+          .pages()
+          .filter((page) => page !== keeper)
+          .map((page) => page.close()),
+      );
     },
     async close() {
       await context.close();
@@ -72,7 +77,10 @@ export async function seriousAccessibilityViolations(page: Page) {
 
 /** Waits for a toast titled exactly `title`, and checks that it says `description`. */
 export async function expectToast(page: Page, title: string, description?: string) {
-  const toast = page.locator("[data-sonner-toast]").filter({ has: page.getByText(title, { exact: true }) }).first();
+  const toast = page
+    .locator("[data-sonner-toast]")
+    .filter({ has: page.getByText(title, { exact: true }) })
+    .first();
   await toast.waitFor();
   if (description) expect(await toast.textContent()).toContain(description);
 }

@@ -27,7 +27,9 @@ beforeAll(async () => {
   const [guide] = await db.select().from(guides).limit(1);
   if (!game || !record || !guide) throw new Error("the seed is missing games, content or guides");
   Object.assign(ids, { game: game.id, content: record.id, guide: guide.id });
-  await db.insert(contactMessages).values({ name: "Ada", email: "ada@example.com", subject: "Private question", message: "Only admins may read this." });
+  await db
+    .insert(contactMessages)
+    .values({ name: "Ada", email: "ada@example.com", subject: "Private question", message: "Only admins may read this." });
 });
 
 afterAll(async () => {

@@ -97,7 +97,14 @@ describe("games", () => {
       gameBody({ title: "Jade Court Renamed", slug: "Jade Court 2", difficulty: "Advanced", category: "RPG", sortOrder: "7", isActive: true }),
     );
     expect(status).toBe(200);
-    expect(body.game).toMatchObject({ id, title: "Jade Court Renamed", slug: "jade-court-2", difficulty: "Advanced", category: "RPG", sortOrder: 7 });
+    expect(body.game).toMatchObject({
+      id,
+      title: "Jade Court Renamed",
+      slug: "jade-court-2",
+      difficulty: "Advanced",
+      category: "RPG",
+      sortOrder: 7,
+    });
     const moved = await db().select().from(gameContent).where(eq(gameContent.gameSlug, "jade-court-2"));
     expect(moved.map((record) => record.title)).toEqual(["Intro"]);
 
@@ -320,7 +327,14 @@ describe("guides", () => {
       isPublished: false,
       featured: true,
     });
-    expect(updated.body.guide).toMatchObject({ title: "One, revised", category: "strategy", difficulty: "advanced", estimatedReadTime: 25, isPublished: false, featured: true });
+    expect(updated.body.guide).toMatchObject({
+      title: "One, revised",
+      category: "strategy",
+      difficulty: "advanced",
+      estimatedReadTime: 25,
+      isPublished: false,
+      featured: true,
+    });
     expect((await api("PUT", `/api/admin/guides/${id}`, { title: "x", slug: "two", description: "d", content: "c" })).status).toBe(409);
 
     expect((await api("DELETE", `/api/admin/guides/${id}`)).status).toBe(200);
@@ -364,10 +378,16 @@ describe("requests the API turns away", () => {
   });
 
   it("refuses a cross-site request even with the admin's cookie", async () => {
-    const before = await db().select({ count: sql<number>`count(*)::int` }).from(games);
+    const before = await db()
+      .select({ count: sql<number>`count(*)::int` })
+      .from(games);
     const { status } = await api("POST", "/api/admin/games", gameBody({ slug: "csrf" }), { Origin: "https://evil.example" });
     expect(status).toBe(403);
-    expect(await db().select({ count: sql<number>`count(*)::int` }).from(games)).toEqual(before);
+    expect(
+      await db()
+        .select({ count: sql<number>`count(*)::int` })
+        .from(games),
+    ).toEqual(before);
   });
 
   it("answers 405 with Allow for a method the address does not take", async () => {
@@ -382,7 +402,15 @@ describe("the /admin page for an admin", () => {
     const response = await server.fetch("/admin?tab=content&section=guides", { headers: { Cookie: admin.cookie } });
     expect(response.status).toBe(200);
     const html = await response.text();
-    for (const text of ["Admin Panel", "Games Management", "SEO Content", "Game Content", "Multi-Section Editor", "Guides &amp; Articles", "Messages"]) {
+    for (const text of [
+      "Admin Panel",
+      "Games Management",
+      "SEO Content",
+      "Game Content",
+      "Multi-Section Editor",
+      "Guides &amp; Articles",
+      "Messages",
+    ]) {
       expect(html).toContain(text);
     }
     expect(html).toContain('<meta name="robots" content="noindex, nofollow"/>');

@@ -40,7 +40,10 @@ it("sets the session cookie Secure, HTTP-only and SameSite=Lax, with the __Secur
 
 it("refuses a request that carries the session cookie but comes from another site", async () => {
   const response = await signUpFrom(PUBLIC_URL);
-  const cookie = response.headers.getSetCookie().find((header) => header.startsWith("__Secure-"))!.split(";")[0]!;
+  const cookie = response.headers
+    .getSetCookie()
+    .find((header) => header.startsWith("__Secure-"))!
+    .split(";")[0]!;
   const forged = await server.fetch("/api/auth/sign-out", {
     method: "POST",
     headers: { "Content-Type": "application/json", Origin: "https://evil.example", Cookie: cookie },
@@ -54,7 +57,9 @@ it("refuses a request that carries the session cookie but comes from another sit
 it("shows the Google button disabled, with the reason, when GOOGLE_CLIENT_ID is unset", async () => {
   const html = await (await server.fetch("/auth")).text();
   expect(html).toContain("Google sign-in is not configured on this server");
-  const googleButtons = [...html.matchAll(/<button[^>]*>(?:(?!<\/button>).)*(?:Continue with Google|Sign up with Google)/gs)].map((match) => match[0]);
+  const googleButtons = [...html.matchAll(/<button[^>]*>(?:(?!<\/button>).)*(?:Continue with Google|Sign up with Google)/gs)].map(
+    (match) => match[0],
+  );
   expect(googleButtons.length).toBeGreaterThan(0);
   for (const button of googleButtons) expect(button).toMatch(/<button[^>]*\sdisabled=""/);
 

@@ -27,7 +27,10 @@ it("writes the confirmation mail to the log when SMTP_URL is unset, with a link 
   expect(signUp.status).toBe(200);
 
   await expect.poll(() => server.output().includes(`Mail to ${email} written to the log`)).toBe(true);
-  const line = server.output().split("\n").find((candidate) => candidate.includes(`Mail to ${email}`))!;
+  const line = server
+    .output()
+    .split("\n")
+    .find((candidate) => candidate.includes(`Mail to ${email}`))!;
   const entry = JSON.parse(line) as { mail: { to: string; subject: string; text: string } };
   expect(entry.mail.to).toBe(email);
   expect(entry.mail.subject).toBe("Confirm your email for Play as Empress");
@@ -36,7 +39,10 @@ it("writes the confirmation mail to the log when SMTP_URL is unset, with a link 
 
   const confirmed = await fetch(link!, { redirect: "manual" });
   expect(confirmed.status).toBe(302);
-  const cookie = confirmed.headers.getSetCookie().find((header) => header.startsWith("better-auth.session_token="))!.split(";")[0]!;
+  const cookie = confirmed.headers
+    .getSetCookie()
+    .find((header) => header.startsWith("better-auth.session_token="))!
+    .split(";")[0]!;
   const page = await (await fetch(`${server.url}/auth/verify-email`, { headers: { Cookie: cookie } })).text();
   expect(page).toContain("Email Confirmed");
 });

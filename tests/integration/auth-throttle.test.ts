@@ -53,7 +53,10 @@ async function expectLocked(response: Response) {
 }
 
 async function sessionCount(userId: string) {
-  const [row] = await server.connection.db.select({ count: sql<number>`count(*)::int` }).from(session).where(eq(session.userId, userId));
+  const [row] = await server.connection.db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(session)
+    .where(eq(session.userId, userId));
   return row?.count ?? 0;
 }
 

@@ -204,7 +204,11 @@ describe("email confirmation", () => {
     expect(page.html).toContain("Confirm Your Email");
     expect(page.html).toContain("Resend confirmation email");
 
-    const resend = await postAuth("/send-verification-email", { email: player.email, callbackURL: "/auth/verify-email" }, { cookie: player.cookie });
+    const resend = await postAuth(
+      "/send-verification-email",
+      { email: player.email, callbackURL: "/auth/verify-email" },
+      { cookie: player.cookie },
+    );
     expect(resend.status).toBe(200);
     await expect.poll(() => smtp.messages.filter((mail) => mail.to.includes(player.email)).length).toBe(before + 1);
   });
@@ -390,7 +394,10 @@ describe("sessions read on every request", () => {
 
   it("refuse an expired session and delete it", async () => {
     const player = await signUp(server);
-    await server.connection.db.update(session).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(session.userId, player.userId));
+    await server.connection.db
+      .update(session)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(session.userId, player.userId));
     expect((await pageFor("/", { Cookie: player.cookie })).html).not.toContain(player.email);
     const refused = await server.fetch("/api/game-chat", {
       method: "POST",
@@ -482,7 +489,10 @@ describe("Google sign-in (OpenID Connect)", () => {
     expect(location).toBe("/auth?error=account_not_linked");
     const users = await server.connection.db.select().from(user).where(eq(user.email, squatter.email));
     expect(users).toHaveLength(1);
-    const providers = await server.connection.db.select({ providerId: account.providerId }).from(account).where(eq(account.userId, squatter.userId));
+    const providers = await server.connection.db
+      .select({ providerId: account.providerId })
+      .from(account)
+      .where(eq(account.userId, squatter.userId));
     expect(providers.map((row) => row.providerId)).toEqual(["credential"]);
 
     const { html } = await pageFor(location, {});
@@ -509,7 +519,10 @@ describe("rate limits", () => {
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await limited.json()).error).toMatch(/^Too many sign-in attempts\. Please wait (\d+ seconds?|1 minute) and try again\.$/);
 
-    const [counter] = await server.connection.db.select().from(rateLimit).where(eq(rateLimit.key, `auth-sign-in:${address}`));
+    const [counter] = await server.connection.db
+      .select()
+      .from(rateLimit)
+      .where(eq(rateLimit.key, `auth-sign-in:${address}`));
     expect(counter?.count).toBe(11);
 
     const elsewhere = await postAuth("/sign-in/email", { email: uniqueEmail("guess"), password: "guess guess" });

@@ -138,7 +138,10 @@ describe("a server shutting down", () => {
         body: JSON.stringify({ email: "shutdown@example.com", password: "a long enough password", name: "Shutdown" }),
       });
       expect(signUpResponse.status).toBe(200);
-      const cookie = signUpResponse.headers.getSetCookie().find((header) => header.includes("session_token="))!.split(";")[0]!;
+      const cookie = signUpResponse.headers
+        .getSetCookie()
+        .find((header) => header.includes("session_token="))!
+        .split(";")[0]!;
       const events = await openEventStream(`${child.url}/api/credits/events`, { Cookie: cookie });
       expect(await events.nextCredits()).toBe(STARTER_CREDITS);
 

@@ -66,9 +66,7 @@ describe("migrations", () => {
     await expect(
       connection.db.insert(games).values({ slug: "x", title: "X", description: "d", prompt: "p", difficulty: "Expert" as "Beginner" }),
     ).rejects.toThrow();
-    await expect(
-      connection.db.insert(games).values({ slug: "Bad Slug", title: "X", description: "d", prompt: "p" }),
-    ).rejects.toThrow();
+    await expect(connection.db.insert(games).values({ slug: "Bad Slug", title: "X", description: "d", prompt: "p" })).rejects.toThrow();
   });
 });
 

@@ -34,7 +34,10 @@ describe("a default start without PUBLIC_URL", () => {
 
   it("lets a signed-in player act from either name, and refuses other origins", async () => {
     const signedUp = await signUpFrom(`http://127.0.0.1:${port}`);
-    const cookie = signedUp.headers.getSetCookie().find((header) => header.includes("session_token="))!.split(";")[0]!;
+    const cookie = signedUp.headers
+      .getSetCookie()
+      .find((header) => header.includes("session_token="))!
+      .split(";")[0]!;
     const save = (origin: string) =>
       fetch(`${server.url}/api/game-messages`, {
         method: "PUT",

@@ -47,9 +47,7 @@ describe("the server shell", () => {
     expect(policy).not.toContain("unsafe-inline' 'nonce"); // scripts: self + nonce only
     const html = await response.text();
     // JSON-LD blocks are data, never executed, so CSP does not apply to them.
-    const scripts = [...html.matchAll(/<script\b[^>]*>/g)]
-      .map((match) => match[0])
-      .filter((tag) => !tag.includes('type="application/ld+json"'));
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((match) => match[0]).filter((tag) => !tag.includes('type="application/ld+json"'));
     expect(scripts.length).toBeGreaterThan(0);
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
   });

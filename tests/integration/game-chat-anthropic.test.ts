@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signUp } from "#tests/helpers/accounts.ts";
-import {
-  balanceAndLedger,
-  eventually,
-  postChat,
-  readTurn,
-  startGameMasterServer,
-  storedMessages,
-  TEST_GAME,
-} from "#tests/helpers/game-chat.ts";
+import { balanceAndLedger, eventually, postChat, readTurn, startGameMasterServer, storedMessages, TEST_GAME } from "#tests/helpers/game-chat.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
 import { startAnthropicServer } from "#tests/fakes/anthropic.ts";
 import { DEFAULT_REPLY, type FakeModelServer } from "#tests/fakes/streaming-model.ts";
@@ -20,7 +12,11 @@ let server: TestServer;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ model, server, close: stop } = await startGameMasterServer(startAnthropicServer, {
+  ({
+    model,
+    server,
+    close: stop,
+  } = await startGameMasterServer(startAnthropicServer, {
     AI_PROVIDER: "anthropic",
     AI_MODEL: "claude-fake-1",
     AI_API_KEY: "anthropic-test-key",

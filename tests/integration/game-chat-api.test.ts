@@ -3,15 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { games } from "#app/db/schema.ts";
 import { PLAY_TEXTS, PLAY_TOASTS, welcomeMessage } from "#app/lib/play-texts.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
-import {
-  balanceAndLedger,
-  createTestGame,
-  postChat,
-  readTurn,
-  setBalance,
-  storedMessages,
-  TEST_GAME,
-} from "#tests/helpers/game-chat.ts";
+import { balanceAndLedger, createTestGame, postChat, readTurn, setBalance, storedMessages, TEST_GAME } from "#tests/helpers/game-chat.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 
 /** The default configuration: the offline storyteller, and a chat limit of 3 turns a minute. */
@@ -115,13 +107,18 @@ describe("POST /api/game-chat refuses what it cannot play, with a JSON message",
 describe("the offline storyteller", () => {
   it("narrates from the game's world, answers the action and ends with 3 to 6 numbered choices", async () => {
     const player = await signUp(server);
-    const turn = await postChat(server, player, { message: "I ask Captain Oren Dask about the Salt Quay.", game_slug: TEST_GAME.slug }).then(readTurn);
+    const turn = await postChat(server, player, { message: "I ask Captain Oren Dask about the Salt Quay.", game_slug: TEST_GAME.slug }).then(
+      readTurn,
+    );
     expect(turn.done).toBe(true);
     expect(turn.text).toContain("You ask Captain Oren Dask about the Salt Quay.");
     expect(turn.text).toMatch(/Oren Dask/);
     expect(turn.text).toMatch(/Coin \d+ · Favour \d+ · Suspicion \d+/);
     const choices = turn.text.trimEnd().split("\n").reverse();
-    const numbered = choices.slice(0, choices.findIndex((line) => !/^\d\. /.test(line)));
+    const numbered = choices.slice(
+      0,
+      choices.findIndex((line) => !/^\d\. /.test(line)),
+    );
     expect(numbered.length).toBeGreaterThanOrEqual(3);
     expect(numbered.length).toBeLessThanOrEqual(6);
     expect(numbered.at(-1)).toMatch(/^1\. /);

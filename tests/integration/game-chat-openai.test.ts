@@ -25,7 +25,11 @@ let server: TestServer;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ model, server, close: stop } = await startGameMasterServer(startOpenAICompatibleServer, {
+  ({
+    model,
+    server,
+    close: stop,
+  } = await startGameMasterServer(startOpenAICompatibleServer, {
     AI_PROVIDER: "openai-compatible",
     AI_MODEL: "fake-storyteller-7b",
     AI_API_KEY: "test-key-123",
@@ -211,7 +215,12 @@ describe("a turn with an OpenAI-compatible model", () => {
     const tokens = Array.from({ length: 30 }, (_, index) => `word${index} `);
     model.script(() => ({ tokens, tokenDelayMs: 20 }));
     const controller = new AbortController();
-    const response = await postChat(server, leaver, { message: "I walk away mid-sentence.", game_slug: TEST_GAME.slug }, { signal: controller.signal });
+    const response = await postChat(
+      server,
+      leaver,
+      { message: "I walk away mid-sentence.", game_slug: TEST_GAME.slug },
+      { signal: controller.signal },
+    );
     const reader = response.body!.getReader();
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value)).toContain("word0");

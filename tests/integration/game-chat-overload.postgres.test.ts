@@ -29,7 +29,11 @@ let stop: () => Promise<void>;
 let observer: pg.Client;
 
 beforeAll(async () => {
-  ({ model, server, close: stop } = await startGameMasterServer(startOpenAICompatibleServer, {
+  ({
+    model,
+    server,
+    close: stop,
+  } = await startGameMasterServer(startOpenAICompatibleServer, {
     AI_PROVIDER: "openai-compatible",
     AI_MODEL: "fake-storyteller-7b",
     DATABASE_POOL_SIZE: String(POOL_SIZE),

@@ -55,7 +55,10 @@ const GUARDED_TABLES = [
 ] as const;
 
 async function fingerprint() {
-  const parts = GUARDED_TABLES.map((table) => sql`(select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from ${sql.identifier(table)} t) as ${sql.identifier(table)}`);
+  const parts = GUARDED_TABLES.map(
+    (table) =>
+      sql`(select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from ${sql.identifier(table)} t) as ${sql.identifier(table)}`,
+  );
   const [row] = await queryRows<Record<string, string>>(server.connection.db, sql`select ${sql.join(parts, sql`, `)}`);
   return row;
 }
@@ -80,8 +83,18 @@ const guide = { title: "Hostile guide", slug: "hostile-guide", description: "A g
 
 /** Valid requests that would change something, so a probe that slips through shows in the fingerprint. */
 const ROUTES: Record<string, Route> = {
-  "game-chat": { method: "POST", path: () => "/api/game-chat", who: "player", json: () => ({ message: "I bow.", game_slug: "empress-simulator" }) },
-  "game-messages PUT": { method: "PUT", path: () => "/api/game-messages", who: "player", json: () => ({ game_slug: "empress-simulator", messages: [] }) },
+  "game-chat": {
+    method: "POST",
+    path: () => "/api/game-chat",
+    who: "player",
+    json: () => ({ message: "I bow.", game_slug: "empress-simulator" }),
+  },
+  "game-messages PUT": {
+    method: "PUT",
+    path: () => "/api/game-messages",
+    who: "player",
+    json: () => ({ game_slug: "empress-simulator", messages: [] }),
+  },
   "game-messages DELETE": { method: "DELETE", path: () => "/api/game-messages?game_slug=empress-simulator", who: "player" },
   "create-payment": { method: "POST", path: () => "/api/create-payment", who: "player", json: () => ({ packageType: "100" }) },
   "verify-payment": { method: "POST", path: () => "/api/verify-payment", who: "player", json: () => ({ sessionId: ids.strangersCheckout }) },
@@ -104,10 +117,31 @@ const ROUTES: Record<string, Route> = {
   "admin contact messages": { method: "GET", path: () => "/api/admin/contact-messages", who: "admin" },
   "credits events": { method: "GET", path: () => "/api/credits/events", who: "player" },
   "game-messages GET": { method: "GET", path: () => "/api/game-messages?game_slug=empress-simulator", who: "player" },
-  "sign-up": { method: "POST", path: () => "/api/auth/sign-up/email", who: "nobody", json: () => ({ name: "New", email: "new-hostile@example.com", password: "a long enough password" }) },
-  "sign-in": { method: "POST", path: () => "/api/auth/sign-in/email", who: "nobody", json: () => ({ email: "player@example.com", password: "a long enough password" }) },
-  "password reset": { method: "POST", path: () => "/api/auth/request-password-reset", who: "nobody", json: () => ({ email: "player@example.com", redirectTo: "/auth/reset-password" }) },
-  "contact form": { method: "POST", path: () => "/contact", who: "player", form: { name: "Ann", email: "ann@example.com", subject: "Hi", message: "Hello there." }, openToVisitors: true },
+  "sign-up": {
+    method: "POST",
+    path: () => "/api/auth/sign-up/email",
+    who: "nobody",
+    json: () => ({ name: "New", email: "new-hostile@example.com", password: "a long enough password" }),
+  },
+  "sign-in": {
+    method: "POST",
+    path: () => "/api/auth/sign-in/email",
+    who: "nobody",
+    json: () => ({ email: "player@example.com", password: "a long enough password" }),
+  },
+  "password reset": {
+    method: "POST",
+    path: () => "/api/auth/request-password-reset",
+    who: "nobody",
+    json: () => ({ email: "player@example.com", redirectTo: "/auth/reset-password" }),
+  },
+  "contact form": {
+    method: "POST",
+    path: () => "/contact",
+    who: "player",
+    form: { name: "Ann", email: "ann@example.com", subject: "Hi", message: "Hello there." },
+    openToVisitors: true,
+  },
   "test checkout form": { method: "POST", path: () => `/checkout/test/${ids.strangersCheckout}`, who: "player", form: { intent: "pay" } },
   "sign-out form": { method: "POST", path: () => "/sign-out", who: "player", form: {}, openToVisitors: true },
 };
@@ -131,13 +165,22 @@ function cookieOf(who: Who) {
   return who === "admin" ? admin.cookie : who === "player" ? player.cookie : undefined;
 }
 
-function request(route: Route, { body, contentType, cookie = cookieOf(route.who), origin = server.url, path = route.path() }: {
-  body?: string;
-  contentType?: string;
-  cookie?: string;
-  origin?: string;
-  path?: string;
-}): Probe["request"] {
+function request(
+  route: Route,
+  {
+    body,
+    contentType,
+    cookie = cookieOf(route.who),
+    origin = server.url,
+    path = route.path(),
+  }: {
+    body?: string;
+    contentType?: string;
+    cookie?: string;
+    origin?: string;
+    path?: string;
+  },
+): Probe["request"] {
   const headers: Record<string, string> = { Origin: origin, "X-Forwarded-For": testClientAddress() };
   if (cookie) headers.Cookie = cookie;
   if (contentType) headers["Content-Type"] = contentType;
@@ -161,23 +204,37 @@ function probesOf(route: Route): Probe[] {
   for (const field of Object.keys(route.form ?? {})) {
     // A form is UTF-8 on the wire: a lone surrogate cannot be sent in one (it arrives as U+FFFD).
     for (const [what, value] of SPOILED_VALUES.filter(([what, value]) => typeof value === "string" && what !== "a lone surrogate")) {
-      probes.push({ name: `${what} in ${field}`, request: request(route, { body: form({ ...route.form, [field]: value as string }), contentType: formType }) });
+      probes.push({
+        name: `${what} in ${field}`,
+        request: request(route, { body: form({ ...route.form, [field]: value as string }), contentType: formType }),
+      });
     }
   }
   if (json) {
     probes.push({ name: "text/plain", request: request(route, { body: validBody, contentType: "text/plain" }) });
     probes.push({ name: "a form", request: request(route, { body: form({ message: "hi" }), contentType: formType }) });
-    probes.push({ name: "broken JSON", request: request(route, { body: "{\"message\":", contentType: validType }) });
+    probes.push({ name: "broken JSON", request: request(route, { body: '{"message":', contentType: validType }) });
     probes.push({ name: "a JSON array", request: request(route, { body: "[1,2]", contentType: validType }) });
     probes.push({ name: "an escaped NUL key", request: request(route, { body: '{"\\u0000":1}', contentType: validType }) });
-    probes.push({ name: "over a megabyte", request: request(route, { body: encode({ ...json, padding: "x".repeat(1_100_000) }), contentType: validType }) });
+    probes.push({
+      name: "over a megabyte",
+      request: request(route, { body: encode({ ...json, padding: "x".repeat(1_100_000) }), contentType: validType }),
+    });
   }
-  probes.push({ name: "a NUL in the query string", request: request(route, { body: validBody, contentType: validType, path: `${route.path()}${route.path().includes("?") ? "&" : "?"}q=%00` }) });
+  probes.push({
+    name: "a NUL in the query string",
+    request: request(route, { body: validBody, contentType: validType, path: `${route.path()}${route.path().includes("?") ? "&" : "?"}q=%00` }),
+  });
   if (route.who !== "nobody" && route.method !== "GET") {
-    probes.push({ name: "a foreign Origin", request: request(route, { body: validBody, contentType: validType, origin: "https://evil.example" }) });
+    probes.push({
+      name: "a foreign Origin",
+      request: request(route, { body: validBody, contentType: validType, origin: "https://evil.example" }),
+    });
   }
-  if (route.who !== "nobody" && !route.openToVisitors) probes.push({ name: "no session", request: request(route, { body: validBody, contentType: validType, cookie: "" }) });
-  if (route.who === "admin") probes.push({ name: "a player's session", request: request(route, { body: validBody, contentType: validType, cookie: player.cookie }) });
+  if (route.who !== "nobody" && !route.openToVisitors)
+    probes.push({ name: "no session", request: request(route, { body: validBody, contentType: validType, cookie: "" }) });
+  if (route.who === "admin")
+    probes.push({ name: "a player's session", request: request(route, { body: validBody, contentType: validType, cookie: player.cookie }) });
   return probes;
 }
 

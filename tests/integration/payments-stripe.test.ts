@@ -224,7 +224,10 @@ describe("fulfilling a paid checkout", () => {
     try {
       const response = await verifyPayment(server, account, sessionId);
       expect(response.status).toBe(502);
-      expect(await response.json()).toEqual({ error: "The payment provider could not be reached. Please try again in a moment.", code: "provider_unavailable" });
+      expect(await response.json()).toEqual({
+        error: "The payment provider could not be reached. Please try again in a moment.",
+        code: "provider_unavailable",
+      });
     } finally {
       stripe.failing = false;
     }

@@ -25,7 +25,12 @@ const db = () => server.connection.db;
 
 async function html(path: string, init?: RequestInit) {
   const response = await server.fetch(path, init);
-  return { status: response.status, location: response.headers.get("location"), cache: response.headers.get("x-cache"), body: await response.text() };
+  return {
+    status: response.status,
+    location: response.headers.get("location"),
+    cache: response.headers.get("x-cache"),
+    body: await response.text(),
+  };
 }
 
 async function text(path: string) {
@@ -38,11 +43,20 @@ describe("published game content", () => {
     const before = await text(`/game/${slug}`);
     expect(before).toContain("Rich Story Background");
 
-    await db().insert(gameContent).values([
-      { gameSlug: slug, contentType: "story_background", title: "Draft", content: "A DRAFT BACKGROUND nobody should see.", sectionOrder: -20, isPublished: false },
-      { gameSlug: slug, contentType: "story_background", title: "New", content: "THE NEW OPENING CHAPTER of Halcyon.", sectionOrder: -10 },
-      { gameSlug: slug, contentType: "world_setting", title: "Later", content: "A LATER WORLD SECTION that comes second.", sectionOrder: 500 },
-    ]);
+    await db()
+      .insert(gameContent)
+      .values([
+        {
+          gameSlug: slug,
+          contentType: "story_background",
+          title: "Draft",
+          content: "A DRAFT BACKGROUND nobody should see.",
+          sectionOrder: -20,
+          isPublished: false,
+        },
+        { gameSlug: slug, contentType: "story_background", title: "New", content: "THE NEW OPENING CHAPTER of Halcyon.", sectionOrder: -10 },
+        { gameSlug: slug, contentType: "world_setting", title: "Later", content: "A LATER WORLD SECTION that comes second.", sectionOrder: 500 },
+      ]);
 
     expect(await text(`/game/${slug}`)).toContain("THE NEW OPENING CHAPTER of Halcyon.");
     const after = await text(`/game/${slug}`);
@@ -135,7 +149,14 @@ describe("inactive games", () => {
   });
 
   it("shows an unknown icon name with the fallback icon", async () => {
-    await db().insert(games).values({ slug: "odd-icon", title: "Odd Icon", description: "Has an icon SPEC does not know.", icon: "Dragon", prompt: "Hi.", sortOrder: 900 });
+    await db().insert(games).values({
+      slug: "odd-icon",
+      title: "Odd Icon",
+      description: "Has an icon SPEC does not know.",
+      icon: "Dragon",
+      prompt: "Hi.",
+      sortOrder: 900,
+    });
     expect(await text("/games")).toContain("Odd Icon");
     const card = (await html("/games")).body.split('data-testid="game-card"').find((part) => part.includes("/game/odd-icon")) ?? "";
     expect(card).toMatch(/lucide-gamepad-?2/);
@@ -194,7 +215,9 @@ describe("when the games query fails", () => {
   it("lists show SPEC's error and the game page redirects to /games", async () => {
     await db().execute(sql`ALTER TABLE games RENAME TO games_offline`);
     // Renaming a table changes no content: move the version on by hand so no kept page hides the failure.
-    await db().update(publicContentVersion).set({ version: sql`${publicContentVersion.version} + 1` });
+    await db()
+      .update(publicContentVersion)
+      .set({ version: sql`${publicContentVersion.version} + 1` });
     try {
       for (const path of ["/games", "/games/category/beginner"]) {
         const page = await html(path);

@@ -1,16 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  canonicalUrls,
-  hrefs,
-  jsonLd,
-  jsonLdOfType,
-  links,
-  meta,
-  metaContents,
-  testIds,
-  title,
-  visibleText,
-} from "#tests/helpers/html.ts";
+import { canonicalUrls, hrefs, jsonLd, jsonLdOfType, links, meta, metaContents, testIds, title, visibleText } from "#tests/helpers/html.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 
 /**
@@ -73,22 +62,25 @@ const PUBLIC_PAGES = [
 ];
 
 describe("metadata on every public page", () => {
-  it.each(PUBLIC_PAGES)("%s has a title, a description of at most 155 characters, a canonical URL, Open Graph, Twitter and the Organization", async (path) => {
-    const { html } = await page(path);
-    expect(title(html)).toMatch(/Play as Empress/);
-    const description = meta(html, "description") ?? "";
-    expect(description.length).toBeGreaterThan(50);
-    expect(description.length).toBeLessThanOrEqual(155);
-    expect(canonicalUrls(html)).toEqual([new URL(path, server.url).toString()]);
-    expect(meta(html, "og:title")).toBe(title(html));
-    expect(meta(html, "og:description")).toBe(description);
-    expect(meta(html, "og:url")).toBe(new URL(path, server.url).toString());
-    expect(meta(html, "og:image")).toBe(`${server.url}/og-image.jpg`);
-    expect(meta(html, "twitter:card")).toBe("summary_large_image");
-    expect(meta(html, "twitter:title")).toBe(title(html));
-    expect(jsonLdOfType(html, "Organization")).toMatchObject({ name: "Play as Empress", url: `${server.url}/`, logo: `${server.url}/logo.png` });
-    expect(meta(html, "robots")).toBeUndefined();
-  });
+  it.each(PUBLIC_PAGES)(
+    "%s has a title, a description of at most 155 characters, a canonical URL, Open Graph, Twitter and the Organization",
+    async (path) => {
+      const { html } = await page(path);
+      expect(title(html)).toMatch(/Play as Empress/);
+      const description = meta(html, "description") ?? "";
+      expect(description.length).toBeGreaterThan(50);
+      expect(description.length).toBeLessThanOrEqual(155);
+      expect(canonicalUrls(html)).toEqual([new URL(path, server.url).toString()]);
+      expect(meta(html, "og:title")).toBe(title(html));
+      expect(meta(html, "og:description")).toBe(description);
+      expect(meta(html, "og:url")).toBe(new URL(path, server.url).toString());
+      expect(meta(html, "og:image")).toBe(`${server.url}/og-image.jpg`);
+      expect(meta(html, "twitter:card")).toBe("summary_large_image");
+      expect(meta(html, "twitter:title")).toBe(title(html));
+      expect(jsonLdOfType(html, "Organization")).toMatchObject({ name: "Play as Empress", url: `${server.url}/`, logo: `${server.url}/logo.png` });
+      expect(meta(html, "robots")).toBeUndefined();
+    },
+  );
 
   it("serves the social card and the logo the metadata points to", async () => {
     for (const [path, type] of [
@@ -159,7 +151,10 @@ describe("/games", () => {
       ["Intermediate", "/games?difficulty=intermediate"],
       ["Advanced", "/games?difficulty=advanced"],
     ]) {
-      expect(links(html).find((link) => link.text === label && link.href === href), label).toBeDefined();
+      expect(
+        links(html).find((link) => link.text === label && link.href === href),
+        label,
+      ).toBeDefined();
     }
     const form = tagsWith(html, "form", 'role="search"')[0] ?? "";
     expect(form).toContain('action="/games"');
@@ -241,7 +236,11 @@ describe("/game/{slug}", () => {
     expect(text).toContain("Rule from behind the pearl curtain until the boy comes of age");
     expect(html).toMatch(/class="[^"]*bg-advanced[^"]*"[^>]*data-difficulty="Advanced"/);
     expect(text).toContain("Unlimited Time");
-    expect(links(html).filter((link) => link.text === "Start Playing Now").map((link) => link.href)).toContain("/play/empress-simulator");
+    expect(
+      links(html)
+        .filter((link) => link.text === "Start Playing Now")
+        .map((link) => link.href),
+    ).toContain("/play/empress-simulator");
     expect(text).toContain("Game Features");
     for (const feature of ["AI-Powered Storytelling", "Dynamic Narrative", "Choice-Driven Story", "Immersive Experience"]) {
       expect(text).toContain(feature);
@@ -532,7 +531,14 @@ describe("/sitemap.xml and /robots.txt", () => {
     const response = await server.fetch("/robots.txt");
     expect(response.headers.get("content-type")).toContain("text/plain");
     const robots = await response.text();
-    for (const line of ["User-agent: *", "Disallow: /admin", "Disallow: /play", "Disallow: /api", "Disallow: /auth", `Sitemap: ${server.url}/sitemap.xml`]) {
+    for (const line of [
+      "User-agent: *",
+      "Disallow: /admin",
+      "Disallow: /play",
+      "Disallow: /api",
+      "Disallow: /auth",
+      `Sitemap: ${server.url}/sitemap.xml`,
+    ]) {
       expect(robots.split("\n")).toContain(line);
     }
   });

@@ -87,7 +87,12 @@ export function ContentDialog({
             hint="Lower comes first; leave gaps (0, 10, 20)."
           />
           <div className="sm:pt-6">
-            <SwitchField id={id("isPublished")} label="Published" checked={values.isPublished} onChange={(isPublished) => set("isPublished", isPublished)} />
+            <SwitchField
+              id={id("isPublished")}
+              label="Published"
+              checked={values.isPublished}
+              onChange={(isPublished) => set("isPublished", isPublished)}
+            />
           </div>
           <div className="sm:col-span-2">
             <RichTextField

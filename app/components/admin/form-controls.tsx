@@ -65,24 +65,28 @@ export interface TextFieldProps {
 }
 
 /** A whole number typed as text: the form rules read it, so "" and "abc" reach them as typed. */
-export function NumberField({
-  id,
-  label,
-  value,
-  onChange,
-  error,
-  hint,
-  placeholder,
-}: TextFieldProps & { hint?: string }) {
+export function NumberField({ id, label, value, onChange, error, hint, placeholder }: TextFieldProps & { hint?: string }) {
   return (
     <Field id={id} label={label} error={error} hint={hint ? <p className="text-parchment-dim">{hint}</p> : undefined}>
-      <Input {...controlProps(id, error)} inputMode="numeric" value={value} placeholder={placeholder} onChange={(event) => onChange(event.target.value)} />
+      <Input
+        {...controlProps(id, error)}
+        inputMode="numeric"
+        value={value}
+        placeholder={placeholder}
+        onChange={(event) => onChange(event.target.value)}
+      />
     </Field>
   );
 }
 
 /** The required description, with docs/spec.md §5's live hint about its length for search results. */
-export function DescriptionField({ id, value, onChange, error, className }: Omit<TextFieldProps, "label" | "placeholder"> & { className?: string }) {
+export function DescriptionField({
+  id,
+  value,
+  onChange,
+  error,
+  className,
+}: Omit<TextFieldProps, "label" | "placeholder"> & { className?: string }) {
   return (
     <Field id={id} label="Description" required error={error} hint={<HintText hint={descriptionHint(value)} />} className={className}>
       <Textarea {...controlProps(id, error)} rows={3} value={value} onChange={(event) => onChange(event.target.value)} />

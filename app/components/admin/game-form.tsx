@@ -82,10 +82,18 @@ export function GameForm({ game, onClose }: { game?: Game; onClose: () => void }
           onSlugChange={(slug) => set("slug", slug)}
         />
         <Field id={id("tagline")} label="Tagline" error={errors.tagline}>
-          <Input {...controlProps(id("tagline"), errors.tagline)} value={values.tagline} onChange={(event) => set("tagline", event.target.value)} />
+          <Input
+            {...controlProps(id("tagline"), errors.tagline)}
+            value={values.tagline}
+            onChange={(event) => set("tagline", event.target.value)}
+          />
         </Field>
         <Field id={id("players")} label="Players" error={errors.players} hint={<p className="text-parchment-dim">For example: Single player</p>}>
-          <Input {...controlProps(id("players"), errors.players)} value={values.players} onChange={(event) => set("players", event.target.value)} />
+          <Input
+            {...controlProps(id("players"), errors.players)}
+            value={values.players}
+            onChange={(event) => set("players", event.target.value)}
+          />
         </Field>
         <DescriptionField
           id={id("description")}
@@ -111,7 +119,14 @@ export function GameForm({ game, onClose }: { game?: Game; onClose: () => void }
           />
         </Field>
         <div className="grid gap-5 sm:grid-cols-2 md:col-span-2 lg:grid-cols-4">
-          <SelectField id={id("icon")} label="Icon" value={values.icon} options={ICON_OPTIONS} onChange={(icon) => set("icon", icon)} error={errors.icon} />
+          <SelectField
+            id={id("icon")}
+            label="Icon"
+            value={values.icon}
+            options={ICON_OPTIONS}
+            onChange={(icon) => set("icon", icon)}
+            error={errors.icon}
+          />
           <SelectField
             id={id("difficulty")}
             label="Difficulty"

@@ -106,13 +106,13 @@ export function GuideDialog({ guide, onClose }: { guide?: Guide; onClose: () => 
               error={errors.estimatedReadTime}
             />
           </div>
-          <SwitchField id={id("isPublished")} label="Published" checked={values.isPublished} onChange={(isPublished) => set("isPublished", isPublished)} />
           <SwitchField
-            id={id("featured")}
-            label="Featured"
-            checked={values.featured}
-            onChange={(featured) => set("featured", featured)}
+            id={id("isPublished")}
+            label="Published"
+            checked={values.isPublished}
+            onChange={(isPublished) => set("isPublished", isPublished)}
           />
+          <SwitchField id={id("featured")} label="Featured" checked={values.featured} onChange={(featured) => set("featured", featured)} />
           <DialogFooter className="sm:col-span-2">
             <FormActions pending={pending} submitLabel={guide ? "Update Guide" : "Create Guide"} onCancel={onClose} />
           </DialogFooter>

@@ -39,7 +39,17 @@ export function AdminItemList<Item>({
   return <ul className={className}>{items.map(renderItem)}</ul>;
 }
 
-export function EditButton({ title, onEdit, id, variant = "ghost" }: { title: string; onEdit: () => void; id?: string; variant?: "ghost" | "secondary" }) {
+export function EditButton({
+  title,
+  onEdit,
+  id,
+  variant = "ghost",
+}: {
+  title: string;
+  onEdit: () => void;
+  id?: string;
+  variant?: "ghost" | "secondary";
+}) {
   return (
     <Button id={id} variant={variant} size="sm" onClick={onEdit} aria-label={`Edit ${title}`}>
       <Pencil aria-hidden />
@@ -77,7 +87,13 @@ export function DeleteButton({
 
   return (
     <>
-      <Button variant="ghost" size="sm" className="text-danger hover:text-danger" onClick={() => setConfirming(true)} aria-label={`Delete ${title}`}>
+      <Button
+        variant="ghost"
+        size="sm"
+        className="text-danger hover:text-danger"
+        onClick={() => setConfirming(true)}
+        aria-label={`Delete ${title}`}
+      >
         <Trash2 aria-hidden />
         Delete
       </Button>

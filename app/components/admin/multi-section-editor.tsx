@@ -50,9 +50,7 @@ function sectionsOf(content: AdminContent[], gameSlug: string): SectionState[] {
 
 function savedSummary({ updated, created, skipped }: SaveResult) {
   const parts = [`${updated} updated`, `${created} created`];
-  const note = skipped.length
-    ? ` Skipped (needs both a title and content): ${skipped.map(contentTypeLabel).join(", ")}.`
-    : "";
+  const note = skipped.length ? ` Skipped (needs both a title and content): ${skipped.map(contentTypeLabel).join(", ")}.` : "";
   return `${parts.join(", ")}.${note}`;
 }
 
@@ -96,15 +94,7 @@ export function MultiSectionEditor({ content, games }: { content: AdminContent[]
   );
 }
 
-function SectionsForm({
-  gameSlug,
-  initial,
-  onMissingGame,
-}: {
-  gameSlug: string;
-  initial: SectionState[];
-  onMissingGame: () => void;
-}) {
+function SectionsForm({ gameSlug, initial, onMissingGame }: { gameSlug: string; initial: SectionState[]; onMissingGame: () => void }) {
   const [sections, setSections] = useState(initial);
   const [errors, setErrors] = useState<FieldErrors>({});
   const { send, pending } = useAdminRequest();
@@ -160,8 +150,7 @@ function SectionsForm({
       ) : (
         <EmptyState icon={<Layers />} title="Choose a game to edit its sections">
           <p className="max-w-md text-sm text-parchment-dim">
-            Story Background, Character Development, World Setting, Beginner Tips, Advanced Strategies and Community Insights — all on
-            one page.
+            Story Background, Character Development, World Setting, Beginner Tips, Advanced Strategies and Community Insights — all on one page.
           </p>
         </EmptyState>
       )}
@@ -235,7 +224,12 @@ function SectionCard({
           />
         </div>
         <div className="sm:col-span-2">
-          <SwitchField id={id("isPublished")} label="Published" checked={section.isPublished} onChange={(isPublished) => onChange({ isPublished })} />
+          <SwitchField
+            id={id("isPublished")}
+            label="Published"
+            checked={section.isPublished}
+            onChange={(isPublished) => onChange({ isPublished })}
+          />
         </div>
       </div>
     </fieldset>

@@ -35,13 +35,7 @@ export function RichTextField({
     );
 
   return (
-    <Field
-      id={id}
-      label={label}
-      required={required}
-      error={error}
-      hint={<HintText hint={wordCountHint(value, wordTarget)} />}
-    >
+    <Field id={id} label={label} required={required} error={error} hint={<HintText hint={wordCountHint(value, wordTarget)} />}>
       <div className="overflow-hidden rounded-lg border border-ink-line bg-ink focus-within:border-gold">
         <div className="flex items-center justify-between gap-2 border-b border-ink-line px-2 py-1.5">
           <div role="group" aria-label={`${label} view`} className="flex gap-1">
@@ -69,7 +63,9 @@ export function RichTextField({
           <div data-testid={`${id}-preview`} className="max-h-[28rem] min-h-40 overflow-y-auto px-4 py-3">
             {value.trim() ? (
               <Suspense fallback={<p className="text-sm text-parchment-dim">Loading preview…</p>}>
-                <Markdown className="text-base [&>:first-child]:mt-0" images="site">{value}</Markdown>
+                <Markdown className="text-base [&>:first-child]:mt-0" images="site">
+                  {value}
+                </Markdown>
               </Suspense>
             ) : (
               <p className="text-sm text-parchment-dim">Nothing to preview yet.</p>

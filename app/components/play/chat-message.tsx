@@ -6,10 +6,7 @@ import { LocalTime } from "./local-time.tsx";
 
 export function GameMasterAvatar() {
   return (
-    <span
-      aria-hidden
-      className="mt-1 grid size-8 shrink-0 place-items-center rounded-full border border-gold/60 bg-ink-raised text-gold"
-    >
+    <span aria-hidden className="mt-1 grid size-8 shrink-0 place-items-center rounded-full border border-gold/60 bg-ink-raised text-gold">
       <Crown className="size-4" strokeWidth={1.75} />
     </span>
   );
@@ -20,11 +17,7 @@ export function ThinkingIndicator() {
     <p role="status" className="flex items-center gap-2 text-parchment-dim">
       <span className="flex gap-1" aria-hidden>
         {[0, 1, 2].map((dot) => (
-          <span
-            key={dot}
-            className="size-1.5 animate-pulse rounded-full bg-gold"
-            style={{ animationDelay: `${dot * 180}ms` }}
-          />
+          <span key={dot} className="size-1.5 animate-pulse rounded-full bg-gold" style={{ animationDelay: `${dot * 180}ms` }} />
         ))}
       </span>
       {PLAY_TEXTS.thinking}
@@ -66,7 +59,13 @@ export function ChatMessageView({
       <div className="min-w-0 max-w-[calc(100%-2.75rem)] sm:max-w-[80%]">
         <p className="sr-only">The Game Master said:</p>
         <div className="rounded-2xl rounded-tl-md border border-ink-line bg-ink-raised px-4 py-3 [overflow-wrap:anywhere]">
-          {content ? <Markdown className="leading-[1.6]" images="none">{content}</Markdown> : <ThinkingIndicator />}
+          {content ? (
+            <Markdown className="leading-[1.6]" images="none">
+              {content}
+            </Markdown>
+          ) : (
+            <ThinkingIndicator />
+          )}
           {children}
         </div>
         {content && !streaming ? <LocalTime iso={createdAt} className="mt-1 block text-xs text-parchment-dim" /> : null}

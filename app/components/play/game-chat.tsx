@@ -96,8 +96,7 @@ function PlayHeader({
             <AlertDialogContent>
               <AlertDialogTitle>Start over?</AlertDialogTitle>
               <AlertDialogDescription>
-                Your story in {game.title} so far will be deleted, and the Game Master will begin again from the welcome. This
-                cannot be undone.
+                Your story in {game.title} so far will be deleted, and the Game Master will begin again from the welcome. This cannot be undone.
               </AlertDialogDescription>
               <AlertDialogFooter className="mt-6">
                 <AlertDialogCancel>Keep playing</AlertDialogCancel>

@@ -137,7 +137,15 @@ export function createChatCompletionsModel(settings: ChatCompletionsSettings): L
           return;
         }
         // As the AI SDK does: a model that cannot be reached may answer on a second try.
-        reject(new APICallError({ message: `Cannot reach the model at ${url.origin}: ${error.message}`, url: url.href, requestBodyValues: undefined, cause: error, isRetryable: true }));
+        reject(
+          new APICallError({
+            message: `Cannot reach the model at ${url.origin}: ${error.message}`,
+            url: url.href,
+            requestBodyValues: undefined,
+            cause: error,
+            isRetryable: true,
+          }),
+        );
       });
       request.end(body);
     });

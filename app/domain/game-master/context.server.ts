@@ -68,8 +68,7 @@ export function buildModelContext({
   budgetTokens: number;
 }): ModelContext {
   const heading = `# ${brief.title}`;
-  const fixedTokens =
-    estimateMessageTokens(message) + estimateTokens(heading) + estimateTokens(OMITTED_TURNS_NOTE) + 3 * SEPARATOR_TOKENS;
+  const fixedTokens = estimateMessageTokens(message) + estimateTokens(heading) + estimateTokens(OMITTED_TURNS_NOTE) + 3 * SEPARATOR_TOKENS;
   // The game's own prompt is never dropped; only a budget smaller than the prompt shortens it.
   const prompt = truncateToTokens(brief.prompt.trim(), budgetTokens - fixedTokens);
   let used = fixedTokens + estimateTokens(prompt);

@@ -60,7 +60,6 @@ function shuffled<T>(random: Random, items: readonly T[]): T[] {
   return keyed.sort((a, b) => a.key - b.key).map(({ item }) => item);
 }
 
-
 /** A pick that avoids what the previous reply already said, so consecutive turns read differently. */
 function pickFresh<T>(random: Random, items: readonly T[], lastReply: string, render: (item: T) => string): T {
   const fresh = items.filter((item) => !lastReply.includes(render(item)));
@@ -108,12 +107,19 @@ const FIRST_TO_SECOND: [RegExp, string][] = [
 function toSecondPerson(text: string) {
   return text
     .split(/("[^"]*"|“[^”]*”)/)
-    .map((part, index) => (index % 2 === 1 ? part : FIRST_TO_SECOND.reduce((result, [pattern, replacement]) => result.replace(pattern, replacement), part)))
+    .map((part, index) =>
+      index % 2 === 1 ? part : FIRST_TO_SECOND.reduce((result, [pattern, replacement]) => result.replace(pattern, replacement), part),
+    )
     .join("");
 }
 
 function sentences(text: string) {
-  return text.match(/[^.!?]+(?:[.!?]+["”]?|$)/g)?.map((sentence) => sentence.trim()).filter(Boolean) ?? [];
+  return (
+    text
+      .match(/[^.!?]+(?:[.!?]+["”]?|$)/g)
+      ?.map((sentence) => sentence.trim())
+      .filter(Boolean) ?? []
+  );
 }
 
 /** The player's action, briefly, in the narrator's second person. */
@@ -121,7 +127,11 @@ function reflectAction(action: string) {
   const clean = action.replace(/\s+/g, " ").trim();
   let excerpt = sentences(clean).slice(0, 2).join(" ");
   const words = excerpt.split(" ");
-  if (words.length > 45) excerpt = `${words.slice(0, 45).join(" ").replace(/[,;:]$/, "")}…`;
+  if (words.length > 45)
+    excerpt = `${words
+      .slice(0, 45)
+      .join(" ")
+      .replace(/[,;:]$/, "")}…`;
   if (!/[.!?…"”]$/.test(excerpt)) excerpt += ".";
 
   if (/^["“]/.test(excerpt)) return `Your words carry further than you might expect: ${excerpt}`;
@@ -201,10 +211,7 @@ const PLACE_CHOICES = [
   "Make a visible appearance at {place}, so that everyone knows you are not hiding.",
 ];
 
-const GROUP_CHOICES = [
-  "Sound out {group}, quietly, about where they stand.",
-  "Make a public gesture that {group} cannot ignore.",
-];
+const GROUP_CHOICES = ["Sound out {group}, quietly, about where they stand.", "Make a public gesture that {group} cannot ignore."];
 
 const CHALLENGE_CHOICES = [
   "Deal with {challenge} now, before matters grow worse.",
@@ -304,10 +311,7 @@ const DISCOVERIES = [
   "A detail you had overlooked comes into focus. {fact}",
 ];
 
-const ARRIVALS = [
-  "You arrive at {place}. {description}",
-  "The way to {place} is short; what waits there is not. {description}",
-];
+const ARRIVALS = ["You arrive at {place}. {description}", "The way to {place} is short; what waits there is not. {description}"];
 
 const TIME_PASSES = [
   "Time passes, as it must. When you take up the thread again, the world has moved a little without you.",
@@ -333,9 +337,13 @@ function choiceFor(random: Random, templates: readonly string[], key: string, va
 /** 3 to 6 distinct choices: people first, then the pressing matter, a place or a group, and one steady option. */
 function choicesFor(random: Random, world: World, focus: Entity | undefined, pressure: Entity | undefined) {
   const candidates: string[] = [];
-  const people = [focus, ...shuffled(random, world.people.filter((person) => person !== focus))].filter(
-    (person): person is Entity => person !== undefined,
-  );
+  const people = [
+    focus,
+    ...shuffled(
+      random,
+      world.people.filter((person) => person !== focus),
+    ),
+  ].filter((person): person is Entity => person !== undefined);
   for (const person of people.slice(0, 2)) candidates.push(choiceFor(random, PERSON_CHOICES, "person", shortName(person.name)));
   const challenge = pressure ?? (world.challenges.length > 0 ? pick(random, world.challenges) : undefined);
   if (challenge) {
@@ -406,6 +414,10 @@ export function narrateTurn({ world, action, previousReplies }: TurnInput): stri
   }
 
   paragraphs.push(pick(random, PROMPTS));
-  paragraphs.push(choicesFor(random, world, focus, pressure).map((choice, index) => `${index + 1}. ${choice}`).join("\n"));
+  paragraphs.push(
+    choicesFor(random, world, focus, pressure)
+      .map((choice, index) => `${index + 1}. ${choice}`)
+      .join("\n"),
+  );
   return paragraphs.join("\n\n");
 }

@@ -16,12 +16,14 @@ const brief: StoryBrief = {
     {
       contentType: "world_setting",
       title: "The Harbor",
-      content: "## Places\n\n- **The Salt Quay**: where the night boats unload crates nobody declares.\n- **The Lamp Tower**: the lighthouse whose keeper sees every ship.\n\n## Powers\n\n- **The Lamplighters' Guild**: they light the city and know its secrets.",
+      content:
+        "## Places\n\n- **The Salt Quay**: where the night boats unload crates nobody declares.\n- **The Lamp Tower**: the lighthouse whose keeper sees every ship.\n\n## Powers\n\n- **The Lamplighters' Guild**: they light the city and know its secrets.",
     },
     {
       contentType: "combat_mechanics",
       title: "Troubles",
-      content: "## Troubles\n\n- **Customs raids**: the harbormaster's men search a warehouse at dawn.\n- **Storms**, which close the harbor for days.",
+      content:
+        "## Troubles\n\n- **Customs raids**: the harbormaster's men search a warehouse at dawn.\n- **Storms**, which close the harbor for days.",
     },
   ],
 };

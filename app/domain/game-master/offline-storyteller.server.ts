@@ -22,7 +22,10 @@ function textOf(message: LanguageModelV4Prompt[number]) {
 }
 
 function compose(options: LanguageModelV4CallOptions) {
-  const system = options.prompt.filter((message) => message.role === "system").map(textOf).join("\n\n");
+  const system = options.prompt
+    .filter((message) => message.role === "system")
+    .map(textOf)
+    .join("\n\n");
   const conversation = options.prompt.filter((message) => message.role === "user" || message.role === "assistant");
   const action = textOf(conversation.findLast((message) => message.role === "user") ?? { role: "user", content: [] });
   const previousReplies = conversation.filter((message) => message.role === "assistant").map(textOf);

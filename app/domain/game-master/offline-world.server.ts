@@ -59,7 +59,10 @@ function firstSentence(text: string) {
 }
 
 function stripMarkdown(text: string) {
-  return text.replace(/\*\*|__/g, "").replace(/(^|\s)[*_](\S)/g, "$1$2").replace(/(\S)[*_](\s|$|[.,;:!?])/g, "$1$2");
+  return text
+    .replace(/\*\*|__/g, "")
+    .replace(/(^|\s)[*_](\S)/g, "$1$2")
+    .replace(/(\S)[*_](\s|$|[.,;:!?])/g, "$1$2");
 }
 
 interface Mention {
@@ -91,7 +94,10 @@ function mentions(section: WorldSection): Mention[] {
 }
 
 function looksLikePersonName(name: string) {
-  const words = name.replace(/["“”'‘’()]/g, " ").split(/[\s,]+/).filter(Boolean);
+  const words = name
+    .replace(/["“”'‘’()]/g, " ")
+    .split(/[\s,]+/)
+    .filter(Boolean);
   if (words.length < 2 || words.length > 7 || /^the\b/i.test(name)) return false;
   return words.every((word) => /^[A-Z]/.test(word) || TITLE_WORDS.has(word.toLowerCase()));
 }
@@ -127,9 +133,7 @@ function openingScene(prompt: string, sections: WorldSection[]) {
     return firstParagraph;
   }
   const background = sections.find((section) => section.contentType === "story_background");
-  const paragraph = background?.content
-    .split(/\n\s*\n/)
-    .find((block) => block.trim() && !block.trim().startsWith("#") && !/^\s*[-*]/.test(block));
+  const paragraph = background?.content.split(/\n\s*\n/).find((block) => block.trim() && !block.trim().startsWith("#") && !/^\s*[-*]/.test(block));
   return paragraph?.trim();
 }
 
@@ -146,7 +150,10 @@ function promptCast(prompt: string): Entity[] {
     for (const segment of list.split(";")) {
       const name = NAME_IN_LIST.exec(segment.replace(/\([^)]*\)/g, ""))?.[1];
       if (!name || PLACE_WORDS.test(name) || GROUP_WORDS.test(name)) continue;
-      const detail = segment.slice(segment.indexOf(name) + name.length).replace(/^[\s,]+/, "").replace(/\.$/, "");
+      const detail = segment
+        .slice(segment.indexOf(name) + name.length)
+        .replace(/^[\s,]+/, "")
+        .replace(/\.$/, "");
       addUnique(cast, { name: name.replace(/\.$/, ""), detail });
     }
   }
@@ -192,7 +199,10 @@ export function readWorld(brief: StoryBrief): World {
       if (section.contentType !== "world_setting") continue;
       if (/faction|power|player|club|house|clan|sect|group|organi/i.test(mention.heading) || GROUP_WORDS.test(mention.name)) {
         addUnique(world.groups, entity);
-      } else if (/place|district|campus|beyond|where|location|map|city|region|realm|court|hill/i.test(mention.heading) || PLACE_WORDS.test(mention.name)) {
+      } else if (
+        /place|district|campus|beyond|where|location|map|city|region|realm|court|hill/i.test(mention.heading) ||
+        PLACE_WORDS.test(mention.name)
+      ) {
         addUnique(world.places, entity);
       }
     }
@@ -210,7 +220,10 @@ export function midSentence(name: string) {
 
 /** "Rong Shu, Prince of Jing" → "Rong Shu"; 'Valentina "Val" Ashcombe' → "Valentina Ashcombe". */
 export function shortName(name: string) {
-  return (name.split(",")[0] ?? name).replace(/\s*["“][^"”]*["”]\s*/g, " ").replace(/\s+/g, " ").trim();
+  return (name.split(",")[0] ?? name)
+    .replace(/\s*["“][^"”]*["”]\s*/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /** The words of a person's name a player would type ("Qiao", "Deshun", "Penny"), titles left out. */

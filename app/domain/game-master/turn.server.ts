@@ -89,7 +89,8 @@ export async function playTurn({ user, gameSlug, message, logger }: PlayRequest)
     enforceRateLimit(
       { name: "chat", limit: config.CHAT_TURNS_PER_MINUTE, windowMs: 60_000 },
       user.id,
-      () => `You are sending messages faster than the Game Master can answer: at most ${config.CHAT_TURNS_PER_MINUTE} a minute. Please wait a moment.`,
+      () =>
+        `You are sending messages faster than the Game Master can answer: at most ${config.CHAT_TURNS_PER_MINUTE} a minute. Please wait a moment.`,
     ),
     loadStoryBrief(gameSlug),
   ]);
