@@ -19,7 +19,8 @@ let second: ServerProcess;
 
 beforeAll(async () => {
   first = await startTestServer({ AUTH_SECRET });
-  second = await startServerProcess({ ...first.database.env, AUTH_SECRET });
+  // A production process: its purchases go through the test checkout only when asked to.
+  second = await startServerProcess({ ...first.database.env, AUTH_SECRET, PAYMENTS_PROVIDER: "test" });
 });
 
 afterAll(async () => {
