@@ -110,21 +110,30 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       </Shell>
     );
   }
+  const refusal = refusalOf(error);
+  const home = (
+    <Button asChild variant={refusal ? "default" : "outline"}>
+      <Link to="/">Return to Home</Link>
+    </Button>
+  );
   return (
     <Shell>
       <StatusPage
         code={isRouteErrorResponse(error) ? String(error.status) : undefined}
-        title="Something went wrong"
+        title={refusal ? "We could not accept this request" : "Something went wrong"}
         actions={
-          <>
-            <Button onClick={() => window.location.reload()}>Try again</Button>
-            <Button asChild variant="outline">
-              <Link to="/">Return to Home</Link>
-            </Button>
-          </>
+          // The same request would be refused again: trying again is offered only for a failure of ours.
+          refusal ? (
+            home
+          ) : (
+            <>
+              <Button onClick={() => window.location.reload()}>Try again</Button>
+              {home}
+            </>
+          )
         }
       >
-        <p>{refusalOf(error) ?? "An unexpected error interrupted this page. We have logged it and will look into it."}</p>
+        <p>{refusal ?? "An unexpected error interrupted this page. We have logged it and will look into it."}</p>
       </StatusPage>
     </Shell>
   );
