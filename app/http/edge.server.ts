@@ -1,7 +1,7 @@
 import type { MiddlewareFunction } from "react-router";
 import { env } from "../env.server.ts";
 import { requestContext } from "../request-context.ts";
-import { BUSY_RETRY_AFTER_SECONDS, errorResponse, PRIVATE_NO_STORE, RequestError } from "./errors.server.ts";
+import { BUSY_RETRY_AFTER_SECONDS, PRIVATE_NO_STORE, RequestError, responseForError } from "./errors.server.ts";
 import { carriesSession } from "./session-credentials.ts";
 import { findUnsafeText } from "./text.ts";
 
@@ -17,9 +17,9 @@ import { findUnsafeText } from "./text.ts";
  * Refusals are thrown: an API route answers them as they are, a page renders its error boundary.
  */
 export const edgeMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const { logger, requestId, outcome } = context.get(requestContext);
   const refusal = refuseCrossSite(request) ?? (await refuseUnsafeText(request));
-  if (refusal)
-    throw errorResponse({ error: refusal.message, code: refusal.code, ...(refusal.fieldErrors ? { fieldErrors: refusal.fieldErrors } : {}) });
+  if (refusal) throw responseForError(refusal, { logger, requestId });
 
   const response = await next();
   // A page rendered for someone signed in shows their balance at least: no shared cache may keep it.
@@ -28,7 +28,7 @@ export const edgeMiddleware: MiddlewareFunction<Response> = async ({ request, co
   }
   // A page that answers its own 503 (SPEC's 'Failed to load games') also says when to come back.
   if (response.status === 503 && !response.headers.has("Retry-After")) response.headers.set("Retry-After", String(BUSY_RETRY_AFTER_SECONDS));
-  if (!context.get(requestContext).outcome.databaseBusy || response.status < 500) return response;
+  if (!outcome.databaseBusy || response.status < 500) return response;
   const headers = new Headers(response.headers);
   headers.set("Retry-After", String(BUSY_RETRY_AFTER_SECONDS));
   headers.set("Cache-Control", "no-store");
