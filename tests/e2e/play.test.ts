@@ -107,7 +107,10 @@ describe("playing a game", () => {
     const choiceText = ((await choice.textContent()) ?? "").replace(/^1/, "");
     await choice.click();
     expect(await input(page).inputValue()).toBe(choiceText);
+    const turnRequest = page.waitForRequest((request) => request.url().endsWith("/api/game-chat"));
     await input(page).press("Enter");
+    // The server owns the story: however long it is, the page sends the new message alone.
+    expect(JSON.parse((await turnRequest).postData() ?? "")).toEqual({ message: choiceText, game_slug: GAME });
     await expect.poll(() => playerMessages(page).count()).toBe(2);
     await waitForReplyWithChoices(page);
     await expectBalance(page, 18);

@@ -300,4 +300,21 @@ describe("the context of a long story", () => {
     expect(kept).toEqual(Array.from({ length: kept.length }, (_, index) => firstKept + Math.floor(index / 2)));
     expect(system?.content).toContain("some earlier turns are left out");
   });
+
+  it("plays a 1,000-exchange story with the same small request as the first turn", async () => {
+    const longtime = await signUp(server);
+    const rows = Array.from({ length: 1000 }, (_, turn) => [
+      { userId: longtime.userId, gameSlug: TEST_GAME.slug, role: "user" as const, content: `Action ${turn}: I walk the walls.` },
+      { userId: longtime.userId, gameSlug: TEST_GAME.slug, role: "assistant" as const, content: `Reply ${turn}: The night is calm.` },
+    ]).flat();
+    await server.connection.db.insert(gameMessages).values(rows);
+
+    const body = JSON.stringify({ message: "Turn 1001: I sound the bell.", game_slug: TEST_GAME.slug });
+    expect(Buffer.byteLength(body)).toBeLessThan(100);
+    const turn = await readTurn(await postChat(server, longtime, body));
+    expect(turn.done).toBe(true);
+    const conversation = sentMessages(await lastRequestFor("Turn 1001: I sound the bell.")).slice(1);
+    expect(conversation.at(-2)?.content).toBe("Reply 999: The night is calm.");
+    expect(await storedMessages(server, longtime)).toHaveLength(2002);
+  });
 });

@@ -63,7 +63,6 @@ export function useGameChat({ gameSlug, initialMessages }: { gameSlug: string; i
     async (text: string): Promise<SendOutcome> => {
       const message = text.trim();
       if (!message || pending) return "returned";
-      const history = messages.filter((entry) => !entry.local).map(({ role, content }) => ({ role, content }));
       const userMessage: ChatMessage = { id: localId(), role: "user", content: message, createdAt: now() };
       const replyId = localId();
       setMessages((list) => [...list, userMessage, { id: replyId, role: "assistant", content: "", createdAt: now() }]);
@@ -93,7 +92,8 @@ export function useGameChat({ gameSlug, initialMessages }: { gameSlug: string; i
         const response = await fetch("/api/game-chat", {
           method: "POST",
           headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
-          body: JSON.stringify({ message, game_slug: gameSlug, conversation_history: history }),
+          // The server reads the stored story; the request stays this small however long it grows.
+          body: JSON.stringify({ message, game_slug: gameSlug }),
         });
 
         if (!response.ok || !response.body) {
@@ -172,7 +172,7 @@ export function useGameChat({ gameSlug, initialMessages }: { gameSlug: string; i
       }
       return "sent";
     },
-    [gameSlug, messages, navigate, pending, revalidator],
+    [gameSlug, navigate, pending, revalidator],
   );
 
   return { messages, setMessages, pending, streamingId, send };
