@@ -17,15 +17,13 @@ import { env } from "#app/env.server.ts";
 import { settleInFlight } from "#app/lib/in-flight.server.ts";
 import { logger } from "#app/logger.server.ts";
 import { projectPath } from "#app/lib/project-path.server.ts";
-import { isDatabaseBusy } from "#app/db/busy.server.ts";
-import { BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS } from "#app/http/errors.server.ts";
-import { MAX_REQUEST_BODY_BYTES } from "#app/http/limits.ts";
-import type { ErrorBody } from "#app/lib/error-codes.ts";
+import { RequestError } from "#app/http/errors.server.ts";
 import { requestContext } from "#app/request-context.ts";
 import { readPublicContentVersion } from "#app/domain/public-content-version.server.ts";
 import { controlRouter, registerControlFile, removeControlFile } from "./control.ts";
 import { PageCache } from "./page-cache.ts";
 import { limitRequestBody } from "./request-limits.ts";
+import { answerError } from "./answer-error.ts";
 
 const STREAM_GRACE_MS = 10_000;
 
@@ -204,7 +202,7 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
     }),
   );
 
-  app.use(limitRequestBody(MAX_REQUEST_BODY_BYTES));
+  app.use(limitRequestBody);
   if (connection.driver === "pglite") app.use(controlRouter(config.DATA_DIR));
   // Before the static files: only pages React Router rendered are ever kept.
   if (pageCache) app.use(pageCache.middleware());
@@ -240,32 +238,17 @@ function reactRouterHandler({ shutdownSignal, build }: Pick<AppOptions, "shutdow
 }
 
 /** What fails outside React Router (a middleware, a malformed request Express refused) in the one error shape. */
-const finalErrorHandler: ErrorRequestHandler = (error: unknown, request, response, _next) => {
+const finalErrorHandler: ErrorRequestHandler = (error: unknown, request, response, next) => {
   if (response.headersSent) {
     request.log.error({ err: error }, "request failed after its answer began");
     response.destroy();
     return;
   }
-  response.setHeader("Cache-Control", "no-store");
-  if (isDatabaseBusy(error)) {
-    request.log.warn("no database connection came free in time: answered 503");
-    response.setHeader("Retry-After", String(BUSY_RETRY_AFTER_SECONDS));
-    response.status(503).json({ error: BUSY_MESSAGE, code: "busy", retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS } satisfies ErrorBody);
-    return;
-  }
   // Express marks the client's own mistakes (a body it cannot read, say) with a 4xx status.
   const declared = error instanceof Error && "status" in error ? Number(error.status) : 500;
-  if (declared >= 400 && declared < 500) {
-    request.log.warn({ err: error }, "request refused");
-    response.status(declared).json({ error: "The request could not be read.", code: "invalid_input" } satisfies ErrorBody);
-    return;
-  }
-  request.log.error({ err: error }, "request failed");
-  response.status(500).json({
-    error: "Something went wrong on our side. Please try again in a moment.",
-    code: "internal",
-    requestId: String(response.getHeader("X-Request-Id") ?? ""),
-  } satisfies ErrorBody);
+  const clientMistake = declared >= 400 && declared < 500;
+  if (clientMistake) request.log.warn({ err: error }, "request refused");
+  answerError(clientMistake ? new RequestError("invalid_input", "The request could not be read.") : error, request, response, next);
 };
 
 function listen(app: express.Express, port: number, host: string) {

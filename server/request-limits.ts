@@ -1,29 +1,25 @@
 import type { RequestHandler } from "express";
-import type { ErrorBody } from "#app/lib/error-codes.ts";
+import { bodyTooLargeError, RequestError } from "#app/http/errors.server.ts";
+import { MAX_REQUEST_BODY_BYTES } from "#app/http/limits.ts";
+import { answerError } from "./answer-error.ts";
 
 /**
- * Refuses request bodies over `maxBytes` before anything reads them. React Router reads the raw
- * request stream itself, so the declared length is what can be checked up front; a body without
- * one (chunked upload) is refused with 411 rather than read without a bound.
+ * Refuses request bodies over MAX_REQUEST_BODY_BYTES before anything reads them. React Router
+ * reads the raw request stream itself, so the declared length is what can be checked up front; a
+ * body without one (chunked upload) is refused with 411 rather than read without a bound
+ * (docs/decisions/003).
  */
-export function limitRequestBody(maxBytes: number): RequestHandler {
-  return (request, response, next) => {
-    const declared = request.headers["content-length"];
-    if (declared !== undefined) {
-      if (Number(declared) > maxBytes) {
-        response.status(413).json({
-          error: `The request body is too large: the limit is ${Math.round(maxBytes / 1024)} KB.`,
-          code: "payload_too_large",
-        } satisfies ErrorBody);
-        return;
-      }
-      next();
-      return;
-    }
-    if (request.headers["transfer-encoding"]) {
-      response.status(411).json({ error: "Request bodies must declare their Content-Length.", code: "invalid_input" } satisfies ErrorBody);
-      return;
-    }
+export const limitRequestBody: RequestHandler = (request, response, next) => {
+  const declared = request.headers["content-length"];
+  if (declared === undefined && !request.headers["transfer-encoding"]) {
     next();
-  };
-}
+    return;
+  }
+  if (declared !== undefined && Number(declared) <= MAX_REQUEST_BODY_BYTES) {
+    next();
+    return;
+  }
+  const refusal =
+    declared === undefined ? new RequestError("length_required", "Request bodies must declare their Content-Length.") : bodyTooLargeError();
+  answerError(refusal, request, response, next);
+};

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import { isDatabaseBusy } from "../db/busy.server.ts";
 import { DomainError, RateLimitedError } from "../domain/errors.server.ts";
 import type { ErrorBody, ErrorCode } from "../lib/error-codes.ts";
+import { MAX_REQUEST_BODY_BYTES } from "./limits.ts";
 
 /** One status per code: every endpoint answers the same refusal the same way. */
 const STATUS: Record<ErrorCode, number> = {
@@ -17,6 +18,7 @@ const STATUS: Record<ErrorCode, number> = {
   method_not_allowed: 405,
   conflict: 409,
   payment_not_completed: 409,
+  length_required: 411,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -57,13 +59,20 @@ export function errorResponse(body: ErrorBody, headers?: HeadersInit): Response 
   return response;
 }
 
-export const BUSY_MESSAGE = "The site has more players than it can answer right now. Please try again in a few seconds.";
-
-export function busyResponse(): Response {
+function busyResponse(): Response {
   return errorResponse(
-    { error: BUSY_MESSAGE, code: "busy", retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS },
+    {
+      error: "The site has more players than it can answer right now. Please try again in a few seconds.",
+      code: "busy",
+      retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS,
+    },
     { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) },
   );
+}
+
+/** A body over the limit, whether its declared length said so (server/request-limits.ts) or its bytes did. */
+export function bodyTooLargeError(): RequestError {
+  return new RequestError("payload_too_large", `The request body is too large: the limit is ${MAX_REQUEST_BODY_BYTES / 1024} KB.`);
 }
 
 /**

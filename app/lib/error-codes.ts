@@ -9,6 +9,7 @@ export const ERROR_CODES = [
   "cross_site",
   "unsupported_media_type",
   "payload_too_large",
+  "length_required",
   "invalid_json",
   "invalid_text",
   "invalid_input",

@@ -36,7 +36,24 @@ describe("the server shell", () => {
       body: JSON.stringify({ email: "a@b.c", password: "x".repeat(1024 * 1024 + 10) }),
     });
     expect(response.status).toBe(413);
-    expect((await response.json()).error).toMatch(/too large/);
+    expect(await response.json()).toMatchObject({ error: expect.stringMatching(/too large/), code: "payload_too_large" });
+  });
+
+  it("refuses a body without a declared length with 411, in the one error shape", async () => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"email":"a@b.c"}'));
+        controller.close();
+      },
+    });
+    const response = await server.fetch("/api/auth/sign-in/email", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(411);
+    expect(await response.json()).toEqual({ error: "Request bodies must declare their Content-Length.", code: "length_required" });
   });
 
   it("sends a nonce-based Content-Security-Policy whose nonce is on every script", async () => {
