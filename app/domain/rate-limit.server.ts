@@ -110,8 +110,13 @@ export function formatWait(seconds: number): string {
   return minutes === 1 ? "1 minute" : `${minutes} minutes`;
 }
 
-/** Counts one attempt; over the limit, throws RateLimitedError with `message(wait)` ("wait" as formatWait says it). */
+/** The refusal of an attempt over its limit, said with `message(wait)` (the wait as formatWait says it). */
+export function rateLimitRefusal(result: RateLimitResult, message: (wait: string) => string): RateLimitedError | undefined {
+  return result.allowed ? undefined : new RateLimitedError(message(formatWait(result.retryAfterSeconds)), result.retryAfterSeconds);
+}
+
+/** Counts one attempt; over the limit, throws its RateLimitedError. */
 export async function enforceRateLimit(rule: RateLimitRule, subject: string, message: (wait: string) => string): Promise<void> {
-  const result = await consumeRateLimit(rule, subject);
-  if (!result.allowed) throw new RateLimitedError(message(formatWait(result.retryAfterSeconds)), result.retryAfterSeconds);
+  const refusal = rateLimitRefusal(await consumeRateLimit(rule, subject), message);
+  if (refusal) throw refusal;
 }

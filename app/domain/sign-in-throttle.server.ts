@@ -1,6 +1,13 @@
 import { createHash } from "node:crypto";
-import { RateLimitedError } from "./errors.server.ts";
-import { consumeRateLimit, formatWait, releaseRateLimit, resetRateLimit, type RateLimitResult, type RateLimitRule } from "./rate-limit.server.ts";
+import type { RateLimitedError } from "./errors.server.ts";
+import {
+  consumeRateLimit,
+  rateLimitRefusal,
+  releaseRateLimit,
+  resetRateLimit,
+  type RateLimitResult,
+  type RateLimitRule,
+} from "./rate-limit.server.ts";
 
 /**
  * Password guesses per account, from any address (docs/decisions/017). The per-address limit
@@ -67,8 +74,7 @@ export async function passwordVerdict(response: Response): Promise<PasswordVerdi
 
 /** Over the account's limit: the refusal, with the wait until its window ends. */
 export function accountLockedError(attempt: RateLimitResult): RateLimitedError | undefined {
-  if (attempt.allowed) return undefined;
-  return new RateLimitedError(accountLockedMessage(formatWait(attempt.retryAfterSeconds)), attempt.retryAfterSeconds);
+  return rateLimitRefusal(attempt, accountLockedMessage);
 }
 
 /**
