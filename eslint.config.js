@@ -3,6 +3,23 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+/**
+ * The import rule of one layer: nothing from the folders of app/ above it (nor the document and
+ * entry modules), and, for layers that must run without a request, nothing of the Express entry,
+ * React or React Router (redirect and data() are HTTP concerns: they belong in app/http/).
+ */
+function layer(folder, { above, belowServerAndReact = false, message }) {
+  const ours = String.raw`^(?:(?:\.\./)+|#app/)`;
+  const patterns = [{ regex: String.raw`${ours}(?:${above.join("|")})(?:/|\.tsx?$|$)|${ours}(?:root|entry\.server)\.tsx$`, message }];
+  if (belowServerAndReact) {
+    patterns.push(
+      { regex: String.raw`^(?:#server/|(?:\.\./)+server/)`, message: `${folder} must not import the Express entry (server/).` },
+      { regex: String.raw`^(?:react|react-dom|react-router)(?:/|$)|^@react-router/`, message: `${folder} uses no React or React Router.` },
+    );
+  }
+  return { files: [`${folder}/**`], rules: { "no-restricted-imports": ["error", { patterns }] } };
+}
+
 export default tseslint.config(
   { ignores: ["build/", "data/", ".react-router/", "node_modules/", "coverage/", "test-results/"] },
   js.configs.recommended,
@@ -40,70 +57,20 @@ export default tseslint.config(
   // React; db never imports domain or above; lib imports nothing of ours but lib. Each pattern
   // matches a relative path (../domain/x.ts, ../../domain/x.ts) and the #app alias alike.
   // `import()` expressions are not checked by this rule.
-  {
-    files: ["app/domain/**"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              regex: String.raw`^(?:(?:\.\./)+|#app/)(?:http|routes|components)(?:/|\.tsx?$|$)|^(?:(?:\.\./)+|#app/)(?:root|entry\.server)\.tsx$`,
-              message: "Domain modules are below HTTP, routes and components: return data or throw a typed error; app/http/ maps it to HTTP.",
-            },
-            {
-              regex: String.raw`^(?:#server/|(?:\.\./)+server/)`,
-              message: "Domain modules must not import the Express entry (server/).",
-            },
-            {
-              regex: String.raw`^(?:react|react-dom|react-router)(?:/|$)|^@react-router/`,
-              message: "Domain modules use no React or React Router (redirect and data() are HTTP concerns: they belong in app/http/).",
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ["app/http/**"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              regex: String.raw`^(?:(?:\.\./)+|#app/)(?:routes|components)(?:/|\.tsx?$|$)|^(?:(?:\.\./)+|#app/)(?:root|entry\.server)\.tsx$`,
-              message: "The HTTP edge is below routes and components: routes call it, not the other way round.",
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ["app/db/**"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              regex: String.raw`^(?:(?:\.\./)+|#app/)(?:domain|http|routes|components)(?:/|\.tsx?$|$)|^(?:(?:\.\./)+|#app/)(?:root|entry\.server)\.tsx$`,
-              message: "The database layer is below domain, HTTP, routes and components: it may import only db, lib and third-party modules.",
-            },
-            {
-              regex: String.raw`^(?:#server/|(?:\.\./)+server/)`,
-              message: "The database layer must not import the Express entry (server/).",
-            },
-            {
-              regex: String.raw`^(?:react|react-dom|react-router)(?:/|$)|^@react-router/`,
-              message: "The database layer uses no React or React Router.",
-            },
-          ],
-        },
-      ],
-    },
-  },
+  layer("app/http", {
+    above: ["routes", "components"],
+    message: "The HTTP edge is below routes and components: routes call it, not the other way round.",
+  }),
+  layer("app/domain", {
+    above: ["http", "routes", "components"],
+    belowServerAndReact: true,
+    message: "Domain modules are below HTTP, routes and components: return data or throw a typed error; app/http/ maps it to HTTP.",
+  }),
+  layer("app/db", {
+    above: ["domain", "http", "routes", "components"],
+    belowServerAndReact: true,
+    message: "The database layer is below domain, HTTP, routes and components: it may import only db, lib and third-party modules.",
+  }),
   {
     // app/lib is flat, so any "../" leaves it.
     files: ["app/lib/**"],
