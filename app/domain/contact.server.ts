@@ -21,9 +21,9 @@ export type ContactMessageInput = z.infer<typeof contactMessageSchema>;
 export type ContactField = keyof ContactMessageInput;
 
 /** Per visitor address: enough for a real conversation, too few to flood the inbox. */
-export const CONTACT_RATE_LIMIT: RateLimitRule = { name: "contact", limit: 5, windowMs: 60 * 60 * 1000 };
+const CONTACT_RATE_LIMIT: RateLimitRule = { name: "contact", limit: 5, windowMs: 60 * 60 * 1000 };
 
-export const CONTACT_RATE_LIMITED_MESSAGE =
+const CONTACT_RATE_LIMITED_MESSAGE =
   "You have sent several messages in a short time. Please wait a while before sending another, or email us directly.";
 
 /**

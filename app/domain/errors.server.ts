@@ -32,13 +32,6 @@ export class NotFoundError extends DomainError {
   }
 }
 
-export class ForbiddenError extends DomainError {
-  override name = "ForbiddenError";
-  constructor(message: string) {
-    super("forbidden", message);
-  }
-}
-
 /** The input is well-formed but names something that cannot be used; `field` says which. */
 export class InvalidInputError extends DomainError {
   override name = "InvalidInputError";

@@ -54,7 +54,7 @@ export class PaymentProviderError extends UnavailableError {
 }
 
 /** This server takes no payments (production with neither Stripe nor the test checkout). */
-export class PaymentsUnavailableError extends UnavailableError {
+class PaymentsUnavailableError extends UnavailableError {
   override name = "PaymentsUnavailableError";
   constructor() {
     super("payments_unavailable", "Payments are not configured on this server, so credits cannot be bought right now.");
@@ -273,7 +273,7 @@ export type WebhookOutcome =
   | { event: string; outcome: "unpaid" | "unknown-session" | "mismatch" | "status-updated" | "ignored"; sessionId?: string };
 
 /** How far a signature's timestamp may be from now, either way (Stripe's default, in seconds). */
-export const WEBHOOK_TOLERANCE_SECONDS = 300;
+const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 /**
  * The parts of an event the handler reads, checked here rather than trusted from Stripe's types:

@@ -22,7 +22,7 @@ export interface RateLimitResult {
 }
 
 /** A key's counter as stored: attempts so far and when their window began. */
-export interface RateLimitCounter {
+interface RateLimitCounter {
   count: number;
   windowStartedAt: number;
 }

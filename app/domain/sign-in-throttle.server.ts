@@ -16,7 +16,7 @@ import {
 export const ACCOUNT_SIGN_IN_LIMIT: RateLimitRule = { name: "auth-sign-in-account", limit: 10, windowMs: 15 * 60_000 };
 
 /** better-auth's password sign-in, below its base path. */
-export const PASSWORD_SIGN_IN_PATH = "/sign-in/email";
+const PASSWORD_SIGN_IN_PATH = "/sign-in/email";
 
 function accountLockedMessage(wait: string): string {
   return `Too many failed sign-in attempts for this account. Please wait ${wait} and try again.`;

@@ -31,7 +31,7 @@ interface ApiArgs {
   context: Readonly<RouterContextProvider>;
 }
 
-export interface EndpointArgs<A extends Access, Body, Query> extends ApiArgs {
+interface EndpointArgs<A extends Access, Body, Query> extends ApiArgs {
   user: UserFor<A>;
   body: Body;
   query: Query;

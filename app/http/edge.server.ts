@@ -41,7 +41,7 @@ const CHANGES_STATE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * Cookies go with every request a browser makes, whoever's page made it. A bearer token does not:
  * a page elsewhere cannot set one, so such calls are not someone else's doing.
  */
-export function refuseCrossSite(request: Request): RequestError | undefined {
+function refuseCrossSite(request: Request): RequestError | undefined {
   if (!CHANGES_STATE.has(request.method.toUpperCase())) return undefined;
   if (!request.headers.has("cookie")) return undefined;
   if (/^bearer\s/i.test(request.headers.get("authorization") ?? "")) return undefined;
@@ -51,7 +51,7 @@ export function refuseCrossSite(request: Request): RequestError | undefined {
   return new RequestError("cross_site", "This request did not come from this site's own pages, so it was not carried out.");
 }
 
-export async function refuseUnsafeText(request: Request): Promise<RequestError | undefined> {
+async function refuseUnsafeText(request: Request): Promise<RequestError | undefined> {
   const url = new URL(request.url);
   let path: string;
   try {

@@ -28,7 +28,7 @@ const STATUS: Record<ErrorCode, number> = {
   busy: 503,
 };
 
-export function statusOf(code: ErrorCode): number {
+function statusOf(code: ErrorCode): number {
   return STATUS[code];
 }
 
@@ -53,7 +53,7 @@ export class RequestError extends Error {
 }
 
 /** The one JSON shape of a refusal: `{ error, code }` and what the code needs besides. */
-export function errorResponse(body: ErrorBody, headers?: HeadersInit): Response {
+function errorResponse(body: ErrorBody, headers?: HeadersInit): Response {
   const response = Response.json(body, { status: statusOf(body.code), headers });
   response.headers.set("Cache-Control", PRIVATE_NO_STORE);
   return response;

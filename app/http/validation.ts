@@ -9,7 +9,7 @@ export function describeIssue(issue: z.core.$ZodRawIssue): string {
   const field = issue.path && issue.path.length > 0 ? `"${issue.path.join(".")}"` : "The request body";
   switch (issue.code) {
     case "invalid_type":
-      return issue.input === undefined ? `${field} is required.` : `${field} must be ${article(issue.expected)}.`;
+      return issue.input === undefined ? `${field} is required.` : `${field} must be ${typeInWords(issue.expected)}.`;
     case "too_big":
       return issue.origin === "string"
         ? `${field} is too long: at most ${String(issue.maximum)} characters.`
@@ -35,7 +35,7 @@ export function describeIssue(issue: z.core.$ZodRawIssue): string {
   }
 }
 
-function article(expected: string) {
+function typeInWords(expected: string) {
   const names: Record<string, string> = {
     string: "text",
     number: "a number",
