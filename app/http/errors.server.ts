@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { data } from "react-router";
 import { isDatabaseBusy } from "../db/busy.server.ts";
 import { DomainError, RateLimitedError } from "../domain/errors.server.ts";
 import type { ErrorBody, ErrorCode } from "../lib/error-codes.ts";
@@ -50,6 +51,11 @@ export class RequestError extends Error {
     this.headers = options.headers;
     this.fieldErrors = options.fieldErrors;
   }
+}
+
+/** A page action's refusal, for its form to show: the domain error's sentence and code, with the code's status. */
+export function formRefusal(error: DomainError) {
+  return data({ error: error.message, code: error.code }, { status: statusOf(error.code) });
 }
 
 /** The one JSON shape of a refusal: `{ error, code }` and what the code needs besides. */

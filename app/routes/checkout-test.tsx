@@ -1,11 +1,13 @@
 import { FlaskConical, Loader2, LockKeyhole } from "lucide-react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { StatusPage } from "#app/components/status-page.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { useRootData } from "#app/components/use-root-data.ts";
+import { InvalidInputError } from "#app/domain/errors.server.ts";
+import { formRefusal } from "#app/http/errors.server.ts";
 import { personalPageHeaders, requireUser } from "#app/http/guards.server.ts";
 import { cancelTestCheckout, getTestCheckout, PaymentNotFoundError, PaymentNotPaidError, payTestCheckout } from "#app/domain/payments.server.ts";
 import { findCreditPackage } from "#app/lib/constants.ts";
@@ -30,7 +32,7 @@ const checkoutIntent = z.object({ intent: z.enum(["pay", "cancel"]) });
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const parsed = checkoutIntent.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return data({ error: "Choose Pay or Cancel." }, { status: 400 });
+  if (!parsed.success) return formRefusal(new InvalidInputError("Choose Pay or Cancel.", "intent"));
   try {
     if (parsed.data.intent === "cancel") {
       await cancelTestCheckout(user.id, params.sessionId);
@@ -39,7 +41,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const paid = await payTestCheckout(user.id, params.sessionId);
     return redirect(paymentSuccessPath(params.sessionId, paid.credits));
   } catch (error) {
-    if (error instanceof PaymentNotPaidError) return data({ error: error.message, code: error.code }, { status: 409 });
+    if (error instanceof PaymentNotPaidError) return formRefusal(error);
     return notFound(error);
   }
 }
