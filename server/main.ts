@@ -1,5 +1,6 @@
 /**
- * The process entry: `npm start` runs the built app, `npm run dev` compiles on the fly with Vite.
+ * The process entry: `npm start` runs the built app (`npm run demo` with the test checkout), `npm run
+ * dev` compiles on the fly with Vite.
  * Everything else lives in server/app.ts, which Vite bundles together with the routes.
  */
 import type { RunningServer, StartOptions } from "./app.ts";
@@ -9,6 +10,9 @@ type StartServer = (options?: StartOptions) => Promise<RunningServer>;
 const development = process.argv.includes("--development");
 // Set before React loads: it picks its production build from NODE_ENV.
 process.env.NODE_ENV ??= development ? "development" : "production";
+// `npm run demo` asks for the test checkout by name: a production start never takes it unasked
+// (docs/decisions/019).
+if (process.argv.includes("--test-checkout")) process.env.PAYMENTS_PROVIDER ??= "test";
 
 async function loadStartServer(): Promise<{ startServer: StartServer; options: StartOptions }> {
   if (!development) {

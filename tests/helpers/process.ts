@@ -24,12 +24,16 @@ function startCommandFlags(): string[] {
 
 /**
  * Runs the built app as `npm start` does, as its own process, and waits until it answers /readyz.
- * `nodeFlags` come after the start command's own, to measure other settings.
+ * `nodeFlags` come after the start command's own, to measure other settings; `args` go to the server.
  */
-export async function startServerProcess(env: Record<string, string | undefined>, nodeFlags: string[] = []): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string | undefined>,
+  nodeFlags: string[] = [],
+  args: string[] = [],
+): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...startCommandFlags(), ...nodeFlags, "server/main.ts"], {
+  const child = spawn(process.execPath, [...startCommandFlags(), ...nodeFlags, "server/main.ts", ...args], {
     cwd: PROJECT,
     env: {
       ...process.env,
