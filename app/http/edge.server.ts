@@ -59,8 +59,9 @@ async function refuseUnsafeText(request: Request): Promise<RequestError | undefi
   } catch {
     return new RequestError("invalid_text", "The address is not valid: it contains a broken percent-encoding.");
   }
-  const inAddress = findUnsafeText(path) === undefined ? findUnsafeText(fields(url.searchParams)) : "address";
-  if (inAddress !== undefined) return unsafe(inAddress === "address" ? "the address" : `the query parameter "${inAddress}"`);
+  if (findUnsafeText(path) !== undefined) return unsafe("the address");
+  const parameter = findUnsafeText(fields(url.searchParams));
+  if (parameter !== undefined) return unsafe(`the query parameter "${parameter}"`);
 
   if (!request.body || !CHANGES_STATE.has(request.method.toUpperCase())) return undefined;
   const inBody = findUnsafeText(await readBodyText(request.clone()));

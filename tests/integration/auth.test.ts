@@ -247,7 +247,13 @@ describe("sign-in and sign-out", () => {
   it("says 'Invalid email or password' for a wrong password and for an unknown email alike", async () => {
     const wrong = await postAuth("/sign-in/email", { email: player.email, password: "not the password" });
     expect(wrong.status).toBe(401);
-    expect((await wrong.json()).message).toBe(INVALID_CREDENTIALS_MESSAGE);
+    // The site's one error shape, with better-auth's message and code kept for its client.
+    expect(await wrong.json()).toEqual({
+      error: INVALID_CREDENTIALS_MESSAGE,
+      code: "unauthenticated",
+      message: INVALID_CREDENTIALS_MESSAGE,
+      authCode: "INVALID_EMAIL_OR_PASSWORD",
+    });
     const unknown = await postAuth("/sign-in/email", { email: uniqueEmail("nobody"), password: "not the password" });
     expect(unknown.status).toBe(401);
     expect((await unknown.json()).message).toBe(INVALID_CREDENTIALS_MESSAGE);

@@ -283,7 +283,9 @@ describe("hostile input", () => {
         status: 400,
         type: "text/html; charset=utf-8",
       });
-      expect(await response.text()).toContain("contains a character that cannot be stored");
+      const html = await response.text();
+      expect(html).toContain("contains a character that cannot be stored");
+      expect(html).toContain("We could not accept this request");
     }
   });
 
