@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
-import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
+import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from "react-router";
 import displayFont from "@fontsource/cormorant-garamond/files/cormorant-garamond-latin-700-normal.woff2?url";
 import textFont from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 import type { Route } from "./+types/root";
@@ -71,6 +71,8 @@ function ToasterOnDemand() {
 function Shell({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");
   useLiveCreditsStream(data?.viewer?.id);
+  // The play screen fills the window: its story scrolls between a fixed header and composer.
+  const fullScreen = useLocation().pathname.startsWith("/play/");
   if (!data) return <main className="flex-1">{children}</main>;
   return (
     <>
@@ -81,7 +83,7 @@ function Shell({ children }: { children: ReactNode }) {
       <main id="main" className="flex-1 pt-16">
         {children}
       </main>
-      <SiteFooter />
+      {fullScreen ? null : <SiteFooter />}
       <ToasterOnDemand />
     </>
   );

@@ -2,8 +2,9 @@ import { useEffect, useRef, useSyncExternalStore } from "react";
 import { useRevalidator } from "react-router";
 
 /**
- * The browser's side of the live balance: one EventSource on /api/credits/events per browser,
- * whose latest value every on-screen balance, in every tab, reads through useViewerCredits().
+ * The browser's side of the live channel: one EventSource on /api/credits/events per browser,
+ * whose latest balance every on-screen balance, in every tab, reads through useViewerCredits(),
+ * and whose story changes reach the play screen showing that story (useStoryChanges()).
  */
 
 export interface LiveCredits {
@@ -38,9 +39,38 @@ export function publishViewerCredits(userId: string, credits: number) {
   setLiveCredits({ userId, credits });
 }
 
+export interface StoryChange {
+  storyId: string;
+  revision: number;
+}
+
+const storyListeners = new Set<(change: StoryChange) => void>();
+
+function storyChanged(change: StoryChange) {
+  for (const listener of storyListeners) listener(change);
+}
+
+/** Calls `onChange` with every change of a story of this player, made in any tab or on any device. */
+export function useStoryChanges(onChange: (change: StoryChange) => void) {
+  const latest = useRef(onChange);
+  useEffect(() => {
+    latest.current = onChange;
+  });
+  useEffect(() => {
+    const listener = (change: StoryChange) => latest.current(change);
+    storyListeners.add(listener);
+    return () => {
+      storyListeners.delete(listener);
+    };
+  }, []);
+}
+
 const MAX_RETRY_DELAY_MS = 30_000;
 
-type TabMessage = { type: "credits"; userId: string; credits: number } | { type: "signed-out"; userId: string };
+type TabMessage =
+  | { type: "credits"; userId: string; credits: number }
+  | ({ type: "story"; userId: string } & StoryChange)
+  | { type: "signed-out"; userId: string };
 
 /**
  * Keeps the balance live in every tab while a player is signed in, over one stream per browser:
@@ -65,23 +95,32 @@ export function useLiveCreditsStream(userId: string | undefined) {
       channel?.postMessage({ type: "signed-out", userId } satisfies TabMessage);
       void revalidateRef.current();
     };
-    const onCredits = (credits: number) => {
-      setLiveCredits({ userId, credits });
-      channel?.postMessage({ type: "credits", userId, credits } satisfies TabMessage);
+    const listeners: LiveListeners = {
+      credits(credits) {
+        setLiveCredits({ userId, credits });
+        channel?.postMessage({ type: "credits", userId, credits } satisfies TabMessage);
+      },
+      story(change) {
+        storyChanged(change);
+        channel?.postMessage({ type: "story", userId, ...change } satisfies TabMessage);
+      },
+      signedOut,
     };
 
     channel?.addEventListener("message", (event: MessageEvent<TabMessage>) => {
-      if (event.data.userId !== userId) return;
-      if (event.data.type === "credits") setLiveCredits({ userId, credits: event.data.credits });
+      const message = event.data;
+      if (message.userId !== userId) return;
+      if (message.type === "credits") setLiveCredits({ userId, credits: message.credits });
+      else if (message.type === "story") storyChanged({ storyId: message.storyId, revision: message.revision });
       else void revalidateRef.current();
     });
 
     if (typeof navigator.locks === "undefined" || !channel) {
-      streamCredits(onCredits, signedOut, stopped.signal);
+      streamCredits(listeners, stopped.signal);
     } else {
       navigator.locks
         .request(`live-credits:${userId}`, { signal: stopped.signal }, () => {
-          streamCredits(onCredits, signedOut, stopped.signal);
+          streamCredits(listeners, stopped.signal);
           return new Promise<void>((release) => stopped.signal.addEventListener("abort", () => release()));
         })
         .catch(() => {
@@ -102,7 +141,13 @@ export function useLiveCreditsStream(userId: string | undefined) {
  * stream by itself; when the server refuses it outright (the session ended, or a proxy failed) we
  * ask whether the player is still signed in, and otherwise retry with a growing delay.
  */
-function streamCredits(onCredits: (credits: number) => void, onSignedOut: () => void, signal: AbortSignal) {
+interface LiveListeners {
+  credits(credits: number): void;
+  story(change: StoryChange): void;
+  signedOut(): void;
+}
+
+function streamCredits(listeners: LiveListeners, signal: AbortSignal) {
   let source: EventSource | undefined;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let failures = 0;
@@ -111,7 +156,10 @@ function streamCredits(onCredits: (credits: number) => void, onSignedOut: () => 
     source = new EventSource("/api/credits/events");
     source.addEventListener("credits", (event) => {
       failures = 0;
-      onCredits((JSON.parse((event as MessageEvent<string>).data) as { credits: number }).credits);
+      listeners.credits((JSON.parse((event as MessageEvent<string>).data) as { credits: number }).credits);
+    });
+    source.addEventListener("story", (event) => {
+      listeners.story(JSON.parse((event as MessageEvent<string>).data) as StoryChange);
     });
     source.addEventListener("error", () => {
       if (!source || source.readyState !== EventSource.CLOSED) return;
@@ -119,7 +167,7 @@ function streamCredits(onCredits: (credits: number) => void, onSignedOut: () => 
       failures += 1;
       void stillSignedIn().then((signedIn) => {
         if (signal.aborted) return;
-        if (signedIn === false) onSignedOut();
+        if (signedIn === false) listeners.signedOut();
         else retryTimer = setTimeout(connect, Math.min(MAX_RETRY_DELAY_MS, 1000 * 2 ** failures));
       });
     });

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import {
   CONTENT_TYPES,
   CREDIT_REASONS,
@@ -7,9 +7,12 @@ import {
   GAME_CATEGORIES,
   GUIDE_CATEGORIES,
   GUIDE_DIFFICULTIES,
+  MESSAGE_REMOVALS,
   MESSAGE_ROLES,
+  MESSAGE_STATUSES,
   PAYMENT_PROVIDERS,
   PAYMENT_STATUSES,
+  STORY_OPERATIONS,
   USER_ROLES,
 } from "../lib/constants.ts";
 
@@ -201,11 +204,45 @@ export const userRoles = pgTable(
   (table) => [check("user_roles_role_check", oneOf("role", USER_ROLES)), uniqueIndex("user_roles_user_role_idx").on(table.userId, table.role)],
 );
 
+/**
+ * A player's story in one game: the exchanges (game_messages) hang off it, and it holds what the
+ * story as a whole needs — how many live exchanges it has (the latest position, read without
+ * touching the messages), a revision every change bumps (what other tabs compare), and the turn in
+ * flight if any: at most one per story, owned by the instance that holds its lease.
+ */
+export const stories = pgTable(
+  "stories",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    gameSlug: text("game_slug")
+      .notNull()
+      .references(() => games.slug, { onUpdate: "cascade", onDelete: "cascade" }),
+    title: text("title"),
+    exchanges: integer("exchanges").notNull().default(0),
+    revision: integer("revision").notNull().default(0),
+    activeTurnId: uuid("active_turn_id"),
+    activeTurnKind: text("active_turn_kind", { enum: STORY_OPERATIONS }),
+    activeReplyId: bigint("active_reply_id", { mode: "number" }),
+    activeTurnLeaseUntil: timestamp("active_turn_lease_until", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check("stories_active_turn_kind_check", oneOf("active_turn_kind", STORY_OPERATIONS)),
+    check("stories_exchanges_check", sql`"exchanges" >= 0`),
+    index("stories_player_game_idx").on(table.userId, table.gameSlug, table.updatedAt),
+    index("stories_game_slug_idx").on(table.gameSlug),
+  ],
+);
+
 export const gameMessages = pgTable(
   "game_messages",
   {
-    // An identity rather than a uuid: the two rows of one exchange share created_at, and the
-    // conversation must replay in the order it was written.
+    // An identity: the two rows of one exchange share their exchange number and replay in the
+    // order they were written.
     id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
     userId: text("user_id")
       .notNull()
@@ -213,15 +250,51 @@ export const gameMessages = pgTable(
     gameSlug: text("game_slug")
       .notNull()
       .references(() => games.slug, { onUpdate: "cascade", onDelete: "cascade" }),
+    storyId: uuid("story_id")
+      .notNull()
+      .references(() => stories.id, { onDelete: "cascade" }),
+    /** The exchange's position in its story, from 1: a player's message and its reply share it. */
+    exchange: integer("exchange").notNull(),
     role: text("role", { enum: MESSAGE_ROLES }).notNull(),
+    /** A reply's chosen version (the one the story continues from); a player's message is always 1. */
     content: text("content").notNull(),
+    status: text("status", { enum: MESSAGE_STATUSES }).notNull().default("complete"),
+    version: integer("version").notNull().default(1),
+    versions: integer("versions").notNull().default(1),
+    /** Undone, replaced by an edit, or a turn that failed: kept, never shown as the story. */
+    removedAt: timestamp("removed_at", { withTimezone: true }),
+    removal: text("removal", { enum: MESSAGE_REMOVALS }),
+    removedByTurn: uuid("removed_by_turn"),
     createdAt: createdAt(),
   },
   (table) => [
     check("game_messages_role_check", oneOf("role", MESSAGE_ROLES)),
-    index("game_messages_conversation_idx").on(table.userId, table.gameSlug, table.createdAt),
+    check("game_messages_status_check", oneOf("status", MESSAGE_STATUSES)),
+    check("game_messages_removal_check", oneOf("removal", MESSAGE_REMOVALS)),
+    check("game_messages_version_check", sql`"version" BETWEEN 1 AND "versions"`),
+    // The live story, in order (a player's message before its reply: 'user' > 'assistant'), from an
+    // index: keyset pages and the latest exchanges never sort.
+    uniqueIndex("game_messages_story_position_idx")
+      .on(table.storyId, table.exchange, table.role.desc())
+      .where(sql`"removed_at" IS NULL`),
+    index("game_messages_story_idx").on(table.storyId),
     index("game_messages_game_slug_idx").on(table.gameSlug),
+    index("game_messages_user_idx").on(table.userId),
   ],
+);
+
+/** Every version of a reply that was retried (version 1 included); the chosen one is also the reply's content. */
+export const replyVersions = pgTable(
+  "reply_versions",
+  {
+    messageId: bigint("message_id", { mode: "number" })
+      .notNull()
+      .references(() => gameMessages.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    content: text("content").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.messageId, table.version] })],
 );
 
 export const creditLedger = pgTable(

@@ -1,20 +1,26 @@
-import { and, asc, desc, eq, lt, sql, type AnyColumn, type Placeholder, type SQL } from "drizzle-orm";
+import { and, asc, between, desc, eq, gte, isNull, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { preparedQuery } from "../db/prepared.server.ts";
 import { db } from "../db/database.server.ts";
 import { gameMessages } from "../db/schema.ts";
-import type { MessageRole } from "../lib/constants.ts";
+import type { MessageRole, MessageStatus } from "../lib/constants.ts";
 import { ConflictError } from "./errors.server.ts";
 import type { StoredConversation } from "./game-master/context.server.ts";
+import type { Story } from "./stories.server.ts";
 
 /**
- * The stored story of one player in one game (SPEC's game_messages). Rows replay in the order
- * they were written (by id): the two rows of an exchange are written together.
+ * A story's messages (SPEC's game_messages). The live story is read by exchange number from the
+ * index on (story, exchange, role): exchanges are numbered from 1 without gaps, so any window of
+ * them — the newest, an older page, the model's context — is a range, never a sort of the story.
  */
 
 export interface StoryMessage {
   id: number;
+  exchange: number;
   role: MessageRole;
   content: string;
+  status: MessageStatus;
+  version: number;
+  versions: number;
   createdAt: Date;
 }
 
@@ -23,58 +29,83 @@ export interface NewStoryMessage {
   content: string;
 }
 
-function conversation(userId: string | Placeholder, gameSlug: string | Placeholder) {
-  return and(eq(gameMessages.userId, userId), eq(gameMessages.gameSlug, gameSlug));
-}
-
 const columns = {
   id: gameMessages.id,
+  exchange: gameMessages.exchange,
   role: gameMessages.role,
   content: gameMessages.content,
+  status: gameMessages.status,
+  version: gameMessages.version,
+  versions: gameMessages.versions,
   createdAt: gameMessages.createdAt,
 };
 
-export async function listGameMessages(userId: string, gameSlug: string): Promise<StoryMessage[]> {
-  return db().select(columns).from(gameMessages).where(conversation(userId, gameSlug)).orderBy(asc(gameMessages.id));
+function liveStory(storyId: string) {
+  return and(eq(gameMessages.storyId, storyId), isNull(gameMessages.removedAt));
 }
 
-/** What a model's context reads of a message. */
-const contextColumns = { id: gameMessages.id, role: gameMessages.role, content: gameMessages.content };
+/** In story order: by exchange, and a player's message ('user') before its reply ('assistant'). */
+const storyOrder = [asc(gameMessages.exchange), desc(gameMessages.role)];
 
-/** Rows as one JSON array of [id, role, content]: parsed natively, not mapped row by row. */
-type MessageTuples = [id: number, role: MessageRole, content: string][];
+/** The messages of exchanges first…last (inclusive), in story order. */
+export async function storyMessagesBetween(storyId: string, first: number, last: number): Promise<StoryMessage[]> {
+  if (last < first) return [];
+  return db()
+    .select(columns)
+    .from(gameMessages)
+    .where(and(liveStory(storyId), between(gameMessages.exchange, first, last)))
+    .orderBy(...storyOrder);
+}
 
-function messageTuples(rows: { id: SQL.Aliased | AnyColumn; role: SQL.Aliased | AnyColumn; content: SQL.Aliased | AnyColumn }) {
-  return sql`coalesce(json_agg(json_build_array(${rows.id}, ${rows.role}, ${rows.content}) order by ${rows.id}), '[]')::text`;
+/** The newest `count` exchanges of a story. */
+export function latestStoryMessages(story: Pick<Story, "id" | "exchanges">, count: number): Promise<StoryMessage[]> {
+  return storyMessagesBetween(story.id, Math.max(1, story.exchanges - count + 1), story.exchanges);
+}
+
+/** The whole live story (docs/spec.md §7's GET): for the API and exports, not for the play page. */
+export async function listStoryMessages(storyId: string): Promise<StoryMessage[]> {
+  return db()
+    .select(columns)
+    .from(gameMessages)
+    .where(liveStory(storyId))
+    .orderBy(...storyOrder);
+}
+
+/** Rows as one JSON array of [exchange, role, content]: parsed natively, not mapped row by row. */
+type MessageTuples = [exchange: number, role: MessageRole, content: string][];
+
+function messageTuples(rows: { exchange: SQL.Aliased | AnyColumn; role: SQL.Aliased | AnyColumn; content: SQL.Aliased | AnyColumn }) {
+  return sql`coalesce(json_agg(json_build_array(${rows.exchange}, ${rows.role}, ${rows.content}) order by ${rows.exchange}, ${rows.role} desc), '[]')::text`;
 }
 
 /**
- * A story as its model context reads it, in one statement and one row: the opening exchange, and
- * the newest messages — at most `limit`, and only those the context could still hold after the
- * newer ones (fewer than `maxCharacters` in the newer messages), so a story of long replies does
- * not send hundreds of rows that the budget then drops — with how many rows that page had
- * before the cut.
+ * What a model's context reads of a story, in one statement: the opening exchange, and the newest
+ * exchanges before `before` — at most `maxExchanges`, and only those the context could still hold
+ * after the newer ones (fewer than `maxCharacters` in the newer messages), so a story of long
+ * replies does not send rows that the budget then drops.
  */
 const storyForContextQuery = preparedQuery((database) => {
-  const story = conversation(sql.placeholder("userId"), sql.placeholder("gameSlug"));
-  const opening = database.select(contextColumns).from(gameMessages).where(story).orderBy(asc(gameMessages.id)).limit(2).as("opening");
+  const story = and(eq(gameMessages.storyId, sql.placeholder("storyId")), isNull(gameMessages.removedAt));
+  const contextColumns = { exchange: gameMessages.exchange, role: gameMessages.role, content: gameMessages.content };
+  const opening = database
+    .select(contextColumns)
+    .from(gameMessages)
+    .where(and(story, eq(gameMessages.exchange, 1)))
+    .as("opening");
   const page = database
     .select(contextColumns)
     .from(gameMessages)
-    .where(story)
-    .orderBy(desc(gameMessages.id))
-    .limit(sql.placeholder("limit"))
+    .where(and(story, gte(gameMessages.exchange, sql.placeholder("firstExchange")), lt(gameMessages.exchange, sql.placeholder("before"))))
     .as("page");
   const measured = database
     .select({
-      id: page.id,
+      exchange: page.exchange,
       role: page.role,
       content: page.content,
       newerCharacters:
-        sql<number>`coalesce(sum(length(${page.content})) over (order by ${page.id} desc rows between unbounded preceding and 1 preceding), 0)`.as(
+        sql<number>`coalesce(sum(length(${page.content})) over (order by ${page.exchange} desc, ${page.role} rows between unbounded preceding and 1 preceding), 0)`.as(
           "newer_characters",
         ),
-      pageRows: sql<number>`count(*) over ()`.as("page_rows"),
     })
     .from(page)
     .as("measured");
@@ -82,7 +113,6 @@ const storyForContextQuery = preparedQuery((database) => {
     .select({
       opening: sql<string>`(select ${messageTuples(opening)} from ${opening})`,
       recent: sql<string>`${messageTuples(measured)}`,
-      pageRows: sql<number>`coalesce(max(${measured.pageRows}), 0)::int`,
     })
     .from(measured)
     .where(lt(measured.newerCharacters, sql.placeholder("maxCharacters")))
@@ -90,74 +120,52 @@ const storyForContextQuery = preparedQuery((database) => {
 });
 
 /**
- * What the model's context may draw on: the opening exchange and the newest messages, at most
- * `maxMessages` of them and no more than `maxCharacters` can fill (a long story is not loaded
- * whole on every turn).
+ * What the model's context may draw on for a call about exchange `before` (the exchanges before
+ * it): the opening exchange and as many of the newest as `maxExchanges` and `maxCharacters` allow.
  */
-export async function loadStoredConversation(
-  userId: string,
-  gameSlug: string,
-  { maxMessages, maxCharacters }: { maxMessages: number; maxCharacters: number },
+export async function loadStoryContext(
+  storyId: string,
+  before: number,
+  { maxExchanges, maxCharacters }: { maxExchanges: number; maxCharacters: number },
 ): Promise<StoredConversation> {
-  const [row] = await storyForContextQuery().execute({ userId, gameSlug, limit: maxMessages, maxCharacters });
+  if (before <= 1) return { messages: [], hasGap: false };
+  const firstExchange = Math.max(1, before - maxExchanges);
+  const [row] = await storyForContextQuery().execute({ storyId, firstExchange, before, maxCharacters });
   const opening = JSON.parse(row?.opening ?? "[]") as MessageTuples;
   const recent = JSON.parse(row?.recent ?? "[]") as MessageTuples;
-  const pageRows = row?.pageRows ?? 0;
-  const oldestRecent = recent[0]?.[0] ?? Number.POSITIVE_INFINITY;
-  const head = opening.filter(([id]) => id < oldestRecent);
-  // A page as long as the limit may not reach back to the opening; a shorter one holds the whole
-  // story, so the rows it left out beyond the opening's are the messages in between.
-  const hasGap = head.length > 0 && (pageRows === maxMessages || pageRows - recent.length > head.length);
-  // After a gap, a reply whose player's message was left out would read as the answer to another.
-  const firstAction = hasGap ? recent.findIndex(([, role]) => role === "user") : 0;
+  // The character budget may have cut an exchange in two: a reply whose player's message was left
+  // out would read as the answer to another.
+  const firstAction = recent.findIndex(([, role]) => role === "user");
   const kept = firstAction < 0 ? [] : recent.slice(firstAction);
+  const oldestKept = kept[0]?.[0] ?? before;
+  const head = opening.filter(([exchange]) => exchange < oldestKept);
   return {
     messages: [...head, ...kept].map(([, role, content]) => ({ role, content })),
-    hasGap,
+    hasGap: oldestKept > 2,
   };
-}
-
-/** One completed exchange, both rows at once: the player's message and the reply. */
-export async function storeExchange({
-  userId,
-  gameSlug,
-  message,
-  reply,
-  sentAt,
-}: {
-  userId: string;
-  gameSlug: string;
-  message: string;
-  reply: string;
-  sentAt: Date;
-}) {
-  // One statement writes both rows, or neither.
-  await db()
-    .insert(gameMessages)
-    .values([
-      { userId, gameSlug, role: "user", content: message, createdAt: sentAt },
-      { userId, gameSlug, role: "assistant", content: reply, createdAt: new Date() },
-    ]);
 }
 
 /**
  * Save Chat. Every exchange is stored as it happens, and the server is the only author of the Game
- * Master's replies (they are the model's context): Save Chat confirms that the story on the
- * player's screen is the stored one, and can neither add nor change a message.
+ * Master's replies (they are the model's context): Save Chat confirms that the messages on the
+ * player's screen — the newest of the story — are the stored ones, and can neither add nor change
+ * a message. Returns how many messages the story holds.
  */
-export async function confirmSavedStory(userId: string, gameSlug: string, shown: NewStoryMessage[]): Promise<number> {
-  const stored = await listGameMessages(userId, gameSlug);
+export async function confirmSavedStory(storyId: string | undefined, shown: NewStoryMessage[]): Promise<number> {
+  const stored = !storyId
+    ? []
+    : await db()
+        .select({ role: gameMessages.role, content: gameMessages.content, total: sql<number>`count(*) over ()`.mapWith(Number) })
+        .from(gameMessages)
+        .where(liveStory(storyId))
+        .orderBy(desc(gameMessages.exchange), asc(gameMessages.role))
+        .limit(Math.max(shown.length, 1));
+  const newest = stored.toReversed();
   const same =
-    stored.length === shown.length &&
-    stored.every((message, index) => message.role === shown[index]?.role && message.content === shown[index].content);
+    newest.length === shown.length &&
+    newest.every((message, index) => message.role === shown[index]?.role && message.content === shown[index].content);
   if (!same) {
     throw new ConflictError("The story on this page is not the one saved on your account. Reload the page to see your saved story.");
   }
-  return stored.length;
-}
-
-/** Start Over: the story of this player in this game is deleted. */
-export async function deleteGameMessages(userId: string, gameSlug: string) {
-  const deleted = await db().delete(gameMessages).where(conversation(userId, gameSlug)).returning({ id: gameMessages.id });
-  return deleted.length;
+  return stored[0]?.total ?? 0;
 }

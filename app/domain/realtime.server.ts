@@ -4,13 +4,16 @@ import { databaseConnection, db } from "../db/database.server.ts";
 import { getBalance } from "./credits.server.ts";
 
 /**
- * Live balances. A trigger on `profiles` NOTIFYs `credits_changed` with {"userId","credits"} on
- * every balance change, on PGlite and PostgreSQL alike; each process LISTENs once and fans the
- * notifications out to the Server-Sent-Event streams its players have open. Because the channel
- * lives in the database, a change made through any instance reaches tabs connected to any other.
+ * The live channel of a signed-in player. A trigger on `profiles` NOTIFYs `credits_changed` with
+ * {"userId","credits"} on every balance change, and every change of a story NOTIFYs
+ * `story_changed` with {"userId","storyId","revision"} (migration 0006), on PGlite and PostgreSQL
+ * alike; each process LISTENs once and fans the notifications out to the Server-Sent-Event
+ * streams its players have open. Because the channels live in the database, a change made
+ * through any instance reaches tabs connected to any other.
  */
 
 const CREDITS_CHANNEL = "credits_changed";
+const STORY_CHANNEL = "story_changed";
 /** Announces "close this player's streams" (sign-out) to every instance; the payload is the user id. */
 const STREAMS_CLOSED_CHANNEL = "credits_streams_closed";
 
@@ -22,6 +25,7 @@ export const MAX_STREAMS_PER_USER = 16;
 
 interface Subscriber {
   credits(balance: number): void;
+  story(change: StoryChange): void;
   close(): void;
 }
 
@@ -32,6 +36,7 @@ class CreditsFeed {
   constructor(connection: DatabaseConnection) {
     this.ready = Promise.all([
       connection.listen(CREDITS_CHANNEL, (payload) => this.#creditsChanged(payload)),
+      connection.listen(STORY_CHANNEL, (payload) => this.#storyChanged(payload)),
       connection.listen(STREAMS_CLOSED_CHANNEL, (userId) => this.#closeAll(userId)),
     ]);
   }
@@ -62,6 +67,12 @@ class CreditsFeed {
     for (const subscriber of [...(this.#subscribers.get(change.userId) ?? [])]) subscriber.credits(change.credits);
   }
 
+  #storyChanged(payload: string) {
+    const change = parseStoryChange(payload);
+    if (!change) return;
+    for (const subscriber of [...(this.#subscribers.get(change.userId) ?? [])]) subscriber.story(change);
+  }
+
   #closeAll(userId: string) {
     for (const subscriber of [...(this.#subscribers.get(userId) ?? [])]) subscriber.close();
   }
@@ -73,6 +84,24 @@ function parseCreditsChange(payload: string): { userId: string; credits: number 
     if (typeof value.userId === "string" && typeof value.credits === "number") return { userId: value.userId, credits: value.credits };
   } catch {
     // Not ours to interpret: the channel only ever carries the trigger's JSON.
+  }
+  return undefined;
+}
+
+interface StoryChange {
+  userId: string;
+  storyId: string;
+  revision: number;
+}
+
+function parseStoryChange(payload: string): StoryChange | undefined {
+  try {
+    const value = JSON.parse(payload) as Partial<Record<keyof StoryChange, unknown>>;
+    if (typeof value.userId === "string" && typeof value.storyId === "string" && typeof value.revision === "number") {
+      return { userId: value.userId, storyId: value.storyId, revision: value.revision };
+    }
+  } catch {
+    // Not ours to interpret: the channel only ever carries migration 0006's JSON.
   }
   return undefined;
 }
@@ -119,10 +148,16 @@ export function creditsEvent(credits: number) {
   return `event: credits\ndata: ${JSON.stringify({ credits })}\n\n`;
 }
 
+/** One SSE message: `event: story` with `{"storyId", "revision"}` — the story changed; tabs showing it catch up. */
+export function storyEvent({ storyId, revision }: { storyId: string; revision: number }) {
+  return `event: story\ndata: ${JSON.stringify({ storyId, revision })}\n\n`;
+}
+
 /**
  * The event stream of GET /api/credits/events: the current balance at once, then
- * every change, with comment heartbeats so proxies keep the connection open. It ends when the
- * client leaves, the server shuts down or the player signs out (on any instance).
+ * every change of the balance and of the player's stories, with comment heartbeats so proxies
+ * keep the connection open. It ends when the client leaves, the server shuts down or the player
+ * signs out (on any instance).
  */
 export async function creditsEventStream({
   userId,
@@ -145,6 +180,9 @@ export async function creditsEventStream({
         credits(balance) {
           changed = true;
           write(creditsEvent(balance));
+        },
+        story(change) {
+          write(storyEvent(change));
         },
         close: () => stop(),
       });

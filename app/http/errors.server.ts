@@ -18,6 +18,8 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  story_busy: 409,
+  story_changed: 409,
   payment_not_completed: 409,
   length_required: 411,
   payload_too_large: 413,

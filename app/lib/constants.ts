@@ -76,6 +76,17 @@ export type UserRole = (typeof USER_ROLES)[number];
 export const MESSAGE_ROLES = ["user", "assistant"] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
+/** A reply is "streaming" while its turn is in flight. */
+export const MESSAGE_STATUSES = ["streaming", "complete"] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** Why a message left the story: it is kept, never shown as part of it. */
+export const MESSAGE_REMOVALS = ["undone", "edited", "failed"] as const;
+
+/** What a paid or free call of the Game Master does to a story (docs: issue 16's controls). */
+export const STORY_OPERATIONS = ["turn", "retry", "continue", "edit"] as const;
+export type StoryOperation = (typeof STORY_OPERATIONS)[number];
+
 export const CREDIT_REASONS = ["signup_bonus", "purchase", "chat_message", "refund", "admin_grant"] as const;
 export type CreditReason = (typeof CREDIT_REASONS)[number];
 

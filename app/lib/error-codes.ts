@@ -18,6 +18,8 @@ export const ERROR_CODES = [
   "forbidden",
   "email_not_confirmed",
   "conflict",
+  "story_busy",
+  "story_changed",
   "insufficient_credits",
   "rate_limited",
   "payment_not_completed",

@@ -1,9 +1,11 @@
 /**
  * The game-chat stream as docs/spec.md §7 describes it: lines beginning `data: `, each a JSON object with
  * `content`; `data: [DONE]` ends it; unparseable lines are ignored. Our server also sends
- * `{"error": "..."}` when a turn fails, and comment lines (`: keep-alive`) while a model thinks.
+ * `{"turn": {...}}` first (which reply this is), `{"error": "..."}` when a call fails, and comment
+ * lines (`: keep-alive`) while a model thinks.
  */
-export type GameChatEvent = { type: "content"; text: string } | { type: "error"; message: string } | { type: "done" };
+export type GameChatEvent =
+  { type: "turn"; turn: unknown } | { type: "content"; text: string } | { type: "error"; message: string } | { type: "done" };
 
 export function parseGameChatLine(line: string): GameChatEvent | undefined {
   if (!line.startsWith("data:")) return undefined;
@@ -13,6 +15,7 @@ export function parseGameChatLine(line: string): GameChatEvent | undefined {
     const value: unknown = JSON.parse(data);
     if (typeof value !== "object" || value === null) return undefined;
     if ("content" in value && typeof value.content === "string") return { type: "content", text: value.content };
+    if ("turn" in value && typeof value.turn === "object" && value.turn !== null) return { type: "turn", turn: value.turn };
     if ("error" in value && typeof value.error === "string") return { type: "error", message: value.error };
   } catch {
     // SPEC: unparseable lines are ignored.

@@ -21,6 +21,8 @@ export const PLAY_TEXTS = {
   /** The assistant message when a turn fails. */
   errorReply: "I apologize, but I encountered an error processing your message. Please try again.",
   offlineBadge: "Offline storyteller",
+  /** The suggested answer to the welcome's question: it begins the story (free). */
+  beginChoice: "Yes, I am ready. Begin the adventure!",
 } as const;
 
 /** Toasts: a title and a description each. */
@@ -43,3 +45,11 @@ export const PLAY_TOASTS = {
 
 /** Where an unconfirmed player asks for a new confirmation mail (the accounts pages provide it). */
 export const RESEND_CONFIRMATION_PATH = "/auth/verify-email";
+
+/** Why a story control was refused: said to the player as written. */
+export const STORY_REFUSALS = {
+  missing: "That story could not be found. It may have been deleted.",
+  busy: "The Game Master is still writing a reply in this story. Wait for it to finish, then try again.",
+  stale: "Your story changed in another tab or window. The page now shows the latest version; try again.",
+  noVersion: "That reply has no such version.",
+} as const;

@@ -35,3 +35,8 @@ export const POPULAR_GAMES = [
 export function formatCredits(credits: number) {
   return `${credits} Credits`;
 }
+
+/** A number of credits inside a sentence: "1 credit", "3 credits". */
+export function creditsInWords(credits: number) {
+  return `${credits.toLocaleString("en-US")} ${credits === 1 ? "credit" : "credits"}`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { plainChoice, splitStoryChoices } from "./story-choices.ts";
+import { chosenAction, plainChoice, splitStoryChoices } from "./story-choices.ts";
 
 describe("splitStoryChoices", () => {
   it("takes the numbered list a reply ends with", () => {
@@ -27,5 +27,23 @@ describe("plainChoice", () => {
   it("keeps what a player would type", () => {
     expect(plainChoice("**Bold** and _quiet_ `code`")).toBe("Bold and quiet code");
     expect(plainChoice("Don't_touch snake_case")).toBe("Don't_touch snake_case");
+  });
+});
+
+describe("chosenAction", () => {
+  const choices = ["Go to the quay.", "Wait for dawn", "Ask Ilse"];
+
+  it("turns a choice's number, or its exact text in any case, into the choice", () => {
+    expect(chosenAction("2", choices)).toBe("Wait for dawn");
+    expect(chosenAction(" 3. ", choices)).toBe("Ask Ilse");
+    expect(chosenAction("1)", choices)).toBe("Go to the quay.");
+    expect(chosenAction("wait for DAWN", choices)).toBe("Wait for dawn");
+  });
+
+  it("keeps anything else as typed", () => {
+    expect(chosenAction("4", choices)).toBe("4");
+    expect(chosenAction("0", choices)).toBe("0");
+    expect(chosenAction("2 and then 3", choices)).toBe("2 and then 3");
+    expect(chosenAction("2", [])).toBe("2");
   });
 });

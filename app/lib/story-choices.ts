@@ -32,3 +32,14 @@ export function splitStoryChoices(reply: string): StoryChoices {
   if (items.length < 2 || !sequential) return { body: reply, choices: [] };
   return { body: lines.slice(0, start).join("\n").trimEnd(), choices: items.map((item) => item.text) };
 }
+
+/**
+ * What the player meant by what they typed: a number shown on a suggested choice ("2", "2.") or
+ * a choice's exact text picks that choice, so the story shows the choice, not the digit.
+ */
+export function chosenAction(typed: string, choices: readonly string[]): string {
+  const text = typed.trim();
+  const number = /^(\d{1,2})[.)]?$/.exec(text)?.[1];
+  if (number !== undefined) return choices[Number(number) - 1] ?? text;
+  return choices.find((choice) => choice.toLowerCase() === text.toLowerCase()) ?? text;
+}

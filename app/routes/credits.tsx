@@ -1,4 +1,4 @@
-import { Check, CirclePause, Coins, FlaskConical, Loader2, LogIn } from "lucide-react";
+import { ArrowLeft, Check, CirclePause, Coins, FlaskConical, Loader2, LogIn } from "lucide-react";
 import { useState } from "react";
 import { Link, useRevalidator } from "react-router";
 import { toast } from "#app/components/toast.ts";
@@ -20,8 +20,12 @@ import type { Route } from "./+types/credits";
 /** Personal (the balance): never kept by a browser or a shared cache. */
 export const headers = personalPageHeaders;
 
-export function loader() {
-  return { paymentsProvider: paymentsProvider() };
+/** Where a player who came from a story goes back to: only a play page of this site. */
+const STORY_PATH = /^\/play\/[a-z0-9-]{1,100}$/;
+
+export function loader({ request }: Route.LoaderArgs) {
+  const returnTo = new URL(request.url).searchParams.get("returnTo");
+  return { paymentsProvider: paymentsProvider(), returnTo: returnTo && STORY_PATH.test(returnTo) ? returnTo : null };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {
@@ -54,10 +58,10 @@ export default function Credits({ loaderData }: Route.ComponentProps) {
       </StatusPage>
     );
   }
-  return <CreditsStore provider={loaderData.paymentsProvider} />;
+  return <CreditsStore provider={loaderData.paymentsProvider} returnTo={loaderData.returnTo} />;
 }
 
-function CreditsStore({ provider }: { provider: PaymentsProvider }) {
+function CreditsStore({ provider, returnTo }: { provider: PaymentsProvider; returnTo: string | null }) {
   const credits = useViewerCredits() ?? 0;
   const [processing, setProcessing] = useState<CreditPackage["id"] | null>(null);
   const { revalidate } = useRevalidator();
@@ -103,6 +107,15 @@ function CreditsStore({ provider }: { provider: PaymentsProvider }) {
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6 sm:py-16">
+      {returnTo ? (
+        <p className="mb-8 flex flex-wrap items-center justify-center gap-x-3 gap-y-2 rounded-xl border border-ink-line bg-ink-raised px-4 py-3 text-center text-sm text-parchment-dim">
+          Checkout opens in a new tab, so your story stays where you left it.
+          <Link to={returnTo} className="inline-flex items-center gap-1 font-semibold text-gold underline-offset-4 hover:underline">
+            <ArrowLeft className="size-4" aria-hidden />
+            Back to your story
+          </Link>
+        </p>
+      ) : null}
       <header className="flex flex-col items-center text-center">
         <div aria-hidden className="mb-6 h-px w-32 bg-gradient-to-r from-transparent via-gold to-transparent" />
         <h1 className="text-4xl sm:text-5xl">Your Credits</h1>

@@ -6,7 +6,7 @@ import { getSessionUser } from "#app/domain/auth.server.ts";
 import { personalPageHeaders } from "#app/http/guards.server.ts";
 import { findPlayableGame } from "#app/domain/game-master/game-source.server.ts";
 import { isOfflineStoryteller } from "#app/domain/game-master/model.server.ts";
-import { listGameMessages } from "#app/domain/game-messages.server.ts";
+import { findLatestStory, settleAbandonedTurn, storyView } from "#app/domain/stories.server.ts";
 import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
 import type { Route } from "./+types/play";
 
@@ -19,16 +19,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!user) {
     return data({ state: "signed-out" as const, signInPath: `/auth?redirectTo=${encodeURIComponent(`/play/${game.slug}`)}` }, { status: 401 });
   }
-  const messages = await listGameMessages(user.id, game.slug);
+  // The newest exchanges only: however long the story, the page stays one screenful and a little more.
+  const story = await findLatestStory(user.id, game.slug);
   return {
     state: "ready" as const,
     game: { slug: game.slug, title: game.title, tagline: game.tagline },
-    messages: messages.map((message) => ({
-      id: String(message.id),
-      role: message.role,
-      content: message.content,
-      createdAt: message.createdAt.toISOString(),
-    })),
+    story: story ? await storyView(await settleAbandonedTurn(story)) : null,
     offline: isOfflineStoryteller(),
     playerEmail: user.email,
   };
@@ -79,7 +75,7 @@ export default function Play({ loaderData }: Route.ComponentProps) {
     <GameChat
       key={loaderData.game.slug}
       game={loaderData.game}
-      initialMessages={loaderData.messages}
+      initialStory={loaderData.story}
       offline={loaderData.offline}
       playerEmail={loaderData.playerEmail}
     />

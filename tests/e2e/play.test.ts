@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { gameMessages } from "#app/db/schema.ts";
+import { seedStory } from "#tests/helpers/stories.ts";
 import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
 import { signInBrowser, signUp, testClientAddress, uniqueEmail } from "#tests/helpers/accounts.ts";
 import { expectToast, launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
@@ -100,7 +100,8 @@ describe("playing a game", () => {
     await waitForReplyWithChoices(page);
     const firstReply = (await replies(page).last().textContent()) ?? "";
     expect(firstReply).toContain("The Jingyuan Emperor is dead at thirty-four");
-    await expectBalance(page, 19);
+    // The opening scene is free.
+    await expectBalance(page, 20);
 
     // Turn 2: a suggested choice fills the input; Enter sends it.
     const choice = page.getByRole("list", { name: "Suggested actions" }).getByRole("button").first();
@@ -113,7 +114,7 @@ describe("playing a game", () => {
     expect(JSON.parse((await turnRequest).postData() ?? "")).toEqual({ message: choiceText, game_slug: GAME });
     await expect.poll(() => playerMessages(page).count()).toBe(2);
     await waitForReplyWithChoices(page);
-    await expectBalance(page, 18);
+    await expectBalance(page, 19);
     await page.screenshot({ path: `${SCREENSHOTS}/story-1280.png` });
 
     // Both exchanges are still there after a reload; the welcome is not.
@@ -123,7 +124,7 @@ describe("playing a game", () => {
       .toEqual([expect.stringContaining("I am ready."), expect.stringContaining(choiceText)]);
     expect(await replies(page).count()).toBe(2);
     expect(await log(page).textContent()).not.toContain("Are you ready to begin your adventure?");
-    await expectBalance(page, 18);
+    await expectBalance(page, 19);
 
     // Save Chat.
     await page.getByRole("button", { name: "Save Chat" }).click();
@@ -169,20 +170,27 @@ describe("playing a game", () => {
     expect(page.errors).toEqual([]);
   });
 
-  it("with 0 credits: the Insufficient Credits toast with a link to /credits, and no error message in the chat", async () => {
-    const { page } = await signedInPage(0);
+  it("a 402 answer: the Insufficient Credits toast with a link to /credits, and no error message in the chat", async () => {
+    const { page } = await signedInPage();
+    await page.route("**/api/game-chat", (route) =>
+      route.fulfill({
+        status: 402,
+        contentType: "application/json",
+        body: JSON.stringify({ error: PLAY_TOASTS.insufficientCredits.description, code: "insufficient_credits" }),
+      }),
+    );
     await page.goto(`${server.url}/play/${GAME}`);
-    await expectBalance(page, 0);
     await input(page).fill("I summon the ministers.");
     await input(page).press("Enter");
     await page.getByText(PLAY_TOASTS.insufficientCredits.title, { exact: true }).waitFor();
     await page.getByText(PLAY_TOASTS.insufficientCredits.description).waitFor();
-    expect(await page.getByRole("link", { name: "Buy credits" }).getAttribute("href")).toBe("/credits");
+    expect(await page.getByRole("link", { name: "Buy credits" }).getAttribute("href")).toBe(
+      `/credits?returnTo=${encodeURIComponent(`/play/${GAME}`)}`,
+    );
     expect(await playerMessages(page).count()).toBe(0);
     expect(await replies(page).count()).toBe(1); // the welcome only
     expect(await log(page).textContent()).not.toContain(PLAY_TEXTS.errorReply);
     expect(await input(page).inputValue()).toBe("I summon the ministers.");
-    await expectBalance(page, 0);
     await page.screenshot({ path: `${SCREENSHOTS}/insufficient-credits-1280.png` });
   });
 
@@ -243,14 +251,11 @@ describe("playing a game", () => {
     const { account, page } = await signedInPage();
     // A story long enough to scroll.
     const paragraph = "The court waits on your word while the lanterns burn low in the Hall of Supreme Harmony. ".repeat(6);
-    await server.connection.db.insert(gameMessages).values(
-      Array.from({ length: 16 }, (_, index) => ({
-        userId: account.userId,
-        gameSlug: GAME,
-        role: index % 2 === 0 ? ("user" as const) : ("assistant" as const),
-        content: index % 2 === 0 ? `Move ${index / 2 + 1}: I consider my options.` : paragraph,
-      })),
-    );
+    await seedStory(server.connection.db, {
+      userId: account.userId,
+      gameSlug: GAME,
+      exchanges: Array.from({ length: 8 }, (_, index) => ({ message: `Move ${index + 1}: I consider my options.`, reply: paragraph })),
+    });
     await page.goto(`${server.url}/play/${GAME}`);
     await expect.poll(() => playerMessages(page).count()).toBe(8);
     await expect.poll(() => distanceFromEnd(page)).toBeLessThan(2);

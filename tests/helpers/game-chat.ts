@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, isNull } from "drizzle-orm";
 import { applyCreditChange, getBalance, ledgerTotal } from "#app/domain/credits.server.ts";
 import { creditLedger, gameContent, gameMessages, games } from "#app/db/schema.ts";
 import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
@@ -111,8 +111,8 @@ export async function storedMessages(server: TestServer, account: TestAccount, s
   return server.connection.db
     .select({ role: gameMessages.role, content: gameMessages.content })
     .from(gameMessages)
-    .where(and(eq(gameMessages.userId, account.userId), eq(gameMessages.gameSlug, slug)))
-    .orderBy(asc(gameMessages.id));
+    .where(and(eq(gameMessages.userId, account.userId), eq(gameMessages.gameSlug, slug), isNull(gameMessages.removedAt)))
+    .orderBy(asc(gameMessages.exchange), desc(gameMessages.role));
 }
 
 export async function ledgerRows(server: TestServer, account: TestAccount) {

@@ -7,7 +7,8 @@ import { creditLedger, gameContent, games, guides, profiles, rateLimit, user } f
 import { loadSeedGames, loadSeedGuides, seedDatabase } from "#app/db/seed/seed.server.ts";
 import { applyCreditChange, getBalance, InsufficientCreditsError, ledgerTotal } from "#app/domain/credits.server.ts";
 import { loadStoryBrief } from "#app/domain/game-master/game-source.server.ts";
-import { loadStoredConversation, storeExchange } from "#app/domain/game-messages.server.ts";
+import { loadStoryContext } from "#app/domain/game-messages.server.ts";
+import { seedStory } from "#tests/helpers/stories.ts";
 import { consumeRateLimit, releaseRateLimit, resetRateLimit } from "#app/domain/rate-limit.server.ts";
 import { CONTENT_TYPES, STARTER_CREDITS } from "#app/lib/constants.ts";
 import { createTestDatabase, queryRows, type TestDatabase } from "#tests/helpers/database.ts";
@@ -51,8 +52,10 @@ describe("migrations", () => {
       "profiles",
       "public_content_version",
       "rate_limit",
+      "reply_versions",
       "seed_history",
       "session",
+      "stories",
       "user",
       "user_roles",
       "verification",
@@ -243,7 +246,7 @@ describe("rate limits", () => {
 });
 
 describe("a stored story read for the model's context", () => {
-  const limits = { maxMessages: 40, maxCharacters: 1000 };
+  const limits = { maxExchanges: 20, maxCharacters: 1000 };
   const gameSlug = "story-reading";
 
   beforeAll(async () => {
@@ -252,8 +255,9 @@ describe("a stored story read for the model's context", () => {
 
   async function story(email: string, exchanges: { message: string; reply: string }[]) {
     const userId = await createUser(email);
-    for (const exchange of exchanges) await storeExchange({ userId, gameSlug, ...exchange, sentAt: new Date() });
-    return (read: { maxMessages: number; maxCharacters: number } = limits) => loadStoredConversation(userId, gameSlug, read);
+    const storyId = await seedStory(connection.db, { userId, gameSlug, exchanges });
+    // What a new turn reads: the exchanges before the next one.
+    return (read: { maxExchanges: number; maxCharacters: number } = limits) => loadStoryContext(storyId, exchanges.length + 1, read);
   }
 
   const numbered = (count: number, replyLength = 10) =>
@@ -297,9 +301,9 @@ describe("a stored story read for the model's context", () => {
     expect(hasGap).toBe(false);
   });
 
-  it("says the middle may be missing when the message limit was reached", async () => {
+  it("says the middle may be missing when the exchange limit was reached", async () => {
     const read = await story("story-many@example.com", numbered(30));
-    const { messages, hasGap } = await read({ maxMessages: 10, maxCharacters: 100_000 });
+    const { messages, hasGap } = await read({ maxExchanges: 5, maxCharacters: 100_000 });
     expect(messages).toHaveLength(12);
     expect(messages.slice(0, 3).map((message) => message.content)).toEqual(["move 0", "0rrrrrrrrr", "move 25"]);
     expect(hasGap).toBe(true);

@@ -5,6 +5,7 @@ import { PLAY_TEXTS, PLAY_TOASTS, welcomeMessage } from "#app/lib/play-texts.ts"
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import { balanceAndLedger, createTestGame, postChat, readTurn, setBalance, storedMessages, TEST_GAME } from "#tests/helpers/game-chat.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { beginStory } from "#tests/helpers/stories.ts";
 
 /** The default configuration: the offline storyteller, and a chat limit of 3 turns a minute. */
 let server: TestServer;
@@ -78,16 +79,28 @@ describe("POST /api/game-chat refuses what it cannot play, with a JSON message",
 
   it("402 with fewer than 1 credit, storing nothing", async () => {
     const broke = await signUp(server);
+    await beginStory(server, broke, TEST_GAME.slug);
     await setBalance(broke, 0);
     const response = await postChat(server, broke, { message: "Hello", game_slug: TEST_GAME.slug });
     expect(response.status).toBe(402);
     expect(await response.json()).toEqual({ error: PLAY_TOASTS.insufficientCredits.description, code: "insufficient_credits" });
     expect(await balanceAndLedger(broke)).toEqual({ balance: 0, ledger: 0 });
-    expect(await storedMessages(server, broke)).toEqual([]);
+    expect(await storedMessages(server, broke)).toHaveLength(2);
+  });
+
+  it("plays the opening scene of a story free, even with no credits, and charges the turn after it", async () => {
+    const newcomer = await signUp(server);
+    await setBalance(newcomer, 0);
+    const opening = await readTurn(await postChat(server, newcomer, { message: "I am ready.", game_slug: TEST_GAME.slug }));
+    expect(opening.done).toBe(true);
+    expect(await balanceAndLedger(newcomer)).toEqual({ balance: 0, ledger: 0 });
+    expect(await storedMessages(server, newcomer)).toHaveLength(2);
+    expect((await postChat(server, newcomer, { message: "I go on.", game_slug: TEST_GAME.slug })).status).toBe(402);
   });
 
   it("429 over the per-player limit, with Retry-After and no credit spent", async () => {
     const eager = await signUp(server);
+    await beginStory(server, eager, TEST_GAME.slug);
     for (let turn = 0; turn < 3; turn += 1) {
       const response = await postChat(server, eager, { message: `Turn ${turn}`, game_slug: TEST_GAME.slug });
       expect(response.status).toBe(200);

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { gameMessages } from "#app/db/schema.ts";
+import { beginStory, OPENING_EXCHANGE, seedStory } from "#tests/helpers/stories.ts";
 import { estimateMessageTokens, estimateTokens } from "#app/domain/game-master/tokens.server.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import {
   balanceAndLedger,
+  createTestGame,
   eventually,
   ledgerRows,
   postChat,
@@ -47,6 +48,12 @@ beforeEach(() => {
 
 type ChatMessage = { role: string; content: string };
 
+/** A begun story as stored: its opening exchange. */
+const OPENING_MESSAGES = [
+  { role: "user", content: OPENING_EXCHANGE.message },
+  { role: "assistant", content: OPENING_EXCHANGE.reply },
+];
+
 function sentMessages(request: RecordedRequest) {
   return request.body.messages as ChatMessage[];
 }
@@ -59,6 +66,7 @@ describe("a turn with an OpenAI-compatible model", () => {
   let player: TestAccount;
   beforeAll(async () => {
     player = await signUp(server);
+    await beginStory(server, player, TEST_GAME.slug);
   });
 
   it("relays every token in order, spends exactly one credit and stores the exchange exactly", async () => {
@@ -77,7 +85,7 @@ describe("a turn with an OpenAI-compatible model", () => {
     expect(rows.filter((row) => row.reason === "chat_message")).toEqual([
       { delta: -1, reason: "chat_message", reference: expect.stringMatching(/^turn:/) },
     ]);
-    expect(await storedMessages(server, player)).toEqual([
+    expect((await storedMessages(server, player)).slice(2)).toEqual([
       { role: "user", content: "I light a lantern." },
       { role: "assistant", content: tokens.join("") },
     ]);
@@ -132,6 +140,7 @@ describe("a turn with an OpenAI-compatible model", () => {
 
   it("refunds the credit when the model answers HTTP 500 before any text, and stores nothing", async () => {
     const unlucky = await signUp(server);
+    await beginStory(server, unlucky, TEST_GAME.slug);
     model.script(() => ({ status: 500 }));
     const response = await postChat(server, unlucky, { message: "I knock on the door.", game_slug: TEST_GAME.slug });
     expect(response.status).toBe(200);
@@ -145,11 +154,12 @@ describe("a turn with an OpenAI-compatible model", () => {
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatchObject({ delta: -1, reason: "chat_message" });
     expect(rows[1]).toEqual({ delta: 1, reason: "refund", reference: rows[0]!.reference });
-    expect(await storedMessages(server, unlucky)).toEqual([]);
+    expect(await storedMessages(server, unlucky)).toEqual(OPENING_MESSAGES);
   });
 
   it("keeps the credit when the stream is cut after text, and stores exactly what was delivered", async () => {
     const cut = await signUp(server);
+    await beginStory(server, cut, TEST_GAME.slug);
     model.script(() => ({ tokens: ["The ", "rope ", "snaps", " and"], cutAfter: 3, tokenDelayMs: 10 }));
     const turn = await postChat(server, cut, { message: "I climb the mast.", game_slug: TEST_GAME.slug }).then(readTurn);
     expect(turn.pieces).toEqual(["The ", "rope ", "snaps"]);
@@ -158,7 +168,7 @@ describe("a turn with an OpenAI-compatible model", () => {
 
     expect(await balanceAndLedger(cut)).toEqual({ balance: 19, ledger: 19 });
     expect((await ledgerRows(server, cut)).some((row) => row.reason === "refund")).toBe(false);
-    expect(await storedMessages(server, cut)).toEqual([
+    expect((await storedMessages(server, cut)).slice(2)).toEqual([
       { role: "user", content: "I climb the mast." },
       { role: "assistant", content: "The rope snaps" },
     ]);
@@ -166,6 +176,7 @@ describe("a turn with an OpenAI-compatible model", () => {
 
   it("gives up on an upstream that never answers after AI_TIMEOUT_MS and refunds", async () => {
     const waiting = await signUp(server);
+    await beginStory(server, waiting, TEST_GAME.slug);
     model.script(() => ({ hang: true }));
     const startedAt = Date.now();
     const turn = await postChat(server, waiting, { message: "I wait for the tide.", game_slug: TEST_GAME.slug }).then(readTurn);
@@ -173,17 +184,18 @@ describe("a turn with an OpenAI-compatible model", () => {
     expect(turn.error).toMatch(/refunded/);
     expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 100);
     expect(await balanceAndLedger(waiting)).toEqual({ balance: 20, ledger: 20 });
-    expect(await storedMessages(server, waiting)).toEqual([]);
+    expect(await storedMessages(server, waiting)).toEqual(OPENING_MESSAGES);
   });
 
   it("gives up on a model that falls silent mid-reply, keeping what was delivered", async () => {
     const stalled = await signUp(server);
+    await beginStory(server, stalled, TEST_GAME.slug);
     model.script(() => ({ tokens: ["Fog ", "rolls ", "in"], tokenDelayMs: TIMEOUT_MS * 3 }));
     const turn = await postChat(server, stalled, { message: "I listen.", game_slug: TEST_GAME.slug }).then(readTurn);
     expect(turn.pieces).toEqual(["Fog "]);
     expect(turn.error).toMatch(/interrupted/);
     expect(await balanceAndLedger(stalled)).toEqual({ balance: 19, ledger: 19 });
-    expect(await storedMessages(server, stalled)).toEqual([
+    expect((await storedMessages(server, stalled)).slice(2)).toEqual([
       { role: "user", content: "I listen." },
       { role: "assistant", content: "Fog " },
     ]);
@@ -191,11 +203,12 @@ describe("a turn with an OpenAI-compatible model", () => {
 
   it("refunds and tells the player when a delivered reply cannot be stored (a model that writes a NUL byte)", async () => {
     const unstorable = await signUp(server);
+    await beginStory(server, unstorable, TEST_GAME.slug);
     model.script(() => ({ tokens: ["The gate ", "opens\u0000", " slowly."] }));
     const turn = await readTurn(await postChat(server, unstorable, { message: "I knock.", game_slug: TEST_GAME.slug }));
     expect(turn.pieces.join("")).toContain("The gate");
     expect(turn.error).toMatch(/could not be saved.*refunded/);
-    expect(await storedMessages(server, unstorable)).toEqual([]);
+    expect(await storedMessages(server, unstorable)).toEqual(OPENING_MESSAGES);
     expect(await balanceAndLedger(unstorable)).toEqual({ balance: 20, ledger: 20 });
     const rows = (await ledgerRows(server, unstorable)).filter((row) => row.reason !== "signup_bonus");
     expect(rows.map((row) => row.reason)).toEqual(["chat_message", "refund"]);
@@ -203,15 +216,17 @@ describe("a turn with an OpenAI-compatible model", () => {
 
   it("refunds a reply with no text and ends the stream with [DONE] only", async () => {
     const empty = await signUp(server);
+    await beginStory(server, empty, TEST_GAME.slug);
     model.script(() => ({ tokens: [] }));
     const turn = await postChat(server, empty, { message: "I say nothing.", game_slug: TEST_GAME.slug }).then(readTurn);
     expect(turn).toEqual({ pieces: [], text: "", done: true });
     expect(await balanceAndLedger(empty)).toEqual({ balance: 20, ledger: 20 });
-    expect(await storedMessages(server, empty)).toEqual([]);
+    expect(await storedMessages(server, empty)).toEqual(OPENING_MESSAGES);
   });
 
   it("finishes and stores the whole reply when the player disconnects mid-stream", async () => {
     const leaver = await signUp(server);
+    await beginStory(server, leaver, TEST_GAME.slug);
     const tokens = Array.from({ length: 30 }, (_, index) => `word${index} `);
     model.script(() => ({ tokens, tokenDelayMs: 20 }));
     const controller = new AbortController();
@@ -222,13 +237,13 @@ describe("a turn with an OpenAI-compatible model", () => {
       { signal: controller.signal },
     );
     const reader = response.body!.getReader();
-    const first = await reader.read();
-    expect(new TextDecoder().decode(first.value)).toContain("word0");
+    let received = "";
+    while (!received.includes("word0")) received += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
 
     const stored = await eventually(async () => {
-      const rows = await storedMessages(server, leaver);
-      return rows.length === 2 ? rows : undefined;
+      const rows = (await storedMessages(server, leaver)).slice(2);
+      return rows[1]?.content === tokens.join("") ? rows : undefined;
     });
     expect(stored).toEqual([
       { role: "user", content: "I walk away mid-sentence." },
@@ -239,16 +254,16 @@ describe("a turn with an OpenAI-compatible model", () => {
 });
 
 describe("credits under concurrency", () => {
-  it("lets 50 simultaneous sends with 10 credits spend exactly 10: the rest get 402", async () => {
+  it("lets 25 simultaneous sends in 25 stories with 10 credits spend exactly 10: the rest get 402", async () => {
     const rich = await signUp(server);
+    const games = await Promise.all(Array.from({ length: 25 }, (_, index) => createTestGame(server, { slug: `busy-night-${index}` })));
+    for (const game of games) await beginStory(server, rich, game);
     await setBalance(rich, 10);
     model.script(() => ({ tokens: ["A ", "busy ", "night."], tokenDelayMs: 5 }));
-    const responses = await Promise.all(
-      Array.from({ length: 50 }, (_, index) => postChat(server, rich, { message: `Order ${index}`, game_slug: TEST_GAME.slug })),
-    );
+    const responses = await Promise.all(games.map((game, index) => postChat(server, rich, { message: `Order ${index}`, game_slug: game })));
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(10);
-    expect(statuses.filter((status) => status === 402)).toHaveLength(40);
+    expect(statuses.filter((status) => status === 402)).toHaveLength(15);
 
     const turns = await Promise.all(responses.filter((response) => response.status === 200).map(readTurn));
     for (const turn of turns) expect(turn).toMatchObject({ text: "A busy night.", done: true });
@@ -263,23 +278,43 @@ describe("credits under concurrency", () => {
     const debits = (await ledgerRows(server, rich)).filter((row) => row.reason === "chat_message");
     expect(debits).toHaveLength(10);
     expect(new Set(debits.map((row) => row.reference)).size).toBe(10);
-    expect(await storedMessages(server, rich)).toHaveLength(20);
+    const stored = await Promise.all(games.map((game) => storedMessages(server, rich, game)));
+    expect(stored.reduce((sum, messages) => sum + messages.length, 0)).toBe(25 * 2 + 10 * 2);
+  });
+
+  it("runs one call at a time in a story: of 10 simultaneous sends one is played, the others get 409 and spend nothing", async () => {
+    const eager = await signUp(server);
+    await beginStory(server, eager, TEST_GAME.slug);
+    model.script(() => ({ tokens: ["One ", "at ", "a time."], tokenDelayMs: 20 }));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => postChat(server, eager, { message: `Shout ${index}`, game_slug: TEST_GAME.slug })),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(9);
+    for (const response of responses.filter((entry) => entry.status === 409)) {
+      expect(await response.json()).toMatchObject({ code: "story_busy", error: expect.stringMatching(/still writing a reply/) });
+    }
+    await Promise.all(responses.filter((response) => response.status === 200).map(readTurn));
+    expect(await balanceAndLedger(eager)).toEqual({ balance: 19, ledger: 19 });
+    expect((await storedMessages(server, eager)).slice(2)).toEqual([
+      { role: "user", content: expect.stringMatching(/^Shout \d$/) },
+      { role: "assistant", content: "One at a time." },
+    ]);
   });
 });
 
 describe("the context of a long story", () => {
   it("keeps a 300-turn story within AI_CONTEXT_TOKENS: the prompt, the opening and the newest turns", async () => {
     const veteran = await signUp(server);
-    const rows = Array.from({ length: 300 }, (_, turn) => [
-      { userId: veteran.userId, gameSlug: TEST_GAME.slug, role: "user" as const, content: `Action ${turn}: I try something new at the quay.` },
-      {
-        userId: veteran.userId,
-        gameSlug: TEST_GAME.slug,
-        role: "assistant" as const,
-        content: `Reply ${turn}: ${"The harbor answers with fog, lanterns and quiet bargains. ".repeat(4)}\n\n1. Go on\n2. Wait`,
-      },
-    ]).flat();
-    await server.connection.db.insert(gameMessages).values(rows);
+    await seedStory(server.connection.db, {
+      userId: veteran.userId,
+      gameSlug: TEST_GAME.slug,
+      exchanges: Array.from({ length: 300 }, (_, turn) => ({
+        message: `Action ${turn}: I try something new at the quay.`,
+        reply: `Reply ${turn}: ${"The harbor answers with fog, lanterns and quiet bargains. ".repeat(4)}\n\n1. Go on\n2. Wait`,
+      })),
+    });
 
     await postChat(server, veteran, { message: "Turn 301: I open the ledger.", game_slug: TEST_GAME.slug }).then(readTurn);
     const messages = sentMessages(await lastRequestFor("Turn 301: I open the ledger."));
@@ -303,11 +338,14 @@ describe("the context of a long story", () => {
 
   it("plays a 1,000-exchange story with the same small request as the first turn", async () => {
     const longtime = await signUp(server);
-    const rows = Array.from({ length: 1000 }, (_, turn) => [
-      { userId: longtime.userId, gameSlug: TEST_GAME.slug, role: "user" as const, content: `Action ${turn}: I walk the walls.` },
-      { userId: longtime.userId, gameSlug: TEST_GAME.slug, role: "assistant" as const, content: `Reply ${turn}: The night is calm.` },
-    ]).flat();
-    await server.connection.db.insert(gameMessages).values(rows);
+    await seedStory(server.connection.db, {
+      userId: longtime.userId,
+      gameSlug: TEST_GAME.slug,
+      exchanges: Array.from({ length: 1000 }, (_, turn) => ({
+        message: `Action ${turn}: I walk the walls.`,
+        reply: `Reply ${turn}: The night is calm.`,
+      })),
+    });
 
     const body = JSON.stringify({ message: "Turn 1001: I sound the bell.", game_slug: TEST_GAME.slug });
     expect(Buffer.byteLength(body)).toBeLessThan(100);

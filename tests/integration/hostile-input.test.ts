@@ -43,7 +43,9 @@ afterAll(() => server.close());
 const GUARDED_TABLES = [
   "profiles",
   "credit_ledger",
+  "stories",
   "game_messages",
+  "reply_versions",
   "payments",
   "contact_messages",
   "games",

@@ -11,16 +11,24 @@ export function ChatComposer({
   value,
   onChange,
   onSend,
+  onKeyDown: onOtherKey,
   pending,
+  disabled = false,
+  placeholder = PLAY_TEXTS.inputPlaceholder,
   inputRef,
 }: {
   value: string;
   onChange: (value: string) => void;
   onSend: () => void;
+  /** Keys other than Enter (the story controls' shortcuts). */
+  onKeyDown?: (event: KeyboardEvent<HTMLTextAreaElement>) => void;
   pending: boolean;
+  /** Closed, not merely busy: nothing can be sent (no credits left). */
+  disabled?: boolean;
+  placeholder?: string;
   inputRef: RefObject<HTMLTextAreaElement | null>;
 }) {
-  const canSend = !pending && value.trim().length > 0;
+  const canSend = !pending && !disabled && value.trim().length > 0;
 
   // The field grows with its text up to a few lines, then scrolls.
   useLayoutEffect(() => {
@@ -31,7 +39,10 @@ export function ChatComposer({
   }, [value, inputRef]);
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
-    if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
+    if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) {
+      onOtherKey?.(event);
+      return;
+    }
     event.preventDefault();
     if (canSend) onSend();
   }
@@ -55,11 +66,12 @@ export function ChatComposer({
           rows={1}
           value={value}
           maxLength={MAX_PLAYER_MESSAGE_LENGTH}
-          placeholder={PLAY_TEXTS.inputPlaceholder}
+          placeholder={placeholder}
+          disabled={disabled}
           onChange={(event) => onChange(event.target.value)}
           onKeyDown={onKeyDown}
           enterKeyHint="send"
-          className="block max-h-44 min-h-12 w-full resize-none rounded-2xl border border-ink-line bg-ink px-4 py-3 text-[17px] leading-normal text-parchment placeholder:text-parchment-dim/80 focus-visible:border-gold focus-visible:ring-2 focus-visible:ring-gold/40 focus-visible:outline-none"
+          className="block max-h-44 min-h-12 w-full resize-none rounded-2xl border border-ink-line bg-ink px-4 py-3 text-base leading-normal sm:text-[17px] text-parchment placeholder:text-parchment-dim/80 focus-visible:border-gold focus-visible:ring-2 focus-visible:ring-gold/40 focus-visible:outline-none disabled:cursor-not-allowed disabled:opacity-60"
           aria-describedby="play-input-hint"
         />
         {nearLimit ? (

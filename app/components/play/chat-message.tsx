@@ -32,6 +32,7 @@ export function ChatMessageView({
   createdAt,
   streaming = false,
   children,
+  actions,
 }: {
   role: "user" | "assistant";
   content: string;
@@ -39,6 +40,8 @@ export function ChatMessageView({
   streaming?: boolean;
   /** Shown under a reply (its choices). */
   children?: React.ReactNode;
+  /** The story controls under the message. */
+  actions?: React.ReactNode;
 }) {
   if (role === "user") {
     return (
@@ -48,7 +51,10 @@ export function ChatMessageView({
           <div className="rounded-2xl rounded-br-md bg-plum px-4 py-2.5 text-[17px] leading-relaxed whitespace-pre-wrap text-parchment [overflow-wrap:anywhere]">
             {content}
           </div>
-          <LocalTime iso={createdAt} className="mt-1 block text-right text-xs text-parchment-dim" />
+          <div className="mt-1 flex items-center justify-end gap-2">
+            {actions}
+            <LocalTime iso={createdAt} className="block text-right text-xs text-parchment-dim" />
+          </div>
         </div>
       </li>
     );
@@ -68,7 +74,12 @@ export function ChatMessageView({
           )}
           {children}
         </div>
-        {content && !streaming ? <LocalTime iso={createdAt} className="mt-1 block text-xs text-parchment-dim" /> : null}
+        {content && !streaming ? (
+          <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1">
+            <LocalTime iso={createdAt} className="block text-xs text-parchment-dim" />
+            {actions}
+          </div>
+        ) : null}
       </div>
     </li>
   );

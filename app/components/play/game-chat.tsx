@@ -1,5 +1,18 @@
-import { ArrowDown, ArrowLeft, RotateCcw, Save, Sparkles } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import {
+  ArrowDown,
+  ArrowLeft,
+  ChevronLeft,
+  ChevronRight,
+  FastForward,
+  Pencil,
+  RefreshCw,
+  RotateCcw,
+  Save,
+  Sparkles,
+  Undo2,
+  X,
+} from "lucide-react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Link } from "react-router";
 import { toast } from "#app/components/toast.ts";
 import { CreditsBadge } from "#app/components/site-header.tsx";
@@ -16,7 +29,10 @@ import {
 import { Button } from "#app/components/ui/button.tsx";
 import { useViewerCredits } from "#app/components/use-viewer-credits.ts";
 import { PLAY_TEXTS, PLAY_TOASTS, welcomeMessage } from "#app/lib/play-texts.ts";
-import { splitStoryChoices } from "#app/lib/story-choices.ts";
+import { chosenAction, splitStoryChoices } from "#app/lib/story-choices.ts";
+import type { StoryView } from "#app/lib/story-view.ts";
+import { CREDITS_PER_MESSAGE } from "#app/lib/constants.ts";
+import { creditsInWords } from "#app/lib/site.ts";
 import { ChatComposer } from "./chat-composer.tsx";
 import { ChatMessageView, ChoiceButtons } from "./chat-message.tsx";
 import { useFollowLatest } from "./use-follow-latest.ts";
@@ -114,29 +130,128 @@ function PlayHeader({
   );
 }
 
-/** The play screen: header, the story so far, the reply streaming in, and the composer. */
+/** Credits at or below this show a quiet warning above the composer. */
+const LOW_CREDITS = 3;
+
+/** What a paid control says it costs (tooltip and accessible description). */
+function costOf(free: boolean) {
+  return free ? "Free: this is the opening scene" : `Costs ${creditsInWords(CREDITS_PER_MESSAGE)}`;
+}
+
+/** A small story control: its name for everyone, its cost or effect as its description. */
+function ControlButton({
+  label,
+  description,
+  icon,
+  onClick,
+  disabled,
+}: {
+  label: string;
+  description: string;
+  icon: React.ReactNode;
+  onClick: () => void;
+  disabled?: boolean;
+}) {
+  const descriptionId = useId();
+  return (
+    <>
+      <button
+        type="button"
+        onClick={onClick}
+        disabled={disabled}
+        title={description}
+        aria-describedby={descriptionId}
+        className="inline-flex min-h-8 items-center gap-1 rounded-full px-2 text-xs font-medium text-parchment-dim transition-colors hover:bg-gold/10 hover:text-gold focus-visible:outline-2 focus-visible:outline-gold disabled:opacity-50 [&_svg]:size-3.5"
+      >
+        {icon}
+        {label}
+      </button>
+      <span id={descriptionId} className="sr-only">
+        {description}
+      </span>
+    </>
+  );
+}
+
+function VersionSwitcher({ reply, onShow, disabled }: { reply: ChatMessage; onShow: (version: number) => void; disabled: boolean }) {
+  return (
+    <span className="inline-flex items-center gap-0.5 text-xs text-parchment-dim" role="group" aria-label="Versions of this reply">
+      <button
+        type="button"
+        aria-label="Previous version"
+        title="Previous version (←)"
+        disabled={disabled || reply.version <= 1}
+        onClick={() => onShow(reply.version - 1)}
+        className="grid size-8 place-items-center rounded-full hover:bg-gold/10 hover:text-gold disabled:opacity-40 [&_svg]:size-4"
+      >
+        <ChevronLeft aria-hidden />
+      </button>
+      <span aria-label={`Version ${reply.version} of ${reply.versions}`} className="min-w-8 text-center tabular-nums">
+        {reply.version} / {reply.versions}
+      </span>
+      <button
+        type="button"
+        aria-label="Next version"
+        title="Next version (→)"
+        disabled={disabled || reply.version >= reply.versions}
+        onClick={() => onShow(reply.version + 1)}
+        className="grid size-8 place-items-center rounded-full hover:bg-gold/10 hover:text-gold disabled:opacity-40 [&_svg]:size-4"
+      >
+        <ChevronRight aria-hidden />
+      </button>
+    </span>
+  );
+}
+
+/** Above the composer: a quiet warning when credits run low, and why it is closed at none. */
+function CreditsNotice({ credits, blocked, returnTo }: { credits: number; blocked: boolean; returnTo: string }) {
+  if (credits > LOW_CREDITS) return null;
+  const getCredits = (
+    <Link to={`/credits?returnTo=${encodeURIComponent(returnTo)}`} className="font-semibold text-gold underline underline-offset-2">
+      Get credits
+    </Link>
+  );
+  return (
+    <p role="status" className={blocked ? "mb-2 text-center text-sm text-parchment" : "mb-2 text-center text-xs text-parchment-dim"}>
+      {blocked ? "You have no credits left, so the Game Master cannot answer. " : `${creditsInWords(credits)} left. `}
+      {getCredits}
+      {blocked ? " to keep playing — you will come back right here." : null}
+    </p>
+  );
+}
+
+/** The play screen: header, the story so far, the reply streaming in, the story controls and the composer. */
 export function GameChat({
   game,
-  initialMessages,
+  initialStory,
   offline,
   playerEmail,
 }: {
   game: PlayGame;
-  initialMessages: ChatMessage[];
+  initialStory: StoryView | null;
   offline: boolean;
   playerEmail: string;
 }) {
-  const { messages, setMessages, pending, streamingId, send } = useGameChat({ gameSlug: game.slug, initialMessages });
+  const chat = useGameChat({ gameSlug: game.slug, initialStory });
+  const { storyId, messages, exchanges, pending, streamingKey } = chat;
   const [draft, setDraft] = useState("");
+  const [editing, setEditing] = useState(false);
   const [saving, setSaving] = useState(false);
   const [restarting, setRestarting] = useState(false);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const [welcomeTime] = useState(() => new Date().toISOString());
   const { scroller, following, onScroll, follow, jumpToLatest } = useFollowLatest(messages);
+  const credits = useViewerCredits() ?? 0;
 
   const story = messages.filter((message) => !message.local);
-  const lastReply = messages.findLast((message) => message.role === "assistant" && !message.local);
   const lastMessage = messages.at(-1);
+  const latestReply = story.findLast((message) => message.role === "assistant" && message.exchange === exchanges);
+  const latestAction = story.findLast((message) => message.role === "user" && message.exchange === exchanges);
+  const latestChoices = latestReply && !pending ? splitStoryChoices(latestReply.content).choices : [];
+  const openingIsFree = exchanges <= 1;
+  // The opening scene is free, so only a story already begun needs a credit.
+  const outOfCredits = credits < CREDITS_PER_MESSAGE && exchanges > 0;
+  const returnTo = `/play/${game.slug}`;
 
   useEffect(() => {
     inputRef.current?.focus({ preventScroll: true });
@@ -145,9 +260,47 @@ export function GameChat({
   async function submit(text = draft) {
     follow();
     setDraft("");
-    const outcome = await send(text);
-    if (outcome === "returned") setDraft((current) => current || text);
+    const wasEditing = editing;
+    setEditing(false);
+    const message = chosenAction(text, latestChoices);
+    const outcome = wasEditing ? await chat.control({ kind: "edit", message }) : await chat.send(message);
+    if (outcome === "returned") {
+      setDraft((current) => current || text);
+      setEditing(wasEditing);
+    }
     inputRef.current?.focus({ preventScroll: true });
+  }
+
+  function startEditing() {
+    if (!latestAction || pending) return;
+    setDraft(latestAction.content);
+    setEditing(true);
+    inputRef.current?.focus();
+  }
+
+  function cancelEditing() {
+    setEditing(false);
+    setDraft("");
+  }
+
+  function runControl(kind: "retry" | "continue") {
+    follow();
+    void chat.control({ kind });
+  }
+
+  /** ↑ edits the last message, ←/→ page through the latest reply's versions — from an empty composer. */
+  function onComposerKey(event: React.KeyboardEvent<HTMLTextAreaElement>) {
+    if (draft !== "" || pending || event.shiftKey || event.altKey || event.metaKey || event.ctrlKey) return;
+    if (event.key === "ArrowUp" && latestAction) {
+      event.preventDefault();
+      startEditing();
+    } else if (event.key === "ArrowLeft" && latestReply && latestReply.version > 1) {
+      event.preventDefault();
+      void chat.showVersion(latestReply.version - 1);
+    } else if (event.key === "ArrowRight" && latestReply && latestReply.version < latestReply.versions) {
+      event.preventDefault();
+      void chat.showVersion(latestReply.version + 1);
+    }
   }
 
   async function save() {
@@ -169,8 +322,9 @@ export function GameChat({
     setRestarting(true);
     try {
       await storyRequest("DELETE", game.slug);
-      setMessages([]);
+      chat.cleared();
       setDraft("");
+      setEditing(false);
       toast.success(PLAY_TOASTS.restarted.title);
     } catch {
       toast.error(PLAY_TOASTS.sendFailed.title, { description: "The story could not be reset. Please try again." });
@@ -182,6 +336,46 @@ export function GameChat({
   function choose(choice: string) {
     setDraft(choice);
     inputRef.current?.focus();
+  }
+
+  function actionsFor(message: ChatMessage) {
+    if (pending || message.local || message.exchange !== exchanges || !storyId) return null;
+    if (message === latestAction) {
+      return (
+        <ControlButton
+          label="Edit"
+          description={`Change your message and send it again. ${costOf(openingIsFree)}. (↑ in an empty message box)`}
+          icon={<Pencil aria-hidden />}
+          onClick={startEditing}
+        />
+      );
+    }
+    if (message !== latestReply) return null;
+    return (
+      <span className="inline-flex flex-wrap items-center gap-0.5">
+        {message.versions > 1 ? <VersionSwitcher reply={message} onShow={(version) => void chat.showVersion(version)} disabled={pending} /> : null}
+        <ControlButton
+          label="Retry"
+          description={`Ask the Game Master for another version of this reply; earlier versions are kept. ${costOf(openingIsFree)}.`}
+          icon={<RefreshCw aria-hidden />}
+          onClick={() => runControl("retry")}
+          disabled={outOfCredits && !openingIsFree}
+        />
+        <ControlButton
+          label="Continue"
+          description={`Ask the Game Master to write more of this reply. ${costOf(false)}.`}
+          icon={<FastForward aria-hidden />}
+          onClick={() => runControl("continue")}
+          disabled={outOfCredits}
+        />
+        <ControlButton
+          label="Undo"
+          description="Take back this exchange: your message and this reply leave the story. Free; no credit is returned."
+          icon={<Undo2 aria-hidden />}
+          onClick={() => void chat.undo()}
+        />
+      </span>
+    );
   }
 
   return (
@@ -209,18 +403,22 @@ export function GameChat({
         >
           <ol className="flex flex-col gap-5">
             {messages.length === 0 ? (
-              <ChatMessageView role="assistant" content={welcomeMessage(game.title, game.tagline)} createdAt={welcomeTime} />
+              <ChatMessageView role="assistant" content={welcomeMessage(game.title, game.tagline)} createdAt={welcomeTime}>
+                <ChoiceButtons choices={[PLAY_TEXTS.beginChoice]} onChoose={(choice) => void submit(choice)} disabled={pending} />
+                <p className="mt-2 text-xs text-parchment-dim">The opening scene is free.</p>
+              </ChatMessageView>
             ) : null}
             {messages.map((message) => {
-              const isLastReply = message === lastReply && message === lastMessage && !pending;
-              const { body, choices } = isLastReply ? splitStoryChoices(message.content) : { body: message.content, choices: [] };
+              const showChoices = message === latestReply && message === lastMessage && !pending;
+              const { body, choices } = showChoices ? splitStoryChoices(message.content) : { body: message.content, choices: [] };
               return (
                 <ChatMessageView
-                  key={message.id}
+                  key={message.key}
                   role={message.role}
                   content={body}
                   createdAt={message.createdAt}
-                  streaming={message.id === streamingId}
+                  streaming={message.key === streamingKey || message.status === "streaming"}
+                  actions={actionsFor(message)}
                 >
                   {choices.length > 0 ? <ChoiceButtons choices={choices} onChoose={choose} disabled={pending} /> : null}
                 </ChatMessageView>
@@ -241,9 +439,28 @@ export function GameChat({
         ) : null}
       </div>
       <div className="border-t border-ink-line bg-ink px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-0">
-        <ChatComposer value={draft} onChange={setDraft} onSend={() => void submit()} pending={pending} inputRef={inputRef} />
+        <CreditsNotice credits={credits} blocked={outOfCredits} returnTo={returnTo} />
+        {editing ? (
+          <p className="mb-2 flex items-center justify-between gap-2 rounded-lg bg-plum/40 px-3 py-1.5 text-xs text-parchment">
+            <span>Editing your last message: sending replaces that exchange ({costOf(openingIsFree).toLowerCase()}).</span>
+            <button type="button" onClick={cancelEditing} className="inline-flex items-center gap-1 font-semibold text-gold">
+              <X className="size-3.5" aria-hidden />
+              Cancel edit
+            </button>
+          </p>
+        ) : null}
+        <ChatComposer
+          value={draft}
+          onChange={setDraft}
+          onSend={() => void submit()}
+          onKeyDown={onComposerKey}
+          pending={pending}
+          disabled={outOfCredits}
+          placeholder={outOfCredits ? "Get credits to keep playing" : undefined}
+          inputRef={inputRef}
+        />
         <p id="play-input-hint" className="mt-2 hidden text-center text-xs text-parchment-dim sm:block">
-          Enter sends · Shift+Enter adds a line · Each message costs 1 credit
+          Enter sends · Shift+Enter adds a line · ↑ edits your last message · Each message costs {creditsInWords(CREDITS_PER_MESSAGE)}
         </p>
       </div>
     </div>

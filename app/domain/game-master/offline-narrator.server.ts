@@ -21,6 +21,10 @@ export interface TurnInput {
   action: string;
   /** The Game Master's earlier replies in this story, oldest first (as far as the context holds them). */
   previousReplies: string[];
+  /** Another answer to the same turn (a retried reply): 0 or absent for the first. */
+  variant?: number;
+  /** More of the latest reply (Continue): prose only, without the status, the prompt or the choices. */
+  extending?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -363,10 +367,11 @@ function choicesFor(random: Random, world: World, focus: Entity | undefined, pre
   return chosen.slice(0, Math.max(3, Math.min(count, chosen.length)));
 }
 
-export function narrateTurn({ world, action, previousReplies }: TurnInput): string {
+export function narrateTurn({ world, action, previousReplies, variant, extending = false }: TurnInput): string {
   const lastReply = previousReplies.at(-1) ?? "";
-  const random = generator(hash(`${world.title}\n${previousReplies.length}\n${action}\n${lastReply.slice(-400)}`));
-  const firstTurn = previousReplies.length === 0;
+  const variation = variant ? `\n${variant}` : "";
+  const random = generator(hash(`${world.title}\n${previousReplies.length}\n${action}\n${lastReply.slice(-400)}${variation}`));
+  const firstTurn = previousReplies.length === 0 && !extending;
   const ready = firstTurn && READY.test(action.trim());
   const focus = mentioned(world.people, action)[0] ?? (world.people.length > 0 ? pick(random, world.people) : undefined);
   const others = world.people.filter((person) => person !== focus);
@@ -375,7 +380,7 @@ export function narrateTurn({ world, action, previousReplies }: TurnInput): stri
   const paragraphs: string[] = [];
 
   if (firstTurn && world.opening) paragraphs.push(world.opening);
-  if (!ready) {
+  if (!ready && !extending) {
     const outcome = pickFresh(random, OUTCOMES, lastReply, (item) => item);
     paragraphs.push(`${firstTurn ? "You begin as you mean to go on. " : ""}${reflectAction(action)} ${outcome}`);
   }
@@ -406,6 +411,7 @@ export function narrateTurn({ world, action, previousReplies }: TurnInput): stri
       ? pickFresh(random, world.challenges, lastReply, (challenge) => `**${challenge.name}**`)
       : undefined;
   if (pressure?.detail) paragraphs.push(fill(pick(random, PRESSURES), { pressure: describe(pressure, { bold: true }) }));
+  if (extending) return paragraphs.join("\n\n");
 
   const status = currentStatus(world, previousReplies);
   if (status) {

@@ -7,7 +7,7 @@ import type {
 } from "@ai-sdk/provider";
 import { narrateTurn } from "./offline-narrator.server.ts";
 import { readWorld } from "./offline-world.server.ts";
-import { parseSystemPrompt } from "./story-brief.server.ts";
+import { CONTINUE_INSTRUCTION, parseSystemPrompt } from "./story-brief.server.ts";
 import { estimateTokens, truncateToTokens } from "./tokens.server.ts";
 
 /**
@@ -27,9 +27,13 @@ function compose(options: LanguageModelV4CallOptions) {
     .map(textOf)
     .join("\n\n");
   const conversation = options.prompt.filter((message) => message.role === "user" || message.role === "assistant");
-  const action = textOf(conversation.findLast((message) => message.role === "user") ?? { role: "user", content: [] });
+  const actions = conversation.filter((message) => message.role === "user").map(textOf);
+  const extending = actions.at(-1) === CONTINUE_INSTRUCTION;
+  // Continue: the action is still the player's last one, and the reply so far is the last reply.
+  const action = (extending ? actions.at(-2) : actions.at(-1)) ?? "";
   const previousReplies = conversation.filter((message) => message.role === "assistant").map(textOf);
-  const text = narrateTurn({ world: readWorld(parseSystemPrompt(system)), action, previousReplies });
+  const narration = narrateTurn({ world: readWorld(parseSystemPrompt(system)), action, previousReplies, variant: options.seed, extending });
+  const text = extending ? `\n\n${narration}` : narration;
 
   const cap = options.maxOutputTokens;
   const capped = cap !== undefined && estimateTokens(text) > cap;

@@ -13,6 +13,8 @@ export interface ReplyRequest {
   /** Retries when the provider refuses before streaming (connection errors, 429, 5xx). */
   maxRetries: number;
   abortSignal: AbortSignal;
+  /** Asks for a different answer to the same prompt (a retried reply). */
+  seed?: number;
 }
 
 /**
@@ -32,6 +34,7 @@ export async function streamReply(request: ReplyRequest): Promise<ReadableStream
         prompt,
         maxOutputTokens: request.maxOutputTokens,
         abortSignal: request.abortSignal,
+        seed: request.seed,
       });
       return stream;
     } catch (error) {

@@ -41,6 +41,9 @@ export function isWorldContentType(type: string): type is WorldContentType {
 export const OMITTED_TURNS_NOTE =
   "This story is long: some earlier turns are left out below to save space. The opening and the most recent turns follow; stay consistent with them.";
 
+/** Asked of the model after the reply it should extend (Continue); the offline storyteller reads it too. */
+export const CONTINUE_INSTRUCTION = "(Continue your last reply from exactly where it stopped. Do not repeat any of it.)";
+
 function escapeAttribute(value: string) {
   return value.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("\n", " ");
 }

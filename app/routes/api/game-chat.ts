@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { playTurn } from "#app/domain/game-master/turn.server.ts";
+import { callGameMaster } from "#app/domain/game-master/turn.server.ts";
 import { apiRoute, endpoint } from "#app/http/api-route.server.ts";
 import { eventStreamResponse } from "#app/http/sse.ts";
-import { MAX_PLAYER_MESSAGE_LENGTH } from "#app/lib/constants.ts";
+import { playerMessage } from "#app/http/story-input.ts";
 
 /**
  * POST /api/game-chat — the game-chat function of docs/spec.md §7: { message, game_slug,
@@ -10,11 +10,7 @@ import { MAX_PLAYER_MESSAGE_LENGTH } from "#app/lib/constants.ts";
  * for compatibility and ignored: the stored story is the model's memory.
  */
 const bodySchema = z.object({
-  message: z
-    .string({ error: "Write a message for the Game Master." })
-    .trim()
-    .min(1, "Write a message for the Game Master: an empty message is not sent.")
-    .max(MAX_PLAYER_MESSAGE_LENGTH, `Your message is too long: keep it under ${MAX_PLAYER_MESSAGE_LENGTH.toLocaleString("en-US")} characters.`),
+  message: playerMessage,
   game_slug: z
     .string({ error: "Say which game this message is for (game_slug)." })
     .trim()
@@ -28,7 +24,7 @@ const gameChat = apiRoute({
     access: "user",
     body: bodySchema,
     handler: async ({ user, body, logger }) =>
-      eventStreamResponse(await playTurn({ user, gameSlug: body.game_slug, message: body.message, logger })),
+      eventStreamResponse(await callGameMaster({ user, gameSlug: body.game_slug, call: { kind: "turn", message: body.message }, logger })),
   }),
 });
 

@@ -1,14 +1,16 @@
 import { z } from "zod";
 import { NotFoundError } from "#app/domain/errors.server.ts";
 import { findPlayableGame } from "#app/domain/game-master/game-source.server.ts";
-import { confirmSavedStory, deleteGameMessages, listGameMessages } from "#app/domain/game-messages.server.ts";
+import { confirmSavedStory, listStoryMessages } from "#app/domain/game-messages.server.ts";
+import { clearStory, findLatestStory } from "#app/domain/stories.server.ts";
 import { apiRoute, endpoint } from "#app/http/api-route.server.ts";
 import { MAX_PLAYER_MESSAGE_LENGTH, MESSAGE_ROLES } from "#app/lib/constants.ts";
 import { PLAY_TOASTS } from "#app/lib/play-texts.ts";
 
 /**
- * The signed-in player's stored story in one game (docs/spec.md §7, game_messages): GET
- * ?game_slug= lists it, PUT confirms it (Save Chat), DELETE removes it (Start Over).
+ * The signed-in player's current story in one game (docs/spec.md §7, game_messages): GET
+ * ?game_slug= lists it, PUT confirms it (Save Chat: the messages sent are the newest stored),
+ * DELETE removes its messages (Start Over).
  */
 
 /** Game Master replies are capped by AI_MAX_OUTPUT_TOKENS; this bounds what Save Chat accepts. */
@@ -32,10 +34,11 @@ const saveSchema = z.object({
   messages: z.array(shownMessage).max(MAX_SAVED_MESSAGES, `A story can hold at most ${MAX_SAVED_MESSAGES} messages.`),
 });
 
-async function requireGame(slug: string) {
+/** The player's current story in a playable game, if they have begun one. */
+async function currentStory(userId: string, slug: string) {
   const game = await findPlayableGame(slug);
   if (!game) throw new NotFoundError(PLAY_TOASTS.gameNotFound.description);
-  return game;
+  return findLatestStory(userId, game.slug);
 }
 
 const gameMessages = apiRoute({
@@ -43,8 +46,8 @@ const gameMessages = apiRoute({
     access: "user",
     query: z.object({ game_slug: gameSlug }),
     handler: async ({ user, query }) => {
-      const game = await requireGame(query.game_slug);
-      const messages = await listGameMessages(user.id, game.slug);
+      const story = await currentStory(user.id, query.game_slug);
+      const messages = story ? await listStoryMessages(story.id) : [];
       return {
         messages: messages.map((message) => ({
           id: message.id,
@@ -59,16 +62,16 @@ const gameMessages = apiRoute({
     access: "user",
     body: saveSchema,
     handler: async ({ user, body }) => {
-      const game = await requireGame(body.game_slug);
-      return { saved: await confirmSavedStory(user.id, game.slug, body.messages) };
+      const story = await currentStory(user.id, body.game_slug);
+      return { saved: await confirmSavedStory(story?.id, body.messages) };
     },
   }),
   DELETE: endpoint({
     access: "user",
     query: z.object({ game_slug: gameSlug }),
     handler: async ({ user, query }) => {
-      const game = await requireGame(query.game_slug);
-      return { deleted: await deleteGameMessages(user.id, game.slug) };
+      const story = await currentStory(user.id, query.game_slug);
+      return { deleted: story ? (await clearStory(user.id, story.id)).deleted : 0 };
     },
   }),
 });

@@ -1,0 +1,177 @@
+import { and, desc, eq, lt, sql, type SQL } from "drizzle-orm";
+import { db } from "../db/database.server.ts";
+import { stories } from "../db/schema.ts";
+import type { StoryOperation } from "../lib/constants.ts";
+import { STORY_REFUSALS } from "../lib/play-texts.ts";
+import { STORY_PAGE_EXCHANGES, type StoryMessageView, type StoryView } from "../lib/story-view.ts";
+import { latestStoryMessages, type StoryMessage } from "./game-messages.server.ts";
+import { DomainError, NotFoundError } from "./errors.server.ts";
+
+/**
+ * A player's stories and every change made to one (migration 0006's functions: each is one
+ * atomic call, serialised per story, announced to the player's other tabs). A story has at most
+ * one Game Master call in flight; its lease is renewed while the reply is written, and a call
+ * whose lease ran out — its instance died — is settled by whoever finds it (refunded when it
+ * had written nothing).
+ */
+
+export interface Story {
+  id: string;
+  userId: string;
+  gameSlug: string;
+  exchanges: number;
+  revision: number;
+  activeTurnId: string | null;
+  activeTurnKind: StoryOperation | null;
+  activeReplyId: number | null;
+  activeTurnLeaseUntil: Date | null;
+}
+
+const storyColumns = {
+  id: stories.id,
+  userId: stories.userId,
+  gameSlug: stories.gameSlug,
+  exchanges: stories.exchanges,
+  revision: stories.revision,
+  activeTurnId: stories.activeTurnId,
+  activeTurnKind: stories.activeTurnKind,
+  activeReplyId: stories.activeReplyId,
+  activeTurnLeaseUntil: stories.activeTurnLeaseUntil,
+};
+
+/** How long a call in flight stays its instance's without a heartbeat. */
+export const TURN_LEASE_SECONDS = 30;
+/** Heartbeats renew the lease well before it runs out. */
+export const TURN_HEARTBEAT_MS = 10_000;
+
+/** The player's current story in a game: the one played most recently. */
+export async function findLatestStory(userId: string, gameSlug: string): Promise<Story | undefined> {
+  const [story] = await db()
+    .select(storyColumns)
+    .from(stories)
+    .where(and(eq(stories.userId, userId), eq(stories.gameSlug, gameSlug)))
+    .orderBy(desc(stories.updatedAt), desc(stories.createdAt))
+    .limit(1);
+  return story;
+}
+
+/** The player's current story in a game, begun if they have none (one per player and game, even when two tabs begin at once). */
+export async function findOrBeginStory(userId: string, gameSlug: string): Promise<Story> {
+  const existing = await findLatestStory(userId, gameSlug);
+  if (existing) return existing;
+  return db().transaction(async (transaction) => {
+    await transaction.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`story:${userId}:${gameSlug}`}, 0))`);
+    const [found] = await transaction
+      .select(storyColumns)
+      .from(stories)
+      .where(and(eq(stories.userId, userId), eq(stories.gameSlug, gameSlug)))
+      .limit(1);
+    if (found) return found;
+    const [created] = await transaction.insert(stories).values({ userId, gameSlug }).returning(storyColumns);
+    if (!created) throw new Error("The story could not be begun.");
+    return created;
+  });
+}
+
+/** One of the player's stories; another player's is as unknown as one that does not exist. */
+export async function findStory(userId: string, storyId: string): Promise<Story> {
+  const [story] = await db()
+    .select(storyColumns)
+    .from(stories)
+    .where(and(eq(stories.id, storyId), eq(stories.userId, userId)))
+    .limit(1);
+  if (!story) throw new NotFoundError(STORY_REFUSALS.missing);
+  return story;
+}
+
+/** A story's call in flight whose instance stopped renewing its lease is finished (and refunded) now. */
+export async function settleAbandonedTurn(story: Story): Promise<Story> {
+  if (!story.activeTurnId || !story.activeTurnLeaseUntil || story.activeTurnLeaseUntil.getTime() > Date.now()) return story;
+  await db()
+    .select({ outcome: sql<string>`outcome` })
+    .from(sql`finish_story_operation(${story.id}::uuid, ${story.activeTurnId}::uuid, '', null)`);
+  const [settled] = await db().select(storyColumns).from(stories).where(eq(stories.id, story.id));
+  return settled ?? story;
+}
+
+/** Renews the lease of a call in flight; false once it is no longer this call's. */
+export async function renewTurnLease(storyId: string, turnId: string): Promise<boolean> {
+  const renewed = await db()
+    .update(stories)
+    .set({ activeTurnLeaseUntil: sql`now() + make_interval(secs => ${TURN_LEASE_SECONDS})` })
+    .where(and(eq(stories.id, storyId), eq(stories.activeTurnId, turnId)))
+    .returning({ id: stories.id });
+  return renewed.length > 0;
+}
+
+/** Stories whose call in flight has been abandoned (their lease ran out): settled on start-up and by sweeps. */
+export async function settleAbandonedTurns(): Promise<number> {
+  const abandoned = await db()
+    .select(storyColumns)
+    .from(stories)
+    .where(lt(stories.activeTurnLeaseUntil, sql`now()`))
+    .limit(100);
+  for (const story of abandoned) await settleAbandonedTurn(story);
+  return abandoned.length;
+}
+
+type ChangeOutcome = "missing" | "busy" | "stale" | "no_version" | "undone" | "chosen" | "cleared";
+
+/** The refusals every story change shares, as typed errors. */
+export function refuseStoryChange(outcome: string): never {
+  switch (outcome) {
+    case "missing":
+      throw new NotFoundError(STORY_REFUSALS.missing);
+    case "busy":
+      throw new DomainError("story_busy", STORY_REFUSALS.busy);
+    case "stale":
+      throw new DomainError("story_changed", STORY_REFUSALS.stale);
+    case "no_version":
+      throw new DomainError("invalid_input", STORY_REFUSALS.noVersion);
+    default:
+      throw new Error(`A story change ended with an unexpected outcome: ${outcome}.`);
+  }
+}
+
+/** Calls one of migration 0006's change functions; anything but `done` is refused. */
+async function changeStory(call: SQL, done: ChangeOutcome): Promise<{ revision: number; deleted: number }> {
+  const [row] = await db()
+    .select({ outcome: sql<ChangeOutcome>`outcome`, revision: sql<number>`revision`, deleted: sql<number>`(to_jsonb(change) ->> 'deleted')::int` })
+    .from(sql`${call} as change`);
+  if (!row) throw new Error("A story change returned nothing.");
+  if (row.outcome !== done) refuseStoryChange(row.outcome);
+  return { revision: row.revision, deleted: row.deleted };
+}
+
+/** Undo: the latest exchange (`exchange`, as the player saw it) leaves the story. Free, and nothing is refunded. */
+export async function undoLatestExchange(userId: string, storyId: string, exchange: number): Promise<{ revision: number }> {
+  const { revision } = await changeStory(sql`undo_story_exchange(${storyId}::uuid, ${userId}, ${exchange}::int)`, "undone");
+  return { revision };
+}
+
+/** Previous / Next version of the latest reply: the story continues from the one chosen. */
+export async function chooseReplyVersion(userId: string, storyId: string, exchange: number, version: number): Promise<{ revision: number }> {
+  const { revision } = await changeStory(sql`choose_reply_version(${storyId}::uuid, ${userId}, ${exchange}::int, ${version}::int)`, "chosen");
+  return { revision };
+}
+
+/** Start Over: the story's messages are deleted (docs/spec.md §8); returns how many were in it. */
+export function clearStory(userId: string, storyId: string): Promise<{ deleted: number; revision: number }> {
+  return changeStory(sql`clear_story(${storyId}::uuid, ${userId})`, "cleared");
+}
+
+/** A story as the play screen shows it: its newest exchanges, and whether a call is in flight. */
+export async function storyView(story: Story): Promise<StoryView> {
+  const messages = await latestStoryMessages(story, STORY_PAGE_EXCHANGES);
+  return {
+    id: story.id,
+    revision: story.revision,
+    exchanges: story.exchanges,
+    busy: story.activeTurnId !== null,
+    messages: messages.map(messageView),
+  };
+}
+
+export function messageView(message: StoryMessage): StoryMessageView {
+  return { ...message, createdAt: message.createdAt.toISOString() };
+}

@@ -1,0 +1,35 @@
+import type { MessageRole, MessageStatus } from "./constants.ts";
+
+/**
+ * A story as the play screen holds it: a window of its newest exchanges (older ones load on
+ * demand), its revision (what other tabs compare), and whether a Game Master call is in flight.
+ */
+
+export interface StoryMessageView {
+  id: number;
+  /** The exchange's position in the story, from 1; a player's message and its reply share it. */
+  exchange: number;
+  role: MessageRole;
+  content: string;
+  /** "streaming" while the reply is being written. */
+  status: MessageStatus;
+  /** The version of a reply on screen, of `versions` (Retry adds versions). */
+  version: number;
+  versions: number;
+  /** ISO time. */
+  createdAt: string;
+}
+
+export interface StoryView {
+  id: string;
+  revision: number;
+  /** How many exchanges the story has: the newest one's position. */
+  exchanges: number;
+  /** A Game Master call is being written in this story (in this tab or another). */
+  busy: boolean;
+  /** The newest exchanges, in story order. */
+  messages: StoryMessageView[];
+}
+
+/** Exchanges a window holds: the play page's first screen, and each older page loaded on scroll. */
+export const STORY_PAGE_EXCHANGES = 30;

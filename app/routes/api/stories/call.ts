@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { InvalidInputError, NotFoundError } from "#app/domain/errors.server.ts";
+import { callGameMaster, type StoryCall } from "#app/domain/game-master/turn.server.ts";
+import { apiRoute, endpoint } from "#app/http/api-route.server.ts";
+import { eventStreamResponse } from "#app/http/sse.ts";
+import { playerMessage, seenExchange, storyIdOf } from "#app/http/story-input.ts";
+
+/**
+ * POST /api/stories/{id}/retry | continue | edit — the paid story controls, on the latest
+ * exchange as the page saw it (`exchange`): a new version of the reply, the reply extended, or the
+ * exchange replaced by an edited message (`message`). Each answers game-chat's event stream.
+ */
+const CALLS = ["retry", "continue", "edit"] as const;
+
+const bodySchema = z.object({ exchange: seenExchange, message: playerMessage.optional() });
+
+const storyCall = apiRoute({
+  POST: endpoint({
+    access: "user",
+    body: bodySchema,
+    handler: async ({ user, params, body, logger }) => {
+      const kind = z.enum(CALLS).safeParse(params.call);
+      if (!kind.success) throw new NotFoundError("There is no such story control.");
+      let call: StoryCall;
+      if (kind.data === "edit") {
+        if (!body.message) throw new InvalidInputError("Write the edited message for the Game Master.", "message");
+        call = { kind: "edit", exchange: body.exchange, message: body.message };
+      } else {
+        call = { kind: kind.data, exchange: body.exchange };
+      }
+      return eventStreamResponse(await callGameMaster({ user, storyId: storyIdOf(params), call, logger }));
+    },
+  }),
+});
+
+export const loader = storyCall;
+export const action = storyCall;

@@ -1,0 +1,257 @@
+import { mkdirSync } from "node:fs";
+import type { Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
+import { signInBrowser, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
+import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
+import { setBalance } from "#tests/helpers/game-chat.ts";
+import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { beginStory, OPENING_EXCHANGE } from "#tests/helpers/stories.ts";
+
+/**
+ * The story controls and durable turns of issue 16, as a player meets them in Chromium: every
+ * control found by its accessible name, a reply that survives reload and Back, two tabs on one
+ * story, typed choice numbers, the credit states, and the play screen at phone width.
+ */
+
+const SCREENSHOTS = "test-results/story-controls";
+const GAME = "empress-simulator";
+
+let server: TestServer;
+let browser: TestBrowser;
+
+beforeAll(async () => {
+  // Slow enough that a reload or a second tab lands in the middle of a reply (a reply is ~200 words).
+  server = await startTestServer({ AI_OFFLINE_WORD_DELAY_MS: "20" });
+  browser = await launchBrowser();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+});
+
+afterEach(() => browser.closePages());
+
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+const log = (page: Page) => page.getByRole("log");
+const input = (page: Page) => page.getByLabel("Your action or response");
+const replies = (page: Page) => log(page).locator('li[data-role="assistant"]');
+const playerMessages = (page: Page) => log(page).locator('li[data-role="user"]');
+const control = (page: Page, name: string) => page.getByRole("button", { name, exact: true });
+
+async function player(options: { begun?: boolean; credits?: number } = {}) {
+  const account = await signUp(server);
+  if (options.begun !== false) await beginStory(server, account, GAME);
+  if (options.credits !== undefined) await setBalance(account, options.credits);
+  await signInBrowser(browser.context, server, account);
+  return account;
+}
+
+async function open(size?: { width: number; height: number }) {
+  const page = await browser.newPage(size);
+  await page.goto(`${server.url}/play/${GAME}`);
+  await log(page).waitFor();
+  return page;
+}
+
+/** Waits until the latest reply is finished (its controls are back). */
+async function replyDone(page: Page) {
+  await control(page, "Retry").waitFor({ timeout: 30_000 });
+}
+
+async function send(page: Page, text: string) {
+  await input(page).fill(text);
+  await input(page).press("Enter");
+}
+
+async function balance(page: Page) {
+  return page.getByTestId("credits-balance").first().textContent();
+}
+
+describe("the story controls", () => {
+  it("Retry keeps versions to page through, Continue extends, ↑ edits, Undo walks back — each paid one saying its cost", async () => {
+    await player();
+    const page = await open();
+    await send(page, "I summon the Grand Chancellor.");
+    await replyDone(page);
+    await expect.poll(() => balance(page)).toBe("19 Credits");
+
+    // The cost is the button's accessible description (and its tooltip).
+    const retry = control(page, "Retry");
+    expect(await retry.getAttribute("title")).toMatch(/Costs 1 credit/);
+    const describedBy = await retry.getAttribute("aria-describedby");
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toMatch(/Costs 1 credit/);
+    expect(await control(page, "Continue").getAttribute("title")).toMatch(/Costs 1 credit/);
+    expect(await control(page, "Undo").getAttribute("title")).toMatch(/Free/);
+
+    const first = await replies(page).last().textContent();
+    await retry.click();
+    await replyDone(page);
+    await page.getByText("2 / 2").waitFor();
+    const second = await replies(page).last().textContent();
+    expect(second).not.toBe(first);
+    await expect.poll(() => balance(page)).toBe("18 Credits");
+
+    await control(page, "Previous version").click();
+    await page.getByText("1 / 2").waitFor();
+    await expect.poll(() => replies(page).last().textContent()).toBe(first);
+    // ← and → page through versions from an empty composer.
+    await input(page).focus();
+    await input(page).press("ArrowRight");
+    await page.getByText("2 / 2").waitFor();
+    await control(page, "Previous version").click();
+    await page.getByText("1 / 2").waitFor();
+    expect(await control(page, "Next version").isEnabled()).toBe(true);
+    await page.screenshot({ path: `${SCREENSHOTS}/versions-1280.png` });
+
+    const before = (await replies(page).last().textContent()) ?? "";
+    await control(page, "Continue").click();
+    await replyDone(page);
+    await expect.poll(async () => ((await replies(page).last().textContent()) ?? "").length).toBeGreaterThan(before.length);
+    await expect.poll(() => balance(page)).toBe("17 Credits");
+
+    // ↑ in the empty composer edits the last message.
+    await input(page).focus();
+    await input(page).press("ArrowUp");
+    expect(await input(page).inputValue()).toBe("I summon the Grand Chancellor.");
+    await page.getByRole("button", { name: "Cancel edit" }).waitFor();
+    await input(page).fill("I summon the Commander instead.");
+    await input(page).press("Enter");
+    await replyDone(page);
+    await expect
+      .poll(() => playerMessages(page).allTextContents())
+      .toEqual([expect.stringContaining(OPENING_EXCHANGE.message), expect.stringContaining("I summon the Commander instead.")]);
+    await expect.poll(() => balance(page)).toBe("16 Credits");
+
+    // Undo is free and walks back one exchange at a time.
+    await control(page, "Undo").click();
+    await expect.poll(() => playerMessages(page).count()).toBe(1);
+    expect(await control(page, "Edit").count()).toBe(1);
+    await expect.poll(() => balance(page)).toBe("16 Credits");
+    await page.reload();
+    await expect.poll(() => playerMessages(page).count()).toBe(1);
+    expect(page.errors).toEqual([]);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
+
+  it("typing the number of a suggested choice sends that choice, and the story shows its text", async () => {
+    await player({ begun: false });
+    const page = await open();
+    await page.getByRole("button", { name: new RegExp(PLAY_TEXTS.beginChoice.replace(/[.!]/g, ".")) }).click();
+    await replyDone(page);
+    const second = page.getByRole("list", { name: "Suggested actions" }).getByRole("button").nth(1);
+    const choiceText = ((await second.textContent()) ?? "").replace(/^2/, "");
+    // The opening scene was free.
+    await expect.poll(() => balance(page)).toBe("20 Credits");
+    await send(page, "2");
+    await expect.poll(() => playerMessages(page).last().textContent()).toContain(choiceText);
+    expect(await playerMessages(page).last().textContent()).not.toBe("2");
+    await replyDone(page);
+  });
+});
+
+describe("a turn that survives anything", () => {
+  it("reloading mid-reply shows the message at once and the reply carries on to its end, without another reload", async () => {
+    await player();
+    const page = await open();
+    await send(page, "I read the memorial aloud.");
+    await expect.poll(async () => ((await replies(page).last().textContent()) ?? "").length, { timeout: 10_000 }).toBeGreaterThan(80);
+    await page.reload();
+    await expect.poll(() => playerMessages(page).last().textContent()).toContain("I read the memorial aloud.");
+    // Still being written: the composer waits, and the text keeps growing to the finished reply.
+    expect(await page.getByRole("button", { name: "Send message" }).isDisabled()).toBe(true);
+    await replyDone(page);
+    await page.getByRole("list", { name: "Suggested actions" }).waitFor();
+    const shown = await replies(page).last().textContent();
+    await page.reload();
+    await replyDone(page);
+    expect(await replies(page).last().textContent()).toBe(shown);
+    expect(page.errors).toEqual([]);
+  });
+
+  it("Back and Forward mid-reply come back to the reply", async () => {
+    await player();
+    const page = await open();
+    await send(page, "I walk the palace walls.");
+    await expect.poll(async () => ((await replies(page).last().textContent()) ?? "").length, { timeout: 10_000 }).toBeGreaterThan(80);
+    await page.getByRole("link", { name: "Back to Games" }).click();
+    await page.waitForURL(`${server.url}/games`);
+    await page.goBack();
+    await expect.poll(() => playerMessages(page).last().textContent()).toContain("I walk the palace walls.");
+    await replyDone(page);
+    await page.getByRole("list", { name: "Suggested actions" }).waitFor();
+  });
+
+  it("a second tab shows the other's new exchange within 2 seconds, with its composer busy meanwhile", async () => {
+    await player();
+    const first = await open();
+    const second = await open();
+    await send(first, "I call for the eunuch Rong Yuan.");
+    // The second tab learns of the turn, shows the message and waits.
+    await expect
+      .poll(() => playerMessages(second).last().textContent(), { timeout: 2_000, interval: 100 })
+      .toContain("I call for the eunuch Rong Yuan.");
+    expect(await second.getByRole("button", { name: "Send message" }).isDisabled()).toBe(true);
+    await replyDone(first);
+    const finished = await replies(first).last().textContent();
+    await expect.poll(() => replies(second).last().textContent(), { timeout: 2_000, interval: 100 }).toBe(finished);
+    await control(second, "Retry").waitFor();
+
+    // An Undo in the second tab reaches the first.
+    await control(second, "Undo").click();
+    await expect.poll(() => playerMessages(first).count(), { timeout: 2_000, interval: 100 }).toBe(1);
+    expect(first.errors).toEqual([]);
+    expect(second.errors).toEqual([]);
+  });
+});
+
+describe("credits in play", () => {
+  it("warns quietly at 3 credits or fewer, and at 0 closes the composer with a Get credits link back to the story", async () => {
+    const account: TestAccount = await player({ credits: 1 });
+    const page = await open();
+    await page.getByText("1 credit left.").waitFor();
+    await send(page, "I spend my last credit.");
+    await replyDone(page);
+    await page.getByText("You have no credits left").waitFor();
+    expect(await input(page).isDisabled()).toBe(true);
+    expect(await control(page, "Retry").isDisabled()).toBe(true);
+    expect(await control(page, "Undo").isDisabled()).toBe(false);
+    const getCredits = page.getByRole("link", { name: "Get credits" });
+    expect(await getCredits.getAttribute("href")).toBe(`/credits?returnTo=${encodeURIComponent(`/play/${GAME}`)}`);
+    await page.screenshot({ path: `${SCREENSHOTS}/no-credits-1280.png` });
+    // Buying keeps the place: the credits page leads back to the same story.
+    await getCredits.click();
+    await page.waitForURL(/\/credits\?returnTo=/);
+    await page.getByRole("link", { name: "Back to your story" }).click();
+    await page.waitForURL(`${server.url}/play/${GAME}`);
+    await expect.poll(() => playerMessages(page).last().textContent()).toContain("I spend my last credit.");
+    // Credits bought elsewhere open the composer again at once.
+    await setBalance(account, 5);
+    await expect.poll(() => input(page).isDisabled()).toBe(false);
+  });
+});
+
+describe("the play screen on a phone", () => {
+  it("at 360 px: header and composer stay put, only the story scrolls, no footer, nothing overflows", async () => {
+    await player();
+    const page = await open({ width: 360, height: 740 });
+    await send(page, "I look out over the Forbidden City.");
+    await replyDone(page);
+    await send(page, "2");
+    await replyDone(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    // The window itself does not scroll: the story does.
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(740);
+    expect(await page.locator("footer").count()).toBe(0);
+    for (const element of [input(page), page.getByRole("button", { name: "Send message" }), page.getByRole("heading", { level: 1 })]) {
+      const box = await element.boundingBox();
+      expect(box && box.y >= 0 && box.y + box.height <= 740).toBe(true);
+    }
+    await page.screenshot({ path: `${SCREENSHOTS}/play-360.png` });
+    await input(page).focus();
+    await input(page).press("ArrowUp");
+    await page.screenshot({ path: `${SCREENSHOTS}/play-360-editing.png` });
+    expect(page.errors).toEqual([]);
+  });
+});
