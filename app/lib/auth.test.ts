@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { authPath, displayName, googleSignInErrorMessage, humanAuthMessage, safeRedirectPath, verificationErrorMessage } from "./auth.ts";
+import {
+  authPath,
+  displayName,
+  googleSignInErrorMessage,
+  humanAuthMessage,
+  safeRedirectPath,
+  signUpToPlayPath,
+  verificationErrorMessage,
+} from "./auth.ts";
 
 describe("safeRedirectPath", () => {
   it("keeps paths on this site, with their query and fragment", () => {
@@ -36,6 +44,12 @@ describe("authPath", () => {
     expect(authPath("/")).toBe("/auth");
     expect(authPath("/play/empress-simulator")).toBe("/auth?redirectTo=%2Fplay%2Fempress-simulator");
     expect(authPath("/credits", { tab: "signup" })).toBe("/auth?tab=signup&redirectTo=%2Fcredits");
+  });
+
+  it("sends a visitor who wants to play to the Sign Up tab, naming the game, and back to it", () => {
+    expect(signUpToPlayPath("empress-simulator")).toBe(
+      "/auth?tab=signup&reason=play&game=empress-simulator&redirectTo=%2Fplay%2Fempress-simulator",
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, MIN_PASSWORD_LENGTH } from "./constants.ts";
+import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, MIN_PASSWORD_LENGTH, STARTER_CREDITS } from "./constants.ts";
 
 /** The page that confirms an email address and re-sends the confirmation mail. */
 export const VERIFY_EMAIL_PATH = "/auth/verify-email";
@@ -31,6 +31,19 @@ export function authPath(redirectTo: string, extra: Record<string, string> = {})
   if (redirectTo !== "/") params.set("redirectTo", redirectTo);
   const query = params.toString();
   return query ? `/auth?${query}` : "/auth";
+}
+
+/**
+ * Where a visitor who pressed Start Playing is sent: the Sign Up tab, saying why (the game by its
+ * slug; /auth looks its title up, so no text of the address is ever shown), then back to the game.
+ */
+export function signUpToPlayPath(slug: string) {
+  return authPath(`/play/${slug}`, { tab: "signup", reason: "play", game: slug });
+}
+
+/** The line /auth shows a visitor sent there by signUpToPlayPath. */
+export function signUpToPlayReason(gameTitle: string) {
+  return `Create a free account to play ${gameTitle} — you start with ${STARTER_CREDITS} free credits.`;
 }
 
 /** The name shown for a user: the username they chose (trimmed, bounded), else their email's local part. */

@@ -6,7 +6,8 @@ import { AUTH_TOASTS, AuthShell, GoogleButton, OrDivider, SignInForm, SignUpForm
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#app/components/ui/tabs.tsx";
 import { useRootData } from "#app/components/use-root-data.ts";
 import { getSessionUser, googleSignInEnabled } from "#app/domain/auth.server.ts";
-import { authPath, googleSignInErrorMessage, safeRedirectPath } from "#app/lib/auth.ts";
+import { getActiveGame } from "#app/domain/games.server.ts";
+import { authPath, googleSignInErrorMessage, safeRedirectPath, signUpToPlayReason } from "#app/lib/auth.ts";
 import { STARTER_CREDITS } from "#app/lib/constants.ts";
 import type { Route } from "./+types/auth";
 
@@ -15,6 +16,16 @@ type Welcome = "new" | "back";
 
 function parseWelcome(value: string | null): Welcome | null {
   return value === "new" || value === "back" ? value : null;
+}
+
+/**
+ * Why the visitor is here, when a page sent them (`reason=play&game=<slug>` from Start Playing):
+ * the line is written from the game found on the server, never from the address's text.
+ */
+async function reasonFor(params: URLSearchParams): Promise<string | null> {
+  if (params.get("reason") !== "play") return null;
+  const game = await getActiveGame(params.get("game") ?? "");
+  return game ? signUpToPlayReason(game.title) : null;
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -35,6 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     tab,
     googleEnabled: googleSignInEnabled(),
     googleError: error ? googleSignInErrorMessage(error) : null,
+    reason: await reasonFor(url.searchParams),
   };
 }
 
@@ -63,11 +75,13 @@ function AuthForms({
   tab,
   googleEnabled,
   googleError,
+  reason,
 }: {
   redirectTo: string;
   tab: Tab;
   googleEnabled: boolean;
   googleError: string | null;
+  reason: string | null;
 }) {
   const navigate = useNavigate();
   const reported = useRef<string | null>(null);
@@ -83,7 +97,7 @@ function AuthForms({
   return (
     <AuthShell
       title="Your Story Awaits"
-      intro={`Sign in to continue your adventures, or create an account and receive ${STARTER_CREDITS} free credits.`}
+      intro={reason ?? `Sign in to continue your adventures, or create an account and receive ${STARTER_CREDITS} free credits.`}
       footer={
         <p className="mt-6 text-center text-xs text-parchment-dim">
           By continuing you agree to our{" "}

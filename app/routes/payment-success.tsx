@@ -1,4 +1,4 @@
-import { CircleAlert, CircleCheck, Loader2 } from "lucide-react";
+import { CircleAlert, CircleCheck, Loader2, ReceiptText } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { toast } from "#app/components/toast.ts";
@@ -31,7 +31,35 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 type Verification = { state: "verifying" } | { state: "verified"; creditsAdded: number } | { state: "failed"; title: string; detail: string };
 
 export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
-  const { sessionId } = loaderData;
+  return loaderData.sessionId ? <ConfirmPayment sessionId={loaderData.sessionId} /> : <NothingToConfirm />;
+}
+
+/** Opened without a checkout's session id (a bookmark, a link copied without its query): nothing to ask the server. */
+function NothingToConfirm() {
+  return (
+    <StatusPage
+      title="No payment to confirm"
+      icon={<ReceiptText className="size-12 text-gold" strokeWidth={1.5} aria-hidden />}
+      actions={
+        <>
+          <Button asChild>
+            <Link to="/credits">View Credits</Link>
+          </Button>
+          <Button asChild variant="outline">
+            <Link to="/games">Browse Games</Link>
+          </Button>
+        </>
+      }
+    >
+      <p>
+        This page confirms a payment when you return from checkout. This link does not name a payment, so there is nothing to confirm: your balance
+        is on the Credits page.
+      </p>
+    </StatusPage>
+  );
+}
+
+function ConfirmPayment({ sessionId }: { sessionId: string }) {
   const { viewer, site } = useRootData();
   const balance = useViewerCredits();
   const [verification, setVerification] = useState<Verification>({ state: "verifying" });
@@ -126,14 +154,7 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
 type VerifyResult = Exclude<Verification, { state: "verifying" }> & { balance?: number };
 
 /** POST /api/verify-payment, mapped to what the page shows (docs/spec.md §8's messages as titles). */
-async function verifyPayment(sessionId: string | null): Promise<VerifyResult> {
-  if (!sessionId) {
-    return {
-      state: "failed",
-      title: PAYMENT_MESSAGES.verificationFailed,
-      detail: "This link does not name a payment. Open the page your checkout returned you to, or check your balance on the Credits page.",
-    };
-  }
+async function verifyPayment(sessionId: string): Promise<VerifyResult> {
   try {
     const response = await fetch("/api/verify-payment", {
       method: "POST",

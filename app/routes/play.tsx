@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { data, useNavigate, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, redirect, useNavigate, type ShouldRevalidateFunctionArgs } from "react-router";
 import { toast } from "#app/components/toast.ts";
 import { GameChat } from "#app/components/play/game-chat.tsx";
 import { getSessionUser } from "#app/domain/auth.server.ts";
@@ -7,6 +7,7 @@ import { personalPageHeaders } from "#app/http/guards.server.ts";
 import { findPlayableGame } from "#app/domain/game-master/game-source.server.ts";
 import { isOfflineStoryteller } from "#app/domain/game-master/model.server.ts";
 import { findLatestStory, settleAbandonedTurn, storyView } from "#app/domain/stories.server.ts";
+import { signUpToPlayPath } from "#app/lib/auth.ts";
 import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
 import type { Route } from "./+types/play";
 
@@ -16,9 +17,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const game = await findPlayableGame(params.slug);
   if (!game) return data({ state: "game-not-found" as const }, { status: 404 });
   const user = await getSessionUser(request);
-  if (!user) {
-    return data({ state: "signed-out" as const, signInPath: `/auth?redirectTo=${encodeURIComponent(`/play/${game.slug}`)}` }, { status: 401 });
-  }
+  // A visitor pressing Start Playing is most likely new: the Sign Up form, then back to this game.
+  if (!user) throw redirect(signUpToPlayPath(game.slug), { headers: personalPageHeaders() });
   // The newest exchanges only: however long the story, the page stays one screenful and a little more.
   const story = await findLatestStory(user.id, game.slug);
   return {
@@ -44,7 +44,7 @@ export function shouldRevalidate({ currentParams, nextParams, defaultShouldReval
   return currentParams.slug !== nextParams.slug && defaultShouldRevalidate;
 }
 
-/** SPEC: a visitor is sent to sign in, an unknown game back to the list, each with a toast. */
+/** SPEC: an unknown game goes back to the list, with a toast. */
 function Redirecting({ to, label, notice }: { to: string; label: string; notice: { title: string; description: string } }) {
   const navigate = useNavigate();
   useEffect(() => {
@@ -67,9 +67,6 @@ function Redirecting({ to, label, notice }: { to: string; label: string; notice:
 export default function Play({ loaderData }: Route.ComponentProps) {
   if (loaderData.state === "game-not-found") {
     return <Redirecting to="/games" label={PLAY_TEXTS.loadingGame} notice={PLAY_TOASTS.gameNotFound} />;
-  }
-  if (loaderData.state === "signed-out") {
-    return <Redirecting to={loaderData.signInPath} label={PLAY_TEXTS.loading} notice={PLAY_TOASTS.authenticationRequired} />;
   }
   return (
     <GameChat

@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -8,6 +9,8 @@ import { expectToast, launchBrowser, seriousAccessibilityViolations, type TestBr
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 import { startOidcProvider, type FakeOidcProvider } from "#tests/fakes/oidc.ts";
 import { startSmtpServer, type FakeSmtpServer } from "#tests/fakes/smtp.ts";
+
+const SCREENSHOTS = "test-results/auth";
 
 let server: TestServer;
 let browser: TestBrowser;
@@ -24,6 +27,7 @@ beforeAll(async () => {
     GOOGLE_DISCOVERY_URL: google.discoveryUrl,
   });
   browser = await launchBrowser();
+  mkdirSync(SCREENSHOTS, { recursive: true });
 });
 
 afterEach(() => browser.closePages());
@@ -158,6 +162,41 @@ describe("sign-up, confirmation and sign-out", () => {
     await expectToast(page, "Sign Up Failed", "Password must be at least 8 characters");
     expect(new URL(page.url()).pathname).toBe("/auth");
     expect(unexpectedErrors(page)).toEqual([]);
+    await page.close();
+  });
+});
+
+describe("a visitor pressing Start Playing Now", () => {
+  const reasonLine = `Create a free account to play Empress Simulator — you start with ${STARTER_CREDITS} free credits.`;
+
+  it("lands on the Sign Up form that says why, signs up and arrives at the game", async () => {
+    const email = uniqueEmail("visitor");
+    const page = await openPage("/game/empress-simulator");
+    await page.getByRole("link", { name: "Start Playing Now" }).first().click();
+    await page.waitForURL((url) => url.pathname === "/auth");
+    expect(new URL(page.url()).searchParams.get("redirectTo")).toBe("/play/empress-simulator");
+    await page.getByText(reasonLine, { exact: true }).waitFor();
+    expect(await page.getByRole("tab", { name: "Sign Up" }).getAttribute("aria-selected")).toBe("true");
+    expect(await page.getByRole("form", { name: "Sign up with email" }).isVisible()).toBe(true);
+    expect(await page.locator("[data-sonner-toast]").count()).toBe(0);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SCREENSHOTS}/sign-up-to-play-1280.png`, fullPage: true });
+
+    await fillSignUp(page, { email, password: "correct horse battery" });
+    await expectToast(page, "Welcome to Play as Empress!", `You've received ${STARTER_CREDITS} free credits!`);
+    await page.waitForURL(`${server.url}/play/empress-simulator`);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Empress Simulator");
+    await page.getByText(`Playing as: ${email}`).waitFor();
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it("fits the explanation on a 360 px phone without sideways scrolling", async () => {
+    const page = await openPage("/play/empress-simulator", { width: 360, height: 780 });
+    await page.getByText(reasonLine, { exact: true }).waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBe(0);
+    await page.screenshot({ path: `${SCREENSHOTS}/sign-up-to-play-360.png`, fullPage: true });
     await page.close();
   });
 });

@@ -138,6 +138,30 @@ it("shows SPEC's failure for a payment that is not the player's, whatever the UR
   await page.close();
 });
 
+it("opened without a session id, says there is nothing to confirm and links to Credits, without asking the server", async () => {
+  const page = await browser.newPage({ width: 360, height: 780 });
+  const verifications: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/api/verify-payment")) verifications.push(request.url());
+  });
+  await page.goto(`${server.url}/payment-success`);
+  await page.getByRole("heading", { level: 1, name: "No payment to confirm" }).waitFor();
+  await page.getByText("there is nothing to confirm", { exact: false }).waitFor();
+  await page.waitForLoadState("networkidle");
+  expect(await page.getByText("Confirming your payment…").count()).toBe(0);
+  expect(await page.locator("main .animate-spin").count()).toBe(0);
+  expect(await page.getByRole("link", { name: "Browse Games" }).getAttribute("href")).toBe("/games");
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await page.screenshot({ path: "test-results/payment-success-without-session-360.png", fullPage: true });
+
+  await page.getByRole("link", { name: "View Credits" }).click();
+  await page.waitForURL(`${server.url}/credits`);
+  await page.getByRole("heading", { level: 1, name: "Your Credits" }).waitFor();
+  expect(verifications).toEqual([]);
+  expect(page.errors).toEqual([]);
+  await page.close();
+});
+
 // Last: it ends the player's session.
 it("shows SPEC's purchase failure toasts and closes the tab it opened", async () => {
   const page = await browser.newPage();

@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { signUpToPlayPath } from "#app/lib/auth.ts";
 import { seedStory } from "#tests/helpers/stories.ts";
 import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
 import { signInBrowser, signUp, testClientAddress, uniqueEmail } from "#tests/helpers/accounts.ts";
@@ -315,15 +316,16 @@ describe("playing a game", () => {
 });
 
 describe("arriving at the play screen", () => {
-  it("signed out: 'Authentication required', then sign-in that returns to the game", async () => {
+  it("signed out: the Sign Up form without an error, and a sign-in from there returns to the game", async () => {
     const account = await signUp(server);
     const page = await browser.newPage();
     await browser.context.clearCookies();
     await page.goto(`${server.url}/play/${GAME}`);
-    await page.getByText(PLAY_TOASTS.authenticationRequired.title).waitFor();
-    await page.getByText(PLAY_TOASTS.authenticationRequired.description).waitFor();
-    await page.waitForURL(`**/auth?redirectTo=${encodeURIComponent(`/play/${GAME}`)}`);
+    expect(page.url()).toBe(`${server.url}${signUpToPlayPath(GAME)}`);
+    expect(await page.getByRole("tab", { name: "Sign Up" }).getAttribute("aria-selected")).toBe("true");
+    expect(await page.getByText(PLAY_TOASTS.authenticationRequired.title).count()).toBe(0);
 
+    await page.getByRole("tab", { name: "Sign In" }).click();
     await page.locator("#signin-email").fill(account.email);
     await page.locator("#signin-password").fill(account.password);
     await page.getByRole("button", { name: "Sign In", exact: true }).click();

@@ -6,6 +6,7 @@ import { EMAIL_TAKEN_MESSAGE, INVALID_CREDENTIALS_MESSAGE, PASSWORD_TOO_SHORT_ME
 import { STARTER_CREDITS } from "#app/lib/constants.ts";
 import { findUserId, signUp, testClientAddress, uniqueEmail, type TestAccount } from "#tests/helpers/accounts.ts";
 import { CookieJar } from "#tests/helpers/cookie-jar.ts";
+import { visibleText } from "#tests/helpers/html.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 import { startOidcProvider, type FakeOidcProvider, type OidcIdentity } from "#tests/fakes/oidc.ts";
 import { startSmtpServer, type FakeSmtpServer } from "#tests/fakes/smtp.ts";
@@ -439,6 +440,38 @@ describe("the /auth page", () => {
       expect(response.status, path).toBe(302);
       expect(response.headers.get("location"), path).toBe(target);
     }
+  });
+});
+
+describe("the /auth page for a visitor who pressed Start Playing", () => {
+  const reasonLine = `Create a free account to play Empress Simulator — you start with ${STARTER_CREDITS} free credits.`;
+
+  it("opens on the Sign Up tab, says why with the game's title, and comes back to the game", async () => {
+    const play = await server.fetch("/play/empress-simulator");
+    expect(play.status).toBe(302);
+    const location = play.headers.get("location")!;
+    expect(new URL(location, server.url).searchParams.get("redirectTo")).toBe("/play/empress-simulator");
+
+    const { response, html } = await pageFor(location, {});
+    expect(response.status).toBe(200);
+    expect(visibleText(html)).toContain(reasonLine);
+    expect(html).toMatch(/<button[^>]*aria-selected="true"[^>]*>Sign Up<\/button>/);
+    expect(html).toMatch(/<form[^>]*aria-label="Sign up with email"/);
+  });
+
+  it("says nothing about a game it does not know, and never shows the address's text", async () => {
+    const injected = "Injected Title <b>bold</b>";
+    for (const game of [injected, "no-such-game", ""]) {
+      const path = `/auth?tab=signup&reason=play&game=${encodeURIComponent(game)}&redirectTo=%2Fplay%2Fempress-simulator`;
+      const { response, html } = await pageFor(path, {});
+      expect(response.status, path).toBe(200);
+      const text = visibleText(html);
+      expect(text, path).not.toContain("Create a free account to play");
+      expect(text, path).toContain("Sign in to continue your adventures");
+      expect(html, path).not.toContain("Injected Title");
+    }
+    // The reason comes with `reason=play` only.
+    expect(visibleText((await pageFor("/auth?tab=signup&game=empress-simulator", {})).html)).not.toContain("Create a free account to play");
   });
 });
 

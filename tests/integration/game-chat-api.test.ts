@@ -255,12 +255,17 @@ describe("the /play/{slug} page", () => {
     expect(html).not.toContain("Are you ready to begin your adventure?");
   });
 
-  it("sends a visitor to sign in (Loading..., 401) and an unknown game back to the list (Loading game..., 404)", async () => {
+  it("sends a visitor to the Sign Up form (302) that comes back to the game, and an unknown game back to the list (Loading game..., 404)", async () => {
     const visitor = await server.fetch(`/play/${TEST_GAME.slug}`);
-    expect(visitor.status).toBe(401);
-    const visitorHtml = await visitor.text();
-    expect(visitorHtml).toContain(PLAY_TEXTS.loading);
-    expect(visitorHtml).toContain(`/auth?redirectTo=${encodeURIComponent(`/play/${TEST_GAME.slug}`)}`);
+    expect(visitor.status).toBe(302);
+    const signUpPage = new URL(visitor.headers.get("location")!, server.url);
+    expect(signUpPage.pathname).toBe("/auth");
+    expect(Object.fromEntries(signUpPage.searchParams)).toEqual({
+      tab: "signup",
+      reason: "play",
+      game: TEST_GAME.slug,
+      redirectTo: `/play/${TEST_GAME.slug}`,
+    });
 
     const player = await signUp(server);
     const unknown = await server.fetch("/play/no-such-game", { headers: { Cookie: player.cookie } });

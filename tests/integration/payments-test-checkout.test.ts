@@ -210,4 +210,17 @@ describe("/payment-success", () => {
     expect(success).not.toContain("100000");
     expect(success).toMatch(/<meta name="robots" content="noindex"/);
   });
+
+  it("without a session id, says there is nothing to confirm and links to Credits and the games, instead of waiting", async () => {
+    for (const path of ["/payment-success", "/payment-success?session_id=", "/payment-success?session_id=%20&credits=100"]) {
+      const page = await html(path, await signUp(server));
+      expect(page, path).toContain("<h1");
+      expect(page, path).toMatch(/<h1[^>]*>No payment to confirm<\/h1>/);
+      expect(page, path).toContain("there is nothing to confirm");
+      expect(page, path).toMatch(/<a[^>]*href="\/credits"[^>]*>View Credits<\/a>/);
+      expect(page, path).toMatch(/<a[^>]*href="\/games"[^>]*>Browse Games<\/a>/);
+      expect(page, path).not.toContain("Confirming your payment…");
+      expect(page, path).not.toContain("animate-spin");
+    }
+  });
 });

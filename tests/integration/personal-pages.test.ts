@@ -42,6 +42,7 @@ describe("Cache-Control", () => {
       // Signed out, these pages say so, or send to sign in: still nothing to keep.
       ["/credits", undefined],
       ["/play/empress-simulator", undefined],
+      ["/play/empress-simulator.data", undefined],
       // Any page rendered for someone signed in carries their balance in the header.
       ["/games", player],
     ] as const;
