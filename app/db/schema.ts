@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, customType, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import {
   CONTENT_TYPES,
   CREDIT_REASONS,
@@ -21,6 +21,9 @@ function oneOf(column: string, values: readonly string[]) {
   const list = values.map((value) => `'${value.replaceAll("'", "''")}'`).join(", ");
   return sql.raw(`"${column}" IN (${list})`);
 }
+
+/** PostgreSQL's full-text search document; only ever written by the database (a generated column). */
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () =>
@@ -265,6 +268,8 @@ export const gameMessages = pgTable(
     removedAt: timestamp("removed_at", { withTimezone: true }),
     removal: text("removal", { enum: MESSAGE_REMOVALS }),
     removedByTurn: uuid("removed_by_turn"),
+    /** Find in story: the message's words, kept by the database as the content changes. */
+    searchVector: tsvector("search_vector").generatedAlwaysAs(sql`to_tsvector('english', "content")`),
     createdAt: createdAt(),
   },
   (table) => [
@@ -278,6 +283,9 @@ export const gameMessages = pgTable(
       .on(table.storyId, table.exchange, table.role.desc())
       .where(sql`"removed_at" IS NULL`),
     index("game_messages_story_idx").on(table.storyId),
+    index("game_messages_search_idx")
+      .using("gin", table.searchVector)
+      .where(sql`"removed_at" IS NULL`),
     index("game_messages_game_slug_idx").on(table.gameSlug),
     index("game_messages_user_idx").on(table.userId),
   ],

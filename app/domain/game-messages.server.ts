@@ -3,6 +3,7 @@ import { preparedQuery } from "../db/prepared.server.ts";
 import { db } from "../db/database.server.ts";
 import { gameMessages } from "../db/schema.ts";
 import type { MessageRole, MessageStatus } from "../lib/constants.ts";
+import { MATCH_END, MATCH_START } from "../lib/story-view.ts";
 import { ConflictError } from "./errors.server.ts";
 import type { StoredConversation } from "./game-master/context.server.ts";
 import type { Story } from "./stories.server.ts";
@@ -168,4 +169,30 @@ export async function confirmSavedStory(storyId: string | undefined, shown: NewS
     throw new ConflictError("The story on this page is not the one saved on your account. Reload the page to see your saved story.");
   }
   return stored[0]?.total ?? 0;
+}
+
+/** A message that matches a search, with a line of context; the words found are between ⟦ and ⟧. */
+export interface StoryMatch {
+  exchange: number;
+  role: MessageRole;
+  snippet: string;
+}
+
+/**
+ * Find in story: the messages of a story that contain the words searched for (as a search engine
+ * reads them: any order, word forms alike, "quoted phrases" kept together), oldest first, from
+ * the full-text index — however long the story.
+ */
+export async function findInStory(storyId: string, words: string, limit = 50): Promise<StoryMatch[]> {
+  const query = sql`websearch_to_tsquery('english', ${words})`;
+  return db()
+    .select({
+      exchange: gameMessages.exchange,
+      role: gameMessages.role,
+      snippet: sql<string>`ts_headline('english', ${gameMessages.content}, ${query}, ${`StartSel=${MATCH_START}, StopSel=${MATCH_END}, MaxWords=24, MinWords=10, MaxFragments=1`})`,
+    })
+    .from(gameMessages)
+    .where(and(liveStory(storyId), sql`${gameMessages.searchVector} @@ ${query}`))
+    .orderBy(...storyOrder)
+    .limit(limit);
 }

@@ -33,3 +33,7 @@ export interface StoryView {
 
 /** Exchanges a window holds: the play page's first screen, and each older page loaded on scroll. */
 export const STORY_PAGE_EXCHANGES = 30;
+
+/** Find in story: the server marks the words found in a match's snippet between these. */
+export const MATCH_START = "⟦";
+export const MATCH_END = "⟧";

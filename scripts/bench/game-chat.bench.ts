@@ -46,8 +46,9 @@ const PROBE_PAUSE_MS = 100;
 const REPLY_TOKENS = Array.from({ length: 100 }, (_, index) => (index % 12 === 11 ? "word.\n\n" : "word "));
 const TOKEN_DELAY_MS = 100;
 const CAPACITY_HOLD_MS = QUICK ? 15_000 : 30_000;
-const PLAYERS = 100;
 const GAMES = ["empress-simulator", "cultivation-simulator", "celebrity-life", "matriarch-harem-simulator", "mary-sue-campus"];
+/** A story has one reply in flight at a time: enough players that every stream has a story of its own. */
+const PLAYERS = Math.max(100, Math.ceil(Math.max(...CAPACITY_LEVELS, ...LATENCY_LEVELS) / GAMES.length) + 1);
 
 // ---------------------------------------------------------------------------------------------
 // The model, the database and the server
@@ -245,7 +246,9 @@ async function capacityLevel(streams: number, players: Player[]) {
 
 try {
   const players: Player[] = [];
-  for (let index = 0; index < PLAYERS; index += 1) players.push(await signUp(index));
+  for (let first = 0; first < PLAYERS; first += 10) {
+    players.push(...(await Promise.all(Array.from({ length: Math.min(10, PLAYERS - first) }, (_, offset) => signUp(first + offset)))));
+  }
   await grantCredits(players, 1_000_000);
   // Warm up: compile paths, fill connection pools.
   await Promise.all(players.slice(0, 10).map((player) => takeTurn(player, GAMES[0]!, true)));

@@ -6,7 +6,7 @@ import { signInBrowser, signUp, type TestAccount } from "#tests/helpers/accounts
 import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
 import { setBalance } from "#tests/helpers/game-chat.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
-import { beginStory, OPENING_EXCHANGE } from "#tests/helpers/stories.ts";
+import { beginStory, OPENING_EXCHANGE, seedStory } from "#tests/helpers/stories.ts";
 
 /**
  * The story controls and durable turns of issue 16, as a player meets them in Chromium: every
@@ -38,6 +38,8 @@ const log = (page: Page) => page.getByRole("log");
 const input = (page: Page) => page.getByLabel("Your action or response");
 const replies = (page: Page) => log(page).locator('li[data-role="assistant"]');
 const playerMessages = (page: Page) => log(page).locator('li[data-role="user"]');
+/** The words of the latest reply, without its time and controls. */
+const latestReply = (page: Page) => replies(page).last().locator("div.rounded-2xl").first().innerText();
 const control = (page: Page, name: string) => page.getByRole("button", { name, exact: true });
 
 async function player(options: { begun?: boolean; credits?: number } = {}) {
@@ -85,17 +87,17 @@ describe("the story controls", () => {
     expect(await control(page, "Continue").getAttribute("title")).toMatch(/Costs 1 credit/);
     expect(await control(page, "Undo").getAttribute("title")).toMatch(/Free/);
 
-    const first = await replies(page).last().textContent();
+    const first = await latestReply(page);
     await retry.click();
     await replyDone(page);
     await page.getByText("2 / 2").waitFor();
-    const second = await replies(page).last().textContent();
+    const second = await latestReply(page);
     expect(second).not.toBe(first);
     await expect.poll(() => balance(page)).toBe("18 Credits");
 
     await control(page, "Previous version").click();
     await page.getByText("1 / 2").waitFor();
-    await expect.poll(() => replies(page).last().textContent()).toBe(first);
+    await expect.poll(() => latestReply(page)).toBe(first);
     // ← and → page through versions from an empty composer.
     await input(page).focus();
     await input(page).press("ArrowRight");
@@ -105,10 +107,10 @@ describe("the story controls", () => {
     expect(await control(page, "Next version").isEnabled()).toBe(true);
     await page.screenshot({ path: `${SCREENSHOTS}/versions-1280.png` });
 
-    const before = (await replies(page).last().textContent()) ?? "";
+    const before = await latestReply(page);
     await control(page, "Continue").click();
     await replyDone(page);
-    await expect.poll(async () => ((await replies(page).last().textContent()) ?? "").length).toBeGreaterThan(before.length);
+    await expect.poll(async () => (await latestReply(page)).length).toBeGreaterThan(before.length);
     await expect.poll(() => balance(page)).toBe("17 Credits");
 
     // ↑ in the empty composer edits the last message.
@@ -163,10 +165,10 @@ describe("a turn that survives anything", () => {
     expect(await page.getByRole("button", { name: "Send message" }).isDisabled()).toBe(true);
     await replyDone(page);
     await page.getByRole("list", { name: "Suggested actions" }).waitFor();
-    const shown = await replies(page).last().textContent();
+    const shown = await latestReply(page);
     await page.reload();
     await replyDone(page);
-    expect(await replies(page).last().textContent()).toBe(shown);
+    expect(await latestReply(page)).toBe(shown);
     expect(page.errors).toEqual([]);
   });
 
@@ -194,8 +196,8 @@ describe("a turn that survives anything", () => {
       .toContain("I call for the eunuch Rong Yuan.");
     expect(await second.getByRole("button", { name: "Send message" }).isDisabled()).toBe(true);
     await replyDone(first);
-    const finished = await replies(first).last().textContent();
-    await expect.poll(() => replies(second).last().textContent(), { timeout: 2_000, interval: 100 }).toBe(finished);
+    const finished = await latestReply(first);
+    await expect.poll(() => latestReply(second), { timeout: 2_000, interval: 100 }).toBe(finished);
     await control(second, "Retry").waitFor();
 
     // An Undo in the second tab reaches the first.
@@ -249,9 +251,101 @@ describe("the play screen on a phone", () => {
       expect(box && box.y >= 0 && box.y + box.height <= 740).toBe(true);
     }
     await page.screenshot({ path: `${SCREENSHOTS}/play-360.png` });
+    // The on-screen keyboard takes the bottom half: the composer rises with the visible area.
+    await page.setViewportSize({ width: 360, height: 400 });
+    const composer = await input(page).boundingBox();
+    expect(composer && composer.y + composer.height <= 400).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(400);
+    await page.screenshot({ path: `${SCREENSHOTS}/play-360-keyboard.png` });
     await input(page).focus();
     await input(page).press("ArrowUp");
     await page.screenshot({ path: `${SCREENSHOTS}/play-360-editing.png` });
     expect(page.errors).toEqual([]);
+  });
+});
+
+describe("a long story", () => {
+  async function longStory(exchanges: number) {
+    const account = await signUp(server);
+    await seedStory(server.connection.db, {
+      userId: account.userId,
+      gameSlug: GAME,
+      exchanges: Array.from({ length: exchanges }, (_, index) =>
+        index === 0
+          ? { message: "I swear an oath beneath the drowned lighthouse.", reply: "The sea remembers every oath you make here." }
+          : {
+              message: `I hold court, day ${index + 1}.`,
+              reply: `The ministers report on day ${index + 1}. ${"The lanterns burn low. ".repeat(6)}`,
+            },
+      ),
+    });
+    await signInBrowser(browser.context, server, account);
+    return account;
+  }
+
+  it("opens at the newest turn, loads older turns on scrolling up without the view jumping, and keeps the page small", async () => {
+    await longStory(2_000);
+    const page = await open();
+    await expect.poll(() => playerMessages(page).last().textContent()).toContain("day 2000");
+    expect(await playerMessages(page).count()).toBeLessThanOrEqual(40);
+    const scroller = log(page);
+    await expect.poll(() => scroller.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight)).toBeLessThan(2);
+
+    // Up to the top: older turns come in above, and what the reader was looking at stays put.
+    const anchor = playerMessages(page).first();
+    const anchorText = await anchor.textContent();
+    await scroller.evaluate((element) => element.scrollTo({ top: 0 }));
+    await expect.poll(() => playerMessages(page).count()).toBeGreaterThan(40);
+    const sameMessage = playerMessages(page).filter({ hasText: anchorText ?? "" });
+    const box = await sameMessage.boundingBox();
+    const view = await scroller.boundingBox();
+    expect(box && view && box.y >= view.y - box.height && box.y <= view.y + view.height).toBe(true);
+    // However far back the reader goes, the page holds a bounded number of turns.
+    for (let page_ = 0; page_ < 8; page_ += 1) {
+      await scroller.evaluate((element) => element.scrollTo({ top: 0 }));
+      await page.waitForTimeout(150);
+    }
+    expect(await playerMessages(page).count()).toBeLessThanOrEqual(150);
+    expect(await page.evaluate(() => document.getElementsByTagName("*").length)).toBeLessThan(6000);
+    // One click back to the newest turn.
+    await page.getByRole("button", { name: "Latest" }).click();
+    await expect.poll(() => playerMessages(page).last().textContent()).toContain("day 2000");
+    expect(page.errors).toEqual([]);
+  });
+
+  it("Find in story jumps to a phrase in the first exchange, highlighted, and sending returns to the newest turn", async () => {
+    await longStory(500);
+    const page = await open();
+    await page.getByRole("button", { name: "Find in story" }).click();
+    await page.getByLabel("Words to find in your story").fill('"drowned lighthouse"');
+    await page.getByRole("button", { name: "Find", exact: true }).click();
+    const match = page.getByRole("list", { name: "Matches" }).getByRole("button").first();
+    await expect.poll(() => match.textContent()).toContain("Turn 1");
+    await page.screenshot({ path: `${SCREENSHOTS}/find-1280.png` });
+    await match.click();
+    const found = log(page).locator('li[data-highlighted="true"]');
+    await expect.poll(() => found.textContent()).toContain("I swear an oath beneath the drowned lighthouse.");
+    expect(await found.isVisible()).toBe(true);
+    expect(await found.getAttribute("data-exchange")).toBe("1");
+
+    await send(page, "I return to the present.");
+    await expect.poll(() => playerMessages(page).last().textContent()).toContain("I return to the present.");
+    await replyDone(page);
+    await expect.poll(() => playerMessages(page).nth(-2).textContent()).toContain("day 500");
+    expect(page.errors).toEqual([]);
+  });
+
+  it("still reloads mid-reply and follows another tab", async () => {
+    await longStory(300);
+    const first = await open();
+    const second = await open();
+    await send(first, "I call the council at dawn.");
+    await expect
+      .poll(() => playerMessages(second).last().textContent(), { timeout: 2_000, interval: 100 })
+      .toContain("I call the council at dawn.");
+    await first.reload();
+    await replyDone(first);
+    await replyDone(second);
+    expect(await latestReply(second)).toBe(await latestReply(first));
   });
 });

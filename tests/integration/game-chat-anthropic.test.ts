@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signUp } from "#tests/helpers/accounts.ts";
 import { balanceAndLedger, eventually, postChat, readTurn, startGameMasterServer, storedMessages, TEST_GAME } from "#tests/helpers/game-chat.ts";
+import { beginStory, OPENING_EXCHANGE } from "#tests/helpers/stories.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
 import { startAnthropicServer } from "#tests/fakes/anthropic.ts";
 import { DEFAULT_REPLY, type FakeModelServer } from "#tests/fakes/streaming-model.ts";
@@ -34,13 +35,14 @@ beforeEach(() => {
 describe("a turn with an Anthropic model", () => {
   it("streams the reply in order, stores it and sends the game prompt as Anthropic's system field", async () => {
     const player = await signUp(server);
+    await beginStory(server, player, TEST_GAME.slug);
     const tokens = ["Rain ", "on the ", "Salt Quay", ".\n\n1. Hide\n2. Run"];
     model.script(() => ({ tokens, tokenDelayMs: 10 }));
     const response = await postChat(server, player, { message: "I step off the boat.", game_slug: TEST_GAME.slug });
     expect(response.status).toBe(200);
     const turn = await readTurn(response);
     expect(turn).toEqual({ pieces: tokens, text: tokens.join(""), done: true });
-    expect(await storedMessages(server, player)).toEqual([
+    expect((await storedMessages(server, player)).slice(2)).toEqual([
       { role: "user", content: "I step off the boat." },
       { role: "assistant", content: tokens.join("") },
     ]);
@@ -50,27 +52,33 @@ describe("a turn with an Anthropic model", () => {
     expect(request.headers["x-api-key"]).toBe("anthropic-test-key");
     expect(request.body).toMatchObject({ model: "claude-fake-1", stream: true, max_tokens: 456 });
     expect(JSON.stringify(request.body.system)).toContain("PROMPT-MARKER");
-    expect(request.body.messages).toEqual([{ role: "user", content: [{ type: "text", text: "I step off the boat." }] }]);
+    expect(request.body.messages).toEqual([
+      { role: "user", content: [{ type: "text", text: OPENING_EXCHANGE.message }] },
+      { role: "assistant", content: [{ type: "text", text: OPENING_EXCHANGE.reply }] },
+      { role: "user", content: [{ type: "text", text: "I step off the boat." }] },
+    ]);
   });
 
   it("refunds when Anthropic answers 500 before any text", async () => {
     const player = await signUp(server);
+    await beginStory(server, player, TEST_GAME.slug);
     model.script(() => ({ status: 500 }));
     const turn = await postChat(server, player, { message: "I ring the bell.", game_slug: TEST_GAME.slug }).then(readTurn);
     expect(turn.error).toMatch(/refunded/);
     expect(turn.pieces).toEqual([]);
     expect(await balanceAndLedger(player)).toEqual({ balance: 20, ledger: 20 });
-    expect(await storedMessages(server, player)).toEqual([]);
+    expect(await storedMessages(server, player)).toHaveLength(2);
   });
 
   it("keeps the credit and what was delivered when the stream is cut mid-reply", async () => {
     const player = await signUp(server);
+    await beginStory(server, player, TEST_GAME.slug);
     model.script(() => ({ tokens: ["The ", "lamp ", "goes ", "out"], cutAfter: 2 }));
     const turn = await postChat(server, player, { message: "I blow on the lamp.", game_slug: TEST_GAME.slug }).then(readTurn);
     expect(turn.text).toBe("The lamp ");
     expect(turn.error).toMatch(/interrupted/);
     expect(await balanceAndLedger(player)).toEqual({ balance: 19, ledger: 19 });
-    expect(await storedMessages(server, player)).toEqual([
+    expect((await storedMessages(server, player)).slice(2)).toEqual([
       { role: "user", content: "I blow on the lamp." },
       { role: "assistant", content: "The lamp " },
     ]);
@@ -78,6 +86,7 @@ describe("a turn with an Anthropic model", () => {
 
   it("refunds when Anthropic never answers", async () => {
     const player = await signUp(server);
+    await beginStory(server, player, TEST_GAME.slug);
     model.script(() => ({ hang: true }));
     const turn = await postChat(server, player, { message: "I wait.", game_slug: TEST_GAME.slug }).then(readTurn);
     expect(turn.error).toMatch(/refunded/);
@@ -86,6 +95,7 @@ describe("a turn with an Anthropic model", () => {
 
   it("relays a slow model's tokens as they come", async () => {
     const player = await signUp(server);
+    await beginStory(server, player, TEST_GAME.slug);
     model.script(() => ({ tokens: ["One ", "by ", "one."], startDelayMs: 300, tokenDelayMs: 200 }));
     const response = await postChat(server, player, { message: "I count.", game_slug: TEST_GAME.slug });
     const reader = response.body!.getReader();

@@ -13,6 +13,7 @@ import {
   TEST_GAME,
 } from "#tests/helpers/game-chat.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
+import { beginStory } from "#tests/helpers/stories.ts";
 import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
 import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
 
@@ -103,6 +104,7 @@ describe("a Game Master turn while the database has no free connection", () => {
 
   it("stores a reply the player has read once a connection frees up", async () => {
     const player = await signUp(server);
+    await beginStory(server, player, TEST_GAME.slug);
     const tokens = ["The ", "harbormaster ", "looks ", "up ", "from ", "her ", "ledger."];
     model.script(() => ({ tokens, tokenDelayMs: 150 }));
     // The turn has paid and read its story; the reply is streaming when the database fills up.
@@ -110,7 +112,7 @@ describe("a Game Master turn while the database has no free connection", () => {
     const read = await readTurnThroughFullPool(player, response);
     expect(read).toMatchObject({ text: tokens.join(""), done: true });
     expect(read.error).toBeUndefined();
-    expect(await storedMessages(server, player)).toEqual([
+    expect((await storedMessages(server, player)).slice(2)).toEqual([
       { role: "user", content: "I show her the manifest." },
       { role: "assistant", content: tokens.join("") },
     ]);
@@ -119,6 +121,7 @@ describe("a Game Master turn while the database has no free connection", () => {
 
   it("refunds a turn whose model failed once a connection frees up", async () => {
     const player = await signUp(server);
+    await beginStory(server, player, TEST_GAME.slug);
     // The model refuses (no retry for a 400) after the database has filled up.
     model.script(() => ({ status: 400, startDelayMs: 1500 }));
     const response = await postChat(server, player, { message: "I bribe the customs officer.", game_slug: TEST_GAME.slug });
@@ -127,7 +130,7 @@ describe("a Game Master turn while the database has no free connection", () => {
     const [debit, refund] = (await ledgerRows(server, player)).slice(-2);
     expect(debit).toMatchObject({ delta: -1, reason: "chat_message" });
     expect(refund).toMatchObject({ delta: 1, reason: "refund", reference: debit?.reference });
-    expect(await storedMessages(server, player)).toEqual([]);
+    expect(await storedMessages(server, player)).toHaveLength(2);
   });
 });
 

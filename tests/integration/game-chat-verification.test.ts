@@ -5,6 +5,7 @@ import { RESEND_CONFIRMATION_PATH } from "#app/lib/play-texts.ts";
 import { signUp } from "#tests/helpers/accounts.ts";
 import { balanceAndLedger, createTestGame, postChat, readTurn, TEST_GAME } from "#tests/helpers/game-chat.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { beginStory } from "#tests/helpers/stories.ts";
 
 let server: TestServer;
 
@@ -30,6 +31,7 @@ it("refuses turns from an unconfirmed account with 403 and where to get a new co
 it("lets the same account play once its email is confirmed", async () => {
   const player = await signUp(server);
   await server.connection.db.update(user).set({ emailVerified: true }).where(eq(user.id, player.userId));
+  await beginStory(server, player, TEST_GAME.slug);
   const response = await postChat(server, player, { message: "Hello", game_slug: TEST_GAME.slug });
   expect(response.status).toBe(200);
   expect((await readTurn(response)).done).toBe(true);

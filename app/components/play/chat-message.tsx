@@ -33,6 +33,8 @@ export function ChatMessageView({
   streaming = false,
   children,
   actions,
+  exchange,
+  highlighted = false,
 }: {
   role: "user" | "assistant";
   content: string;
@@ -42,10 +44,16 @@ export function ChatMessageView({
   children?: React.ReactNode;
   /** The story controls under the message. */
   actions?: React.ReactNode;
+  /** Its exchange's position, so Find in story can bring it into view. */
+  exchange?: number;
+  /** Picked out: the match Find in story jumped to. */
+  highlighted?: boolean;
 }) {
+  const placed = { "data-exchange": exchange, "data-highlighted": highlighted || undefined };
+  const ring = highlighted ? "rounded-2xl ring-2 ring-gold/70 ring-offset-4 ring-offset-ink" : "";
   if (role === "user") {
     return (
-      <li className="flex animate-slide-up justify-end" data-role="user">
+      <li className={cn("flex animate-slide-up justify-end", ring)} data-role="user" {...placed}>
         <div className="max-w-[85%] sm:max-w-[80%]">
           <p className="sr-only">You said:</p>
           <div className="rounded-2xl rounded-br-md bg-plum px-4 py-2.5 text-[17px] leading-relaxed whitespace-pre-wrap text-parchment [overflow-wrap:anywhere]">
@@ -60,7 +68,7 @@ export function ChatMessageView({
     );
   }
   return (
-    <li className="flex animate-slide-up gap-2.5 sm:gap-3" data-role="assistant" aria-busy={streaming || undefined}>
+    <li className={cn("flex animate-slide-up gap-2.5 sm:gap-3", ring)} data-role="assistant" aria-busy={streaming || undefined} {...placed}>
       <GameMasterAvatar />
       <div className="min-w-0 max-w-[calc(100%-2.75rem)] sm:max-w-[80%]">
         <p className="sr-only">The Game Master said:</p>

@@ -4,15 +4,17 @@ import {
   ChevronLeft,
   ChevronRight,
   FastForward,
+  Loader2,
   Pencil,
   RefreshCw,
   RotateCcw,
   Save,
+  Search,
   Sparkles,
   Undo2,
   X,
 } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { toast } from "#app/components/toast.ts";
 import { CreditsBadge } from "#app/components/site-header.tsx";
@@ -35,6 +37,7 @@ import { CREDITS_PER_MESSAGE } from "#app/lib/constants.ts";
 import { creditsInWords } from "#app/lib/site.ts";
 import { ChatComposer } from "./chat-composer.tsx";
 import { ChatMessageView, ChoiceButtons } from "./chat-message.tsx";
+import { FindInStory, type StoryMatch } from "./find-in-story.tsx";
 import { useFollowLatest } from "./use-follow-latest.ts";
 import { useGameChat, type ChatMessage } from "./use-game-chat.tsx";
 
@@ -62,6 +65,9 @@ function PlayHeader({
   onSave,
   canRestart,
   onRestart,
+  canFind,
+  finding,
+  onFind,
 }: {
   game: PlayGame;
   offline: boolean;
@@ -71,6 +77,9 @@ function PlayHeader({
   onSave: () => void;
   canRestart: boolean;
   onRestart: () => void;
+  canFind: boolean;
+  finding: boolean;
+  onFind: () => void;
 }) {
   const credits = useViewerCredits() ?? 0;
   return (
@@ -102,6 +111,10 @@ function PlayHeader({
           </span>
         ) : null}
         <div className="ml-auto flex shrink-0 items-center gap-2">
+          <Button variant="ghost" size="sm" disabled={!canFind} onClick={onFind} aria-expanded={finding} className="px-2.5">
+            <Search aria-hidden />
+            <span className="sr-only sm:not-sr-only">Find in story</span>
+          </Button>
           <AlertDialog>
             <AlertDialogTrigger asChild>
               <Button variant="secondary" size="sm" disabled={!canRestart}>
@@ -233,7 +246,9 @@ export function GameChat({
   playerEmail: string;
 }) {
   const chat = useGameChat({ gameSlug: game.slug, initialStory });
-  const { storyId, messages, exchanges, pending, streamingKey } = chat;
+  const { storyId, messages, exchanges, pending, streamingKey, hasOlder, atLatest, loadingPage } = chat;
+  const [finding, setFinding] = useState(false);
+  const [highlighted, setHighlighted] = useState<string | null>(null);
   const [draft, setDraft] = useState("");
   const [editing, setEditing] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -241,6 +256,38 @@ export function GameChat({
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const [welcomeTime] = useState(() => new Date().toISOString());
   const { scroller, following, onScroll, follow, jumpToLatest } = useFollowLatest(messages);
+  const olderEdge = useRef<HTMLLIElement>(null);
+  const newerEdge = useRef<HTMLLIElement>(null);
+  /** Distance from the end of the story before older turns were put above: kept, so the view does not jump. */
+  const keptFromEnd = useRef<number | null>(null);
+  const firstShown = messages[0]?.key;
+
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (!element || keptFromEnd.current === null) return;
+    element.scrollTop = element.scrollHeight - keptFromEnd.current;
+    keptFromEnd.current = null;
+  }, [firstShown, scroller]);
+
+  // Older turns load as the reader nears the top; newer ones (after a jump back) near the bottom.
+  useEffect(() => {
+    const root = scroller.current;
+    if (!root) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          if (!entry.isIntersecting) continue;
+          // Only once the reader has scrolled up: a page still settling at its newest turn loads nothing.
+          if (entry.target === olderEdge.current && !following) loadOlder();
+          else if (entry.target === newerEdge.current) void chat.loadNewer();
+        }
+      },
+      { root, rootMargin: "600px 0px" },
+    );
+    if (olderEdge.current) observer.observe(olderEdge.current);
+    if (newerEdge.current) observer.observe(newerEdge.current);
+    return () => observer.disconnect();
+  });
   const credits = useViewerCredits() ?? 0;
 
   const story = messages.filter((message) => !message.local);
@@ -258,7 +305,9 @@ export function GameChat({
   }, []);
 
   async function submit(text = draft) {
+    setHighlighted(null);
     follow();
+    if (!atLatest) await chat.returnToLatest();
     setDraft("");
     const wasEditing = editing;
     setEditing(false);
@@ -269,6 +318,31 @@ export function GameChat({
       setEditing(wasEditing);
     }
     inputRef.current?.focus({ preventScroll: true });
+  }
+
+  function loadOlder() {
+    const element = scroller.current;
+    if (!element || !hasOlder || loadingPage) return;
+    keptFromEnd.current = element.scrollHeight - element.scrollTop;
+    void chat.loadOlder();
+  }
+
+  async function showMatch(match: StoryMatch) {
+    if (!(await chat.jumpTo(match.exchange))) return;
+    const key = `${match.exchange}-${match.role}`;
+    setHighlighted(key);
+    requestAnimationFrame(() => {
+      const found = scroller.current?.querySelector(`li[data-exchange="${match.exchange}"][data-role="${match.role}"]`);
+      found?.scrollIntoView({ block: "center" });
+    });
+  }
+
+  async function toLatest() {
+    setHighlighted(null);
+    // Following first: the newest window is then shown scrolled to its end, not at the top where older turns would load again.
+    follow();
+    if (!atLatest) await chat.returnToLatest();
+    jumpToLatest();
   }
 
   function startEditing() {
@@ -389,7 +463,11 @@ export function GameChat({
         onSave={() => void save()}
         canRestart={!pending && !restarting}
         onRestart={() => void restart()}
+        canFind={storyId !== null && exchanges > 0}
+        finding={finding}
+        onFind={() => setFinding((open) => !open)}
       />
+      {finding && storyId ? <FindInStory storyId={storyId} onChoose={(match) => void showMatch(match)} onClose={() => setFinding(false)} /> : null}
       <div className="relative min-h-0 flex-1">
         <div
           ref={scroller}
@@ -402,7 +480,15 @@ export function GameChat({
           tabIndex={0}
         >
           <ol className="flex flex-col gap-5">
-            {messages.length === 0 ? (
+            {hasOlder ? (
+              <li ref={olderEdge} className="flex justify-center">
+                <Button variant="ghost" size="sm" onClick={loadOlder} disabled={loadingPage === "older"}>
+                  {loadingPage === "older" ? <Loader2 className="animate-spin" aria-hidden /> : null}
+                  Load earlier turns
+                </Button>
+              </li>
+            ) : null}
+            {messages.length === 0 && exchanges === 0 ? (
               <ChatMessageView role="assistant" content={welcomeMessage(game.title, game.tagline)} createdAt={welcomeTime}>
                 <ChoiceButtons choices={[PLAY_TEXTS.beginChoice]} onChoose={(choice) => void submit(choice)} disabled={pending} />
                 <p className="mt-2 text-xs text-parchment-dim">The opening scene is free.</p>
@@ -419,18 +505,28 @@ export function GameChat({
                   createdAt={message.createdAt}
                   streaming={message.key === streamingKey || message.status === "streaming"}
                   actions={actionsFor(message)}
+                  exchange={message.exchange}
+                  highlighted={highlighted === `${message.exchange}-${message.role}`}
                 >
                   {choices.length > 0 ? <ChoiceButtons choices={choices} onChoose={choose} disabled={pending} /> : null}
                 </ChatMessageView>
               );
             })}
+            {!atLatest ? (
+              <li ref={newerEdge} className="flex justify-center">
+                <Button variant="ghost" size="sm" onClick={() => void chat.loadNewer()} disabled={loadingPage === "newer"}>
+                  {loadingPage === "newer" ? <Loader2 className="animate-spin" aria-hidden /> : null}
+                  Load later turns
+                </Button>
+              </li>
+            ) : null}
           </ol>
         </div>
-        {!following ? (
+        {!following || !atLatest ? (
           <Button
             variant="secondary"
             size="sm"
-            onClick={jumpToLatest}
+            onClick={() => void toLatest()}
             className="absolute bottom-3 left-1/2 -translate-x-1/2 shadow-lg shadow-ink"
           >
             <ArrowDown aria-hidden />

@@ -31,6 +31,9 @@ export type SendOutcome = "sent" | "returned";
 /** A paid call on the latest exchange (a new turn is `send`). */
 export type StoryControl = { kind: "retry" } | { kind: "continue" } | { kind: "edit"; message: string };
 
+/** The most exchanges on screen at once: reading further back (or forward) lets the far end go, so the page stays light. */
+const MAX_WINDOW_EXCHANGES = 120;
+
 const RETURNED_TO_COMPOSER = new Set<ErrorCode>(["email_not_confirmed", "rate_limited", "busy", "invalid_input", "invalid_text"]);
 
 let sequence = 0;
@@ -126,10 +129,19 @@ export function useGameChat({ gameSlug, initialStory }: { gameSlug: string; init
   /** A reply is being written in this story by another tab or a page this one replaced. */
   const [busyElsewhere, setBusyElsewhere] = useState(initialStory?.busy ?? false);
   const [streamingKey, setStreamingKey] = useState<string | null>(null);
+  /** The window on screen reaches the newest exchange (false after jumping to an old match). */
+  const [atLatest, setAtLatest] = useState(true);
+  const [loadingPage, setLoadingPage] = useState<"older" | "newer" | null>(null);
   const revalidator = useRevalidator();
   const navigate = useNavigate();
   const mounted = useRef(true);
-  const known = useRef({ storyId: initialStory?.id ?? null, revision: initialStory?.revision ?? 0, pending: false, attached: false });
+  const known = useRef({
+    storyId: initialStory?.id ?? null,
+    revision: initialStory?.revision ?? 0,
+    pending: false,
+    attached: false,
+    atLatest: true,
+  });
 
   useEffect(() => {
     mounted.current = true;
@@ -143,14 +155,23 @@ export function useGameChat({ gameSlug, initialStory }: { gameSlug: string; init
     setPending(busy);
   };
 
-  /** Shows the stored story's newest window; notes that were only on this screen stay after it. */
+  /**
+   * Shows the stored story's newest window, after the older pages already loaded; notes that were
+   * only on this screen stay after it. A reader far back in the story keeps their place.
+   */
   const showStory = useCallback((view: StoryView) => {
     known.current.storyId = view.id;
     known.current.revision = view.revision;
     setStoryId(view.id);
     setExchanges(view.exchanges);
     setBusyElsewhere(view.busy);
-    setMessages((list) => [...view.messages.map(fromView), ...list.filter((message) => message.local)]);
+    if (!known.current.atLatest) return;
+    const newest = view.messages[0]?.exchange ?? view.exchanges + 1;
+    setMessages((list) => [
+      ...list.filter((message) => !message.local && message.exchange !== undefined && message.exchange < newest),
+      ...view.messages.map(fromView),
+      ...list.filter((message) => message.local),
+    ]);
   }, []);
 
   const reload = useCallback(async () => {
@@ -411,6 +432,84 @@ export function useGameChat({ gameSlug, initialStory }: { gameSlug: string; init
   const undo = useCallback(() => change("undo", {}), [change]);
   const showVersion = useCallback((version: number) => change("version", { version }), [change]);
 
+  const setWindowAtLatest = (value: boolean) => {
+    known.current.atLatest = value;
+    setAtLatest(value);
+  };
+
+  /** A page of exchanges by the index: before, after or around an exchange. */
+  const fetchPage = useCallback(async (query: string): Promise<ChatMessage[] | undefined> => {
+    const id = known.current.storyId;
+    if (!id) return undefined;
+    try {
+      const response = await fetch(`/api/stories/${id}?${query}`, { headers: { Accept: "application/json" } });
+      if (!response.ok) throw new Error(`The story's page answered ${response.status}.`);
+      const page = (await response.json()) as { exchanges: number; messages: StoryMessageView[] };
+      setExchanges(page.exchanges);
+      return page.messages.map(fromView);
+    } catch {
+      toast.error(PLAY_TOASTS.sendFailed.title, { description: "That part of the story could not be loaded. Please try again." });
+      return undefined;
+    }
+  }, []);
+
+  const firstLoaded = messages.find((message) => message.exchange !== undefined)?.exchange ?? exchanges + 1;
+  const lastLoaded = messages.findLast((message) => message.exchange !== undefined)?.exchange ?? 0;
+
+  /** Older turns, above the first one on screen (scrolling up). */
+  const loadOlder = useCallback(async () => {
+    if (firstLoaded <= 1 || loadingPage) return;
+    setLoadingPage("older");
+    const page = await fetchPage(`before=${firstLoaded}`);
+    if (page && mounted.current) {
+      const newFirst = page[0]?.exchange ?? firstLoaded;
+      const keepThrough = newFirst + MAX_WINDOW_EXCHANGES - 1;
+      if (lastLoaded > keepThrough) setWindowAtLatest(false);
+      setMessages((list) => [
+        ...page.filter((message) => (message.exchange ?? 0) < firstLoaded),
+        ...list.filter((message) => message.exchange === undefined || message.exchange <= keepThrough),
+      ]);
+    }
+    setLoadingPage(null);
+  }, [fetchPage, firstLoaded, lastLoaded, loadingPage]);
+
+  /** Newer turns, below the last one on screen (after jumping back to an old match). */
+  const loadNewer = useCallback(async () => {
+    if (known.current.atLatest || loadingPage) return;
+    setLoadingPage("newer");
+    const page = await fetchPage(`after=${lastLoaded}`);
+    if (page && mounted.current) {
+      const reached = page.at(-1)?.exchange ?? lastLoaded;
+      const keepFrom = reached - MAX_WINDOW_EXCHANGES + 1;
+      setMessages((list) => [
+        ...list.filter((message) => (message.exchange ?? 0) >= keepFrom),
+        ...page.filter((message) => (message.exchange ?? 0) > lastLoaded),
+      ]);
+      if (page.length === 0 || reached >= exchanges) setWindowAtLatest(true);
+    }
+    setLoadingPage(null);
+  }, [exchanges, fetchPage, lastLoaded, loadingPage]);
+
+  /** Find in story: the story around a match, read from there. */
+  const jumpTo = useCallback(
+    async (exchange: number) => {
+      const page = await fetchPage(`around=${exchange}`);
+      if (!page || !mounted.current) return false;
+      setWindowAtLatest((page.at(-1)?.exchange ?? 0) >= exchanges);
+      setMessages(page);
+      return true;
+    },
+    [exchanges, fetchPage],
+  );
+
+  /** Back to the newest turns, wherever the reader is. */
+  const returnToLatest = useCallback(async () => {
+    if (known.current.atLatest) return;
+    setWindowAtLatest(true);
+    setMessages([]);
+    await reload();
+  }, [reload]);
+
   /** Start Over: the story's messages are gone; the page shows the welcome again. */
   const cleared = useCallback(() => {
     setMessages([]);
@@ -421,6 +520,13 @@ export function useGameChat({ gameSlug, initialStory }: { gameSlug: string; init
     storyId,
     messages,
     exchanges,
+    hasOlder: firstLoaded > 1,
+    atLatest,
+    loadingPage,
+    loadOlder,
+    loadNewer,
+    jumpTo,
+    returnToLatest,
     pending: pending || busyElsewhere,
     streamingKey,
     send,

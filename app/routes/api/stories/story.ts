@@ -5,21 +5,29 @@ import { apiRoute, endpoint } from "#app/http/api-route.server.ts";
 import { storyIdOf } from "#app/http/story-input.ts";
 import { STORY_PAGE_EXCHANGES } from "#app/lib/story-view.ts";
 
+/** A window of exchanges around one found by a search: a little before it, the rest after. */
+const CONTEXT_BEFORE_MATCH = 5;
+
+const position = z.coerce.number().int().min(1).max(10_000_000).optional();
+
 /**
  * GET /api/stories/{id}: the story as the play screen shows it (its newest exchanges, revision,
  * whether a reply is being written) — what a tab reloads when another tab changed the story.
- * With ?before=N, the page of exchanges before exchange N instead (older turns, on scroll).
+ * A page of exchanges instead, each by the index: ?before=N (older turns, on scroll up),
+ * ?after=N (newer ones, on scroll down) or ?around=N (the story around a match of Find).
  */
 const story = apiRoute({
   GET: endpoint({
     access: "user",
-    query: z.object({ before: z.coerce.number().int().min(1).optional() }),
+    query: z.object({ before: position, after: position, around: position }),
     handler: async ({ user, params, query }) => {
-      const found = await findStory(user.id, storyIdOf(params));
-      if (query.before === undefined) return storyView(await settleAbandonedTurn(found));
-      const last = Math.min(query.before, found.exchanges + 1) - 1;
-      const messages = await storyMessagesBetween(found.id, Math.max(1, last - STORY_PAGE_EXCHANGES + 1), last);
-      return { messages: messages.map(messageView) };
+      const found = await settleAbandonedTurn(await findStory(user.id, storyIdOf(params)));
+      const { before, after, around } = query;
+      if (before === undefined && after === undefined && around === undefined) return storyView(found);
+      const first = before !== undefined ? before - STORY_PAGE_EXCHANGES : after !== undefined ? after + 1 : (around ?? 1) - CONTEXT_BEFORE_MATCH;
+      const last = before !== undefined ? before - 1 : Math.max(first, 1) + STORY_PAGE_EXCHANGES - 1;
+      const messages = await storyMessagesBetween(found.id, Math.max(1, first), Math.min(last, found.exchanges));
+      return { exchanges: found.exchanges, revision: found.revision, busy: found.activeTurnId !== null, messages: messages.map(messageView) };
     },
   }),
 });

@@ -1,0 +1,2 @@
+ALTER TABLE "game_messages" ADD COLUMN "search_vector" "tsvector" GENERATED ALWAYS AS (to_tsvector('english', "content")) STORED;--> statement-breakpoint
+CREATE INDEX "game_messages_search_idx" ON "game_messages" USING gin ("search_vector") WHERE "removed_at" IS NULL;

@@ -1,0 +1,251 @@
+/**
+ * Long stories open as fast as short ones (issue 22). On PostgreSQL, with the production server
+ * in its own process and the offline storyteller answering at once, three players have stories of
+ * 10, 1,000 and 10,000 exchanges. For each story it measures:
+ *   - the play page: HTML bytes (as sent with Accept-Encoding: gzip, and unpacked) and the
+ *     server's time for it (median of repeated requests);
+ *   - a turn: the server's time to the end of the reply (median), and the database's time for the
+ *     read that grows with a story — the model's context — from EXPLAIN ANALYZE;
+ *   - in Chromium at 390 px with the CPU slowed 4×: the time until the composer takes typing
+ *     (React has hydrated it) and the number of DOM nodes.
+ * Each figure is printed with its ratio to the 10-exchange story measured in the same run, against
+ * the issue's goals (page bytes ≤ 1.5×, server time ≤ 2×, time to typing ≤ 1.5×, DOM ≤ 1.5×, turn
+ * time ≤ 1.2×).
+ *
+ *   npm run bench -- long-story
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { request } from "node:http";
+import { gunzipSync } from "node:zlib";
+import pg from "pg";
+import { chromium } from "playwright-core";
+import { startServerProcess } from "#tests/helpers/process.ts";
+import { createScratchDatabase } from "./scratch-database.ts";
+
+const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const SIZES = [10, 1_000, 10_000];
+const GAME = "empress-simulator";
+const PAGE_REQUESTS = 30;
+const TURNS = 15;
+const BROWSER_RUNS = 3;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+const scratch = await createScratchDatabase(POSTGRES_URL, "bench_story");
+if (!scratch) process.exit(0);
+const dataDir = mkdtempSync(path.join(tmpdir(), "pae-bench-story-"));
+const server = await startServerProcess({
+  DATA_DIR: dataDir,
+  DATABASE_URL: scratch.url,
+  AI_OFFLINE_WORD_DELAY_MS: "0",
+  CHAT_TURNS_PER_MINUTE: "10000",
+  LOG_LEVEL: "warn",
+});
+const database = new pg.Client({ connectionString: scratch.url });
+await database.connect();
+
+function median(values: number[]) {
+  const sorted = values.toSorted((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+interface Player {
+  email: string;
+  cookie: string;
+  userId: string;
+}
+
+async function signUp(index: number): Promise<Player> {
+  const email = `long-story-${index}@example.com`;
+  const response = await fetch(`${server.url}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: server.url, "X-Forwarded-For": `10.9.0.${index + 1}` },
+    body: JSON.stringify({ email, password: "a long enough password", name: "Reader" }),
+  });
+  if (!response.ok) throw new Error(`sign-up failed: ${response.status}`);
+  const cookie = response.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+  const { rows } = await database.query<{ id: string }>(`select id from "user" where email = $1`, [email]);
+  await database.query(`select apply_credit_change($1, 1000000, 'admin_grant', 'bench:' || $1)`, [rows[0]!.id]);
+  return { email, cookie, userId: rows[0]!.id };
+}
+
+/** A story of `exchanges` short exchanges, written straight into the database. */
+async function seedStory(player: Player, exchanges: number) {
+  const { rows } = await database.query<{ id: string }>(`insert into stories (user_id, game_slug, exchanges) values ($1, $2, $3) returning id`, [
+    player.userId,
+    GAME,
+    exchanges,
+  ]);
+  const storyId = rows[0]!.id;
+  await database.query(
+    `insert into game_messages (user_id, game_slug, story_id, exchange, role, content)
+     select $1, $2, $3, turn, role, case when role = 'user' then 'I weigh my next move, turn ' || turn || '.'
+       else 'The court answers your move ' || turn || '. The ministers bow, the eunuchs whisper, and the lanterns burn low.' end
+     from generate_series(1, $4::int) as turn cross join (values ('user'), ('assistant')) as roles(role)`,
+    [player.userId, GAME, storyId, exchanges],
+  );
+  await database.query("analyze game_messages");
+  return storyId;
+}
+
+/** The page as a browser gets it: asked for with Accept-Encoding, its bytes as they travel. */
+function getPage(url: string, cookie: string) {
+  return new Promise<{ body: Buffer; encoding: string | undefined }>((resolve, reject) => {
+    const outgoing = request(url, { headers: { Cookie: cookie, "Accept-Encoding": "gzip" } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ body: Buffer.concat(chunks), encoding: response.headers["content-encoding"] }));
+      response.on("error", reject);
+    });
+    outgoing.on("error", reject);
+    outgoing.end();
+  });
+}
+
+async function measurePage(player: Player) {
+  const times: number[] = [];
+  let packed = 0;
+  let unpacked = 0;
+  for (let index = 0; index < PAGE_REQUESTS; index += 1) {
+    const startedAt = performance.now();
+    const { body, encoding } = await getPage(`${server.url}/play/${GAME}`, player.cookie);
+    times.push(performance.now() - startedAt);
+    packed = body.length;
+    unpacked = encoding === "gzip" ? gunzipSync(body).length : body.length;
+  }
+  return { packed, unpacked, serverMs: median(times.slice(5)) };
+}
+
+async function measureTurns(player: Player) {
+  const times: number[] = [];
+  for (let index = 0; index < TURNS; index += 1) {
+    const startedAt = performance.now();
+    const response = await fetch(`${server.url}/api/game-chat`, {
+      method: "POST",
+      headers: { Cookie: player.cookie, Origin: server.url, "Content-Type": "application/json" },
+      body: JSON.stringify({ message: `I act, move ${index}.`, game_slug: GAME }),
+    });
+    const text = await response.text();
+    if (!text.includes("[DONE]")) throw new Error(`a turn failed: ${text.slice(0, 200)}`);
+    times.push(performance.now() - startedAt);
+  }
+  return median(times.slice(3));
+}
+
+/** The database's time for the model's context of the next turn (the read that grows with a story). */
+async function contextReadMs(storyId: string) {
+  const { rows: story } = await database.query<{ exchanges: number }>("select exchanges from stories where id = $1", [storyId]);
+  const before = story[0]!.exchanges + 1;
+  const times: number[] = [];
+  for (let index = 0; index < 10; index += 1) {
+    const { rows } = await database.query<{ "QUERY PLAN": { "Execution Time": number }[] }>(
+      `explain (analyze, format json)
+       select (select json_agg(json_build_array(exchange, role, content)) from game_messages where story_id = $1 and removed_at is null and exchange = 1),
+              (select json_agg(json_build_array(exchange, role, content) order by exchange, role desc) from game_messages
+                where story_id = $1 and removed_at is null and exchange >= $2 and exchange < $3)`,
+      [storyId, Math.max(1, before - 160), before],
+    );
+    times.push(rows[0]!["QUERY PLAN"][0]!["Execution Time"]);
+  }
+  return median(times);
+}
+
+async function measureBrowser(player: Player) {
+  const profile = mkdtempSync(path.join(tmpdir(), "pae-bench-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 390, height: 844 },
+    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+  });
+  const url = new URL(server.url);
+  await context.addCookies(
+    player.cookie.split("; ").map((pair) => {
+      const [name, ...value] = pair.split("=");
+      return { name: name!, value: value.join("="), domain: url.hostname, path: "/" };
+    }),
+  );
+  const typing: number[] = [];
+  const nodes: number[] = [];
+  try {
+    for (let run = 0; run < BROWSER_RUNS; run += 1) {
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+      await page.goto(`${server.url}/play/${GAME}`, { waitUntil: "commit" });
+      // The composer takes typing once React has hydrated it (its handlers are attached).
+      const ready = await page.waitForFunction(
+        () => {
+          const field = document.querySelector("#play-input");
+          return field && Object.keys(field).some((key) => key.startsWith("__reactProps")) ? performance.now() : undefined;
+        },
+        undefined,
+        { polling: 16, timeout: 120_000 },
+      );
+      typing.push((await ready.jsonValue()) ?? Number.NaN);
+      await page.waitForTimeout(300);
+      nodes.push(await page.evaluate(() => document.getElementsByTagName("*").length));
+      await page.close();
+    }
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+  return { typingMs: median(typing), domNodes: median(nodes) };
+}
+
+try {
+  const rows: {
+    exchanges: number;
+    packed: number;
+    unpacked: number;
+    serverMs: number;
+    turnMs: number;
+    contextMs: number;
+    typingMs: number;
+    domNodes: number;
+  }[] = [];
+  for (const [index, exchanges] of SIZES.entries()) {
+    const player = await signUp(index);
+    const storyId = await seedStory(player, exchanges);
+    // Warm up the server's paths for this story before measuring.
+    for (let warm = 0; warm < 3; warm += 1)
+      await (await fetch(`${server.url}/play/${GAME}`, { headers: { Cookie: player.cookie } })).arrayBuffer();
+    const page = await measurePage(player);
+    const browser = await measureBrowser(player);
+    const turnMs = await measureTurns(player);
+    const contextMs = await contextReadMs(storyId);
+    rows.push({ exchanges, ...page, turnMs, contextMs, ...browser });
+  }
+
+  const [base] = rows;
+  const ratio = (value: number, of: number) => (of > 0 ? value / of : Number.NaN);
+  const goals: [string, (row: (typeof rows)[number]) => number, number | undefined, (value: number) => string][] = [
+    ["play page HTML (gzip)", (row) => row.packed, 1.5, (value) => `${(value / 1024).toFixed(1)} KiB`],
+    ["play page HTML (unpacked)", (row) => row.unpacked, 1.5, (value) => `${(value / 1024).toFixed(1)} KiB`],
+    ["server time for the page", (row) => row.serverMs, 2, (value) => `${value.toFixed(1)} ms`],
+    ["a turn, to its last word", (row) => row.turnMs, 1.2, (value) => `${value.toFixed(1)} ms`],
+    ["database: the turn's story read", (row) => row.contextMs, undefined, (value) => `${value.toFixed(2)} ms`],
+    ["phone (4× CPU): composer takes typing", (row) => row.typingMs, 1.5, (value) => `${value.toFixed(0)} ms`],
+    ["DOM nodes", (row) => row.domNodes, 1.5, (value) => value.toFixed(0)],
+  ];
+  console.log("database: PostgreSQL; the offline storyteller answering at once; ratios are to the 10-exchange story in this run\n");
+  console.log(
+    `| measure | ${rows.map((row) => `${row.exchanges.toLocaleString("en-US")} exchanges`).join(" | ")} | ratio at ${rows.at(-1)!.exchanges.toLocaleString("en-US")} | goal |`,
+  );
+  console.log(`|---|${rows.map(() => "---|").join("")}---|---|`);
+  for (const [name, value, goal, format] of goals) {
+    const worst = Math.max(...rows.slice(1).map((row) => ratio(value(row), value(base!))));
+    const verdict = goal === undefined ? "—" : `≤ ${goal}× ${worst <= goal ? "met" : "MISSED"}`;
+    console.log(`| ${name} | ${rows.map((row) => format(value(row))).join(" | ")} | ${worst.toFixed(2)}× | ${verdict} |`);
+  }
+} finally {
+  await database.end();
+  await server.stop();
+  await scratch.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
