@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
 import { stories } from "../db/schema.ts";
 import type { StoryOperation } from "../lib/constants.ts";
@@ -102,17 +102,6 @@ export async function renewTurnLease(storyId: string, turnId: string): Promise<b
     .where(and(eq(stories.id, storyId), eq(stories.activeTurnId, turnId)))
     .returning({ id: stories.id });
   return renewed.length > 0;
-}
-
-/** Stories whose call in flight has been abandoned (their lease ran out): settled on start-up and by sweeps. */
-export async function settleAbandonedTurns(): Promise<number> {
-  const abandoned = await db()
-    .select(storyColumns)
-    .from(stories)
-    .where(lt(stories.activeTurnLeaseUntil, sql`now()`))
-    .limit(100);
-  for (const story of abandoned) await settleAbandonedTurn(story);
-  return abandoned.length;
 }
 
 type ChangeOutcome = "missing" | "busy" | "stale" | "no_version" | "undone" | "chosen" | "cleared";

@@ -22,7 +22,8 @@ describe("the game-chat stream", () => {
     expect(parseGameChatLine('data: {"content":"Hi"}')).toEqual({ type: "content", text: "Hi" });
     expect(parseGameChatLine('data: {"error":"Oops"}')).toEqual({ type: "error", message: "Oops" });
     expect(parseGameChatLine("data: [DONE]")).toEqual({ type: "done" });
-    for (const line of [": keep-alive", "data: {broken", "data: 42", 'data: {"other":1}', "event: x", ""]) {
+    expect(parseGameChatLine('data: {"turn":{"replyId":7}}')).toEqual({ type: "turn", turn: { replyId: 7 } });
+    for (const line of [": keep-alive", "data: {broken", "data: 42", 'data: {"other":1}', 'data: {"turn":null}', "event: x", ""]) {
       expect(parseGameChatLine(line)).toBeUndefined();
     }
   });

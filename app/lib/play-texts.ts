@@ -13,7 +13,6 @@ export function welcomeMessage(title: string, tagline: string | null | undefined
 export const PLAY_TEXTS = {
   thinking: "The Game Master is thinking...",
   inputPlaceholder: "Type your action or response...",
-  loading: "Loading...",
   loadingGame: "Loading game...",
   saving: "Saving...",
   /** The assistant message when a reply stream yields no text. */

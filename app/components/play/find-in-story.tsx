@@ -14,6 +14,11 @@ export interface StoryMatch {
 type Results =
   { state: "idle" } | { state: "searching" } | { state: "found"; words: string; matches: StoryMatch[] } | { state: "failed"; message: string };
 
+/** The words searched for, in quotes unless the player quoted them already. */
+function quoted(words: string) {
+  return words.includes('"') ? words : `“${words}”`;
+}
+
 /** A snippet with the words found marked. */
 function Snippet({ text }: { text: string }) {
   const parts = text.split(new RegExp(`(${MATCH_START}[^${MATCH_END}]*${MATCH_END})`, "u"));
@@ -96,8 +101,8 @@ export function FindInStory({ storyId, onChoose, onClose }: { storyId: string; o
         <div className="mt-2">
           <p role="status" className="text-xs text-parchment-dim">
             {results.matches.length === 0
-              ? `Nothing in your story matches “${results.words}”.`
-              : `${results.matches.length === 50 ? "The first 50" : results.matches.length} ${results.matches.length === 1 ? "match" : "matches"} for “${results.words}”, oldest first.`}
+              ? `Nothing in your story matches ${quoted(results.words)}.`
+              : `${results.matches.length === 50 ? "The first 50" : results.matches.length} ${results.matches.length === 1 ? "match" : "matches"} for ${quoted(results.words)}, oldest first.`}
           </p>
           {results.matches.length > 0 ? (
             <ol aria-label="Matches" className="mt-2 flex max-h-56 flex-col gap-1 overflow-y-auto overscroll-contain">

@@ -286,7 +286,8 @@ export function useGameChat({ gameSlug, initialStory }: { gameSlug: string; init
         });
         return true;
       }
-      toast.error(PLAY_TOASTS.sendFailed.title, { description: refusal.message ?? PLAY_TOASTS.sendFailed.description });
+      // Anything else is docs/spec.md §8's failed send, said in its words.
+      toast.error(PLAY_TOASTS.sendFailed.title, { description: PLAY_TOASTS.sendFailed.description });
       return false;
     },
     [gameSlug, navigate, reload],
@@ -323,11 +324,11 @@ export function useGameChat({ gameSlug, initialStory }: { gameSlug: string; init
       try {
         const response = await postJson("/api/game-chat", { message, game_slug: gameSlug });
         if (!response.ok || !response.body) {
-          withdraw();
           const giveBack = await refused(response);
           setBusy(false);
           setStreamingKey(null);
-          if (!giveBack) failed(false);
+          if (giveBack) withdraw();
+          else failed(false);
           return giveBack ? "returned" : "sent";
         }
         void revalidator.revalidate();
