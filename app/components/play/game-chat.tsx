@@ -97,7 +97,8 @@ function PlayHeader({
         {/* Below lg the navigation bar's balance sits right above this one. */}
         <CreditsBadge credits={credits} className="hidden shrink-0 lg:inline-flex" />
       </div>
-      <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-2">
+      {/* With the on-screen keyboard open there is little height: the story and the composer get it. */}
+      <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-2 [@media(max-height:480px)]:hidden">
         <p className="min-w-0 flex-1 truncate text-xs text-parchment-dim sm:text-sm" title={playerEmail}>
           Playing as: <span className="text-parchment">{playerEmail}</span>
         </p>
