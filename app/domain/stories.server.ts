@@ -3,7 +3,7 @@ import { db } from "../db/database.server.ts";
 import { stories } from "../db/schema.ts";
 import type { StoryOperation } from "../lib/constants.ts";
 import { STORY_REFUSALS } from "../lib/play-texts.ts";
-import { STORY_PAGE_EXCHANGES, type StoryMessageView, type StoryView } from "../lib/story-view.ts";
+import { STORY_OPENING_EXCHANGES, type StoryMessageView, type StoryView } from "../lib/story-view.ts";
 import { latestStoryMessages, type StoryMessage } from "./game-messages.server.ts";
 import { DomainError, NotFoundError } from "./errors.server.ts";
 
@@ -151,7 +151,7 @@ export function clearStory(userId: string, storyId: string): Promise<{ deleted: 
 
 /** A story as the play screen shows it: its newest exchanges, and whether a call is in flight. */
 export async function storyView(story: Story): Promise<StoryView> {
-  const messages = await latestStoryMessages(story, STORY_PAGE_EXCHANGES);
+  const messages = await latestStoryMessages(story, STORY_OPENING_EXCHANGES);
   return {
     id: story.id,
     revision: story.revision,

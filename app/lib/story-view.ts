@@ -31,7 +31,10 @@ export interface StoryView {
   messages: StoryMessageView[];
 }
 
-/** Exchanges a window holds: the play page's first screen, and each older page loaded on scroll. */
+/** Exchanges the play page opens with: a screenful and a little more, however long the story. */
+export const STORY_OPENING_EXCHANGES = 12;
+
+/** Exchanges in each page loaded as the reader scrolls (or around a match of Find in story). */
 export const STORY_PAGE_EXCHANGES = 30;
 
 /** Find in story: the server marks the words found in a match's snippet between these. */

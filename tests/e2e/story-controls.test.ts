@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
+import { STORY_OPENING_EXCHANGES } from "#app/lib/story-view.ts";
 import { signInBrowser, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
 import { setBalance } from "#tests/helpers/game-chat.ts";
@@ -287,7 +288,7 @@ describe("a long story", () => {
     await longStory(2_000);
     const page = await open();
     await expect.poll(() => playerMessages(page).last().textContent()).toContain("day 2000");
-    expect(await playerMessages(page).count()).toBeLessThanOrEqual(40);
+    expect(await playerMessages(page).count()).toBe(STORY_OPENING_EXCHANGES);
     const scroller = log(page);
     await expect.poll(() => scroller.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight)).toBeLessThan(2);
 
@@ -295,7 +296,7 @@ describe("a long story", () => {
     const anchor = playerMessages(page).first();
     const anchorText = await anchor.textContent();
     await scroller.evaluate((element) => element.scrollTo({ top: 0 }));
-    await expect.poll(() => playerMessages(page).count()).toBeGreaterThan(40);
+    await expect.poll(() => playerMessages(page).count()).toBeGreaterThan(STORY_OPENING_EXCHANGES);
     const sameMessage = playerMessages(page).filter({ hasText: anchorText ?? "" });
     const box = await sameMessage.boundingBox();
     const view = await scroller.boundingBox();

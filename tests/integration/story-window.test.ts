@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StoryMessageView, StoryView } from "#app/lib/story-view.ts";
-import { STORY_PAGE_EXCHANGES } from "#app/lib/story-view.ts";
+import { STORY_OPENING_EXCHANGES, STORY_PAGE_EXCHANGES } from "#app/lib/story-view.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import { postChat, readTurn, startGameMasterServer, TEST_GAME } from "#tests/helpers/game-chat.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
@@ -45,8 +45,8 @@ describe("a windowed story", () => {
     });
     const newest = await get<StoryView>(reader, `/api/stories/${storyId}`);
     expect(newest.exchanges).toBe(200);
-    expect(newest.messages).toHaveLength(STORY_PAGE_EXCHANGES * 2);
-    expect(newest.messages[0]).toMatchObject({ exchange: 200 - STORY_PAGE_EXCHANGES + 1, role: "user" });
+    expect(newest.messages).toHaveLength(STORY_OPENING_EXCHANGES * 2);
+    expect(newest.messages[0]).toMatchObject({ exchange: 200 - STORY_OPENING_EXCHANGES + 1, role: "user" });
     expect(newest.messages.at(-1)).toMatchObject({ exchange: 200, role: "assistant" });
 
     // Scrolling up page by page while the player (in another tab) keeps playing.

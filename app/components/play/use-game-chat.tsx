@@ -141,6 +141,8 @@ export function useGameChat({ gameSlug, initialStory }: { gameSlug: string; init
     pending: false,
     attached: false,
     atLatest: true,
+    /** Bumped whenever the window is replaced (a jump, back to the latest): pages asked for before it are dropped. */
+    window: 0,
   });
 
   useEffect(() => {
@@ -461,8 +463,9 @@ export function useGameChat({ gameSlug, initialStory }: { gameSlug: string; init
   const loadOlder = useCallback(async () => {
     if (firstLoaded <= 1 || loadingPage) return;
     setLoadingPage("older");
+    const generation = known.current.window;
     const page = await fetchPage(`before=${firstLoaded}`);
-    if (page && mounted.current) {
+    if (page && mounted.current && generation === known.current.window) {
       const newFirst = page[0]?.exchange ?? firstLoaded;
       const keepThrough = newFirst + MAX_WINDOW_EXCHANGES - 1;
       if (lastLoaded > keepThrough) setWindowAtLatest(false);
@@ -478,8 +481,9 @@ export function useGameChat({ gameSlug, initialStory }: { gameSlug: string; init
   const loadNewer = useCallback(async () => {
     if (known.current.atLatest || loadingPage) return;
     setLoadingPage("newer");
+    const generation = known.current.window;
     const page = await fetchPage(`after=${lastLoaded}`);
-    if (page && mounted.current) {
+    if (page && mounted.current && generation === known.current.window) {
       const reached = page.at(-1)?.exchange ?? lastLoaded;
       const keepFrom = reached - MAX_WINDOW_EXCHANGES + 1;
       setMessages((list) => [
@@ -494,8 +498,10 @@ export function useGameChat({ gameSlug, initialStory }: { gameSlug: string; init
   /** Find in story: the story around a match, read from there. */
   const jumpTo = useCallback(
     async (exchange: number) => {
+      known.current.window += 1;
+      const generation = known.current.window;
       const page = await fetchPage(`around=${exchange}`);
-      if (!page || !mounted.current) return false;
+      if (!page || !mounted.current || generation !== known.current.window) return false;
       setWindowAtLatest((page.at(-1)?.exchange ?? 0) >= exchanges);
       setMessages(page);
       return true;
@@ -506,6 +512,7 @@ export function useGameChat({ gameSlug, initialStory }: { gameSlug: string; init
   /** Back to the newest turns, wherever the reader is. */
   const returnToLatest = useCallback(async () => {
     if (known.current.atLatest) return;
+    known.current.window += 1;
     setWindowAtLatest(true);
     setMessages([]);
     await reload();
