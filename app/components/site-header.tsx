@@ -88,6 +88,11 @@ export function SiteHeader() {
               {link.label}
             </NavLink>
           ))}
+          {viewer ? (
+            <NavLink to="/stories" className={navLinkClass}>
+              My Stories
+            </NavLink>
+          ) : null}
           {viewer?.isAdmin ? (
             <NavLink to="/admin" className={navLinkClass}>
               <span className="inline-flex items-center gap-1">
@@ -131,6 +136,18 @@ export function SiteHeader() {
                 </NavLink>
               </li>
             ))}
+            {viewer ? (
+              <li>
+                <NavLink
+                  to="/stories"
+                  className={({ isActive }) =>
+                    cn("block rounded-lg px-3 py-3 text-base", isActive ? "text-gold" : "text-parchment hover:bg-ink-raised")
+                  }
+                >
+                  My Stories
+                </NavLink>
+              </li>
+            ) : null}
           </ul>
           <div className="border-t border-ink-line pt-4">
             {viewer ? (

@@ -84,6 +84,17 @@ export async function findStory(userId: string, storyId: string): Promise<Story>
   return story;
 }
 
+/** One of the player's stories in a game, by its id; undefined when there is no such story (or the id is malformed). */
+export async function findStoryOfGame(userId: string, gameSlug: string, storyId: string): Promise<Story | undefined> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(storyId)) return undefined;
+  const [story] = await db()
+    .select(storyColumns)
+    .from(stories)
+    .where(and(eq(stories.id, storyId), eq(stories.userId, userId), eq(stories.gameSlug, gameSlug)))
+    .limit(1);
+  return story;
+}
+
 /** A story's call in flight whose instance stopped renewing its lease is finished (and refunded) now. */
 export async function settleAbandonedTurn(story: Story): Promise<Story> {
   if (!story.activeTurnId || !story.activeTurnLeaseUntil || story.activeTurnLeaseUntil.getTime() > Date.now()) return story;

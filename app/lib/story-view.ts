@@ -40,3 +40,6 @@ export const STORY_PAGE_EXCHANGES = 30;
 /** Find in story: the server marks the words found in a match's snippet between these. */
 export const MATCH_START = "⟦";
 export const MATCH_END = "⟧";
+
+/** The longest title a player may give a story. */
+export const MAX_TITLE_LENGTH = 120;

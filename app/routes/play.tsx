@@ -6,7 +6,7 @@ import { getSessionUser } from "#app/domain/auth.server.ts";
 import { personalPageHeaders } from "#app/http/guards.server.ts";
 import { findPlayableGame } from "#app/domain/game-master/game-source.server.ts";
 import { isOfflineStoryteller } from "#app/domain/game-master/model.server.ts";
-import { findLatestStory, settleAbandonedTurn, storyView } from "#app/domain/stories.server.ts";
+import { findLatestStory, findStoryOfGame, settleAbandonedTurn, storyView } from "#app/domain/stories.server.ts";
 import { signUpToPlayPath } from "#app/lib/auth.ts";
 import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
 import type { Route } from "./+types/play";
@@ -19,8 +19,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
   // A visitor pressing Start Playing is most likely new: the Sign Up form, then back to this game.
   if (!user) throw redirect(signUpToPlayPath(game.slug), { headers: personalPageHeaders() });
+  // /play/{slug} resumes the story of this game played most recently; /play/{slug}/{id} is one story.
+  const story = params.storyId ? await findStoryOfGame(user.id, game.slug, params.storyId) : await findLatestStory(user.id, game.slug);
+  if (params.storyId && !story) throw redirect(`/play/${game.slug}`, { headers: personalPageHeaders() });
   // The newest exchanges only: however long the story, the page stays one screenful and a little more.
-  const story = await findLatestStory(user.id, game.slug);
   return {
     state: "ready" as const,
     game: { slug: game.slug, title: game.title, tagline: game.tagline },
@@ -41,7 +43,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
  * refresh the balance) need not reload it. Another game's slug loads afresh.
  */
 export function shouldRevalidate({ currentParams, nextParams, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return currentParams.slug !== nextParams.slug && defaultShouldRevalidate;
+  return (currentParams.slug !== nextParams.slug || currentParams.storyId !== nextParams.storyId) && defaultShouldRevalidate;
 }
 
 /** SPEC: an unknown game goes back to the list, with a toast. */
@@ -70,7 +72,7 @@ export default function Play({ loaderData }: Route.ComponentProps) {
   }
   return (
     <GameChat
-      key={loaderData.game.slug}
+      key={`${loaderData.game.slug}:${loaderData.story?.id ?? "new"}`}
       game={loaderData.game}
       initialStory={loaderData.story}
       offline={loaderData.offline}

@@ -350,3 +350,55 @@ describe("a long story", () => {
     expect(await latestReply(second)).toBe(await latestReply(first));
   });
 });
+
+describe("a library of stories", () => {
+  it("New story keeps the old one; My Stories resumes, renames, exports and deletes", async () => {
+    await player();
+    const page = await open();
+    await send(page, "I remember the old oath.");
+    await replyDone(page);
+
+    await page.getByRole("button", { name: "New story" }).click();
+    await page.waitForURL(new RegExp(`/play/${GAME}/[0-9a-f-]{36}$`));
+    await expect.poll(() => replies(page).first().textContent()).toContain("Are you ready to begin your adventure?");
+    await page.getByRole("button", { name: /Begin the adventure/ }).click();
+    await replyDone(page);
+
+    await page.goto(`${server.url}/stories`);
+    const cards = page.getByRole("listitem").filter({ has: page.getByRole("link", { name: /^Resume / }) });
+    await expect.poll(() => cards.count()).toBe(2);
+    await page.screenshot({ path: `${SCREENSHOTS}/my-stories-1280.png` });
+
+    // The older story, resumed, is the one played before.
+    await cards
+      .nth(1)
+      .getByRole("link", { name: /^Resume / })
+      .click();
+    await expect.poll(() => playerMessages(page).last().textContent()).toContain("I remember the old oath.");
+
+    await page.goto(`${server.url}/stories`);
+    await cards
+      .nth(1)
+      .getByRole("button", { name: /^Rename / })
+      .click();
+    await page.getByLabel("Title").fill("The Old Oath");
+    await page.getByRole("button", { name: "Save title" }).click();
+    await page.getByRole("heading", { name: "The Old Oath" }).waitFor();
+
+    const download = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Export The Old Oath as Markdown" }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^empress-simulator-the-old-oath\.md$/);
+    const { readFile } = await import("node:fs/promises");
+    const markdown = await readFile((await file.path())!, "utf8");
+    expect(markdown).toContain("# The Old Oath");
+    expect(markdown).toContain("I remember the old oath.");
+
+    await page.getByRole("button", { name: "Delete The Old Oath" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete story" }).click();
+    await expect.poll(() => cards.count()).toBe(1);
+    expect(await page.getByRole("heading", { name: "The Old Oath" }).count()).toBe(0);
+    expect(page.errors).toEqual([]);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
+});

@@ -1,8 +1,10 @@
 import {
   ArrowDown,
   ArrowLeft,
+  BookPlus,
   ChevronLeft,
   ChevronRight,
+  Download,
   FastForward,
   Loader2,
   Pencil,
@@ -15,7 +17,7 @@ import {
   X,
 } from "lucide-react";
 import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { toast } from "#app/components/toast.ts";
 import { CreditsBadge } from "#app/components/site-header.tsx";
 import {
@@ -68,6 +70,8 @@ function PlayHeader({
   canFind,
   finding,
   onFind,
+  storyId,
+  onNewStory,
 }: {
   game: PlayGame;
   offline: boolean;
@@ -80,6 +84,8 @@ function PlayHeader({
   canFind: boolean;
   finding: boolean;
   onFind: () => void;
+  storyId: string | null;
+  onNewStory: () => void;
 }) {
   const credits = useViewerCredits() ?? 0;
   return (
@@ -116,6 +122,18 @@ function PlayHeader({
             <Search aria-hidden />
             <span className="sr-only sm:not-sr-only">Find in story</span>
           </Button>
+          {storyId && canFind ? <ExportMenu storyId={storyId} /> : null}
+          <Button
+            variant="ghost"
+            size="sm"
+            disabled={!canRestart}
+            onClick={onNewStory}
+            className="px-2.5"
+            title="Begin another story in this game; this one is kept in My Stories"
+          >
+            <BookPlus aria-hidden />
+            <span className="sr-only sm:not-sr-only">New story</span>
+          </Button>
           <AlertDialog>
             <AlertDialogTrigger asChild>
               <Button variant="secondary" size="sm" disabled={!canRestart}>
@@ -141,6 +159,27 @@ function PlayHeader({
         </div>
       </div>
     </header>
+  );
+}
+
+/** Export: the story downloaded as Markdown or JSON (a native disclosure, so it works before any script). */
+function ExportMenu({ storyId }: { storyId: string }) {
+  const link = "block rounded-md px-3 py-2 text-sm text-parchment hover:bg-gold/10";
+  return (
+    <details className="relative">
+      <summary className="inline-flex h-8 cursor-pointer list-none items-center gap-1.5 rounded-full px-2.5 text-sm font-medium text-parchment hover:bg-gold/10 [&::-webkit-details-marker]:hidden">
+        <Download className="size-4" aria-hidden />
+        <span className="sr-only sm:not-sr-only">Export</span>
+      </summary>
+      <div className="absolute right-0 z-20 mt-1 w-48 rounded-lg border border-ink-line bg-ink-raised p-1 shadow-lg shadow-ink">
+        <a className={link} href={`/api/stories/${storyId}/export?format=markdown`} download>
+          Export as Markdown
+        </a>
+        <a className={link} href={`/api/stories/${storyId}/export?format=json`} download>
+          Export as JSON
+        </a>
+      </div>
+    </details>
   );
 }
 
@@ -290,6 +329,7 @@ export function GameChat({
     return () => observer.disconnect();
   });
   const credits = useViewerCredits() ?? 0;
+  const navigate = useNavigate();
 
   const story = messages.filter((message) => !message.local);
   const lastMessage = messages.at(-1);
@@ -408,6 +448,23 @@ export function GameChat({
     }
   }
 
+  /** New story: another story in this game, on its own address; this one stays in My Stories. */
+  async function newStory() {
+    try {
+      const response = await fetch("/api/stories", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({ game_slug: game.slug }),
+      });
+      if (!response.ok) throw new Error(`New story answered ${response.status}.`);
+      const created = (await response.json()) as StoryView;
+      toast.success("A new story begins", { description: "Your other story is kept in My Stories." });
+      await navigate(`/play/${game.slug}/${created.id}`);
+    } catch {
+      toast.error(PLAY_TOASTS.sendFailed.title, { description: "A new story could not be begun. Please try again." });
+    }
+  }
+
   function choose(choice: string) {
     setDraft(choice);
     inputRef.current?.focus();
@@ -467,6 +524,8 @@ export function GameChat({
         canFind={storyId !== null && exchanges > 0}
         finding={finding}
         onFind={() => setFinding((open) => !open)}
+        storyId={storyId}
+        onNewStory={() => void newStory()}
       />
       {finding && storyId ? <FindInStory storyId={storyId} onChoose={(match) => void showMatch(match)} onClose={() => setFinding(false)} /> : null}
       <div className="relative min-h-0 flex-1">

@@ -324,7 +324,9 @@ export function useGameChat({ gameSlug, initialStory }: { gameSlug: string; init
         ]);
 
       try {
-        const response = await postJson("/api/game-chat", { message, game_slug: gameSlug });
+        // The story on screen: the player may have several in this game.
+        const storyChosen = known.current.storyId ? { story_id: known.current.storyId } : {};
+        const response = await postJson("/api/game-chat", { message, game_slug: gameSlug, ...storyChosen });
         if (!response.ok || !response.body) {
           const giveBack = await refused(response);
           setBusy(false);

@@ -6,7 +6,7 @@ import { db } from "../../db/database.server.ts";
 import { env } from "../../env.server.ts";
 import { CREDITS_PER_MESSAGE } from "../../lib/constants.ts";
 import { trackInFlight } from "../../lib/in-flight.server.ts";
-import { PLAY_TOASTS, RESEND_CONFIRMATION_PATH } from "../../lib/play-texts.ts";
+import { PLAY_TOASTS, RESEND_CONFIRMATION_PATH, STORY_REFUSALS } from "../../lib/play-texts.ts";
 import type { SessionUser } from "../auth.server.ts";
 import { InsufficientCreditsError } from "../credits.server.ts";
 import { DomainError, NotFoundError } from "../errors.server.ts";
@@ -126,6 +126,8 @@ export async function callGameMaster({ user, gameSlug, storyId, call, logger }: 
   const storyAndGame = async (): Promise<[Story, PlayableStory | undefined]> => {
     if (storyId) {
       const found = await findStory(user.id, storyId);
+      // A turn that names its game and its story: the story must be of that game.
+      if (gameSlug && found.gameSlug !== gameSlug) throw new NotFoundError(STORY_REFUSALS.missing);
       return [found, await loadStoryBrief(found.gameSlug)];
     }
     const game = await loadStoryBrief(gameSlug ?? "");

@@ -17,6 +17,8 @@ const bodySchema = z.object({
     .min(1, "Say which game this message is for (game_slug).")
     .max(200),
   conversation_history: z.array(z.unknown()).optional(),
+  /** Which of the player's stories in this game; without it, the one played most recently. */
+  story_id: z.uuid({ error: "That is not a story (story_id)." }).optional(),
 });
 
 const gameChat = apiRoute({
@@ -24,7 +26,9 @@ const gameChat = apiRoute({
     access: "user",
     body: bodySchema,
     handler: async ({ user, body, logger }) =>
-      eventStreamResponse(await callGameMaster({ user, gameSlug: body.game_slug, call: { kind: "turn", message: body.message }, logger })),
+      eventStreamResponse(
+        await callGameMaster({ user, gameSlug: body.game_slug, storyId: body.story_id, call: { kind: "turn", message: body.message }, logger }),
+      ),
   }),
 });
 

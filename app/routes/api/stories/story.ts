@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { storyMessagesBetween } from "#app/domain/game-messages.server.ts";
 import { findStory, messageView, settleAbandonedTurn, storyView } from "#app/domain/stories.server.ts";
+import { deleteStory, renameStory } from "#app/domain/story-library.server.ts";
 import { apiRoute, endpoint } from "#app/http/api-route.server.ts";
 import { storyIdOf } from "#app/http/story-input.ts";
-import { STORY_PAGE_EXCHANGES } from "#app/lib/story-view.ts";
+import { MAX_TITLE_LENGTH, STORY_PAGE_EXCHANGES } from "#app/lib/story-view.ts";
 
 /** A window of exchanges around one found by a search: a little before it, the rest after. */
 const CONTEXT_BEFORE_MATCH = 5;
@@ -15,6 +16,7 @@ const position = z.coerce.number().int().min(1).max(10_000_000).optional();
  * whether a reply is being written) — what a tab reloads when another tab changed the story.
  * A page of exchanges instead, each by the index: ?before=N (older turns, on scroll up),
  * ?after=N (newer ones, on scroll down) or ?around=N (the story around a match of Find).
+ * PATCH { title } renames it; DELETE deletes it with its messages (My Stories).
  */
 const story = apiRoute({
   GET: endpoint({
@@ -28,6 +30,24 @@ const story = apiRoute({
       const last = before !== undefined ? before - 1 : Math.max(first, 1) + STORY_PAGE_EXCHANGES - 1;
       const messages = await storyMessagesBetween(found.id, Math.max(1, first), Math.min(last, found.exchanges));
       return { exchanges: found.exchanges, revision: found.revision, busy: found.activeTurnId !== null, messages: messages.map(messageView) };
+    },
+  }),
+  PATCH: endpoint({
+    access: "user",
+    body: z.object({
+      title: z
+        .string({ error: "Give the story a title (title)." })
+        .trim()
+        .min(1, "Give the story a title.")
+        .max(MAX_TITLE_LENGTH, `Keep the title under ${MAX_TITLE_LENGTH} characters.`),
+    }),
+    handler: ({ user, params, body }) => renameStory(user.id, storyIdOf(params), body.title),
+  }),
+  DELETE: endpoint({
+    access: "user",
+    handler: async ({ user, params }) => {
+      await deleteStory(user.id, storyIdOf(params));
+      return { deleted: true };
     },
   }),
 });

@@ -1,0 +1,230 @@
+import { and, asc, desc, eq, gt, isNull, lte, sql } from "drizzle-orm";
+import { db } from "../db/database.server.ts";
+import { gameMessages, games, replyVersions, stories } from "../db/schema.ts";
+import { STORY_REFUSALS } from "../lib/play-texts.ts";
+import { DomainError, NotFoundError } from "./errors.server.ts";
+import { findStory, type Story } from "./stories.server.ts";
+
+/**
+ * A player's library of stories (My Stories): several per game, each with a title (from its
+ * opening until the player renames it), kept until deleted, and exported whole as Markdown or JSON.
+ */
+
+/** How much of a story's lines a library card shows. */
+const LINE_CHARACTERS = 240;
+
+export interface StorySummary {
+  id: string;
+  gameSlug: string;
+  gameTitle: string;
+  title: string;
+  exchanges: number;
+  createdAt: Date;
+  updatedAt: Date;
+  /** The end of the latest reply, for the card. */
+  latestLines: string;
+}
+
+/** A story's own title, or the first sentence of its opening scene, or the game's name. */
+function titleOf(story: { title: string | null; opening: string | null; gameTitle: string }) {
+  if (story.title) return story.title;
+  const sentence = story.opening?.replace(/\s+/g, " ").match(/^[^.!?]{8,}[.!?]/)?.[0] ?? story.opening?.slice(0, 80);
+  const plain = sentence?.replace(/[*_`#>]/g, "").trim();
+  if (!plain) return `A new story in ${story.gameTitle}`;
+  return plain.length > 80 ? `${plain.slice(0, 79).trimEnd()}…` : plain;
+}
+
+function replyAt(exchange: SQL) {
+  return sql<string | null>`(select ${gameMessages.content} from ${gameMessages}
+    where ${gameMessages.storyId} = ${stories.id} and ${gameMessages.exchange} = ${exchange}
+      and ${gameMessages.role} = 'assistant' and ${gameMessages.removedAt} is null)`;
+}
+
+type SQL = ReturnType<typeof sql>;
+
+/** Every story of a player (or just one), the most recently played first (each line read by the index). */
+export async function listStories(userId: string, only?: string): Promise<StorySummary[]> {
+  const rows = await db()
+    .select({
+      id: stories.id,
+      gameSlug: stories.gameSlug,
+      gameTitle: games.title,
+      title: stories.title,
+      exchanges: stories.exchanges,
+      createdAt: stories.createdAt,
+      updatedAt: stories.updatedAt,
+      opening: sql<string | null>`left(${replyAt(sql`1`)}, 400)`,
+      latest: sql<string | null>`right(${replyAt(sql`${stories.exchanges}`)}, ${LINE_CHARACTERS * 5})`,
+    })
+    .from(stories)
+    .innerJoin(games, eq(games.slug, stories.gameSlug))
+    .where(and(eq(stories.userId, userId), only ? eq(stories.id, only) : undefined))
+    .orderBy(desc(stories.updatedAt))
+    .limit(500);
+  return rows.map(({ opening, latest, ...story }) => ({
+    ...story,
+    title: titleOf({ title: story.title, opening, gameTitle: story.gameTitle }),
+    latestLines: latestLines(latest ?? ""),
+  }));
+}
+
+/**
+ * The last lines of the story for its card: the reply's last paragraph of prose — not its list of
+ * choices, the question that leads into them, or a line of stats — cut at a word.
+ */
+function latestLines(reply: string) {
+  const paragraphs = reply
+    .split(/\n\s*\n/)
+    .map((paragraph) =>
+      paragraph
+        .replace(/[*_`#>]/g, "")
+        .replace(/\s+/g, " ")
+        .trim(),
+    )
+    .filter((paragraph) => paragraph && !/^\d{1,2}[.)]\s/.test(paragraph) && !paragraph.endsWith(":") && !/\d+ · .*\d/.test(paragraph));
+  const prose = paragraphs.at(-1) ?? "";
+  if (prose.length <= LINE_CHARACTERS) return prose;
+  const tail = prose.slice(-LINE_CHARACTERS);
+  return `…${tail.slice(tail.indexOf(" ") + 1)}`;
+}
+
+/** New story: another story in the same game; the player's others are kept. */
+export async function beginNewStory(userId: string, gameSlug: string): Promise<Story> {
+  const [created] = await db().insert(stories).values({ userId, gameSlug }).returning({ id: stories.id });
+  if (!created) throw new Error("The story could not be begun.");
+  return findStory(userId, created.id);
+}
+
+export async function renameStory(userId: string, storyId: string, title: string): Promise<{ title: string }> {
+  const renamed = await db()
+    .update(stories)
+    .set({ title })
+    .where(and(eq(stories.id, storyId), eq(stories.userId, userId)))
+    .returning({ title: stories.title });
+  if (renamed.length === 0) throw new NotFoundError(STORY_REFUSALS.missing);
+  return { title };
+}
+
+/** Deletes a story with all its messages; not while the Game Master is writing in it. */
+export async function deleteStory(userId: string, storyId: string): Promise<void> {
+  const story = await findStory(userId, storyId);
+  const deleted = await db()
+    .delete(stories)
+    .where(and(eq(stories.id, story.id), eq(stories.userId, userId), isNull(stories.activeTurnId)))
+    .returning({ id: stories.id });
+  if (deleted.length === 0) throw new DomainError("story_busy", STORY_REFUSALS.busy);
+}
+
+/** Exchanges read per query while exporting: the story is streamed, never held whole. */
+const EXPORT_PAGE_EXCHANGES = 500;
+
+interface ExportedMessage {
+  exchange: number;
+  role: "user" | "assistant";
+  content: string;
+  createdAt: Date;
+  versions: { version: number; content: string }[];
+  chosenVersion: number;
+  removal: string | null;
+}
+
+async function* exportPages(storyId: string, { withHistory }: { withHistory: boolean }): AsyncGenerator<ExportedMessage[]> {
+  let after = 0;
+  for (;;) {
+    const rows = await db()
+      .select({
+        id: gameMessages.id,
+        exchange: gameMessages.exchange,
+        role: gameMessages.role,
+        content: gameMessages.content,
+        createdAt: gameMessages.createdAt,
+        chosenVersion: gameMessages.version,
+        removal: gameMessages.removal,
+        versions: sql<
+          { version: number; content: string }[]
+        >`coalesce((select json_agg(json_build_object('version', ${replyVersions.version}, 'content', ${replyVersions.content}) order by ${replyVersions.version})
+          from ${replyVersions} where ${replyVersions.messageId} = ${gameMessages.id}), '[]'::json)`,
+      })
+      .from(gameMessages)
+      .where(
+        and(
+          eq(gameMessages.storyId, storyId),
+          gt(gameMessages.exchange, after),
+          lte(gameMessages.exchange, after + EXPORT_PAGE_EXCHANGES),
+          withHistory ? undefined : isNull(gameMessages.removedAt),
+        ),
+      )
+      .orderBy(asc(gameMessages.exchange), desc(gameMessages.role), asc(gameMessages.id));
+    if (rows.length === 0) return;
+    yield rows.map(({ id: _id, ...message }) => message);
+    after += EXPORT_PAGE_EXCHANGES;
+  }
+}
+
+export type ExportFormat = "markdown" | "json";
+
+export interface StoryExport {
+  filename: string;
+  contentType: string;
+  body: ReadableStream<Uint8Array>;
+}
+
+function fileSlug(text: string) {
+  return (
+    text
+      .toLowerCase()
+      .normalize("NFKD")
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 60) || "story"
+  );
+}
+
+/**
+ * Export: the story as Markdown (title, game, date, each turn with its speaker) or as JSON (every
+ * message — undone and replaced ones too — with its versions), streamed page by page.
+ */
+export async function exportStory(userId: string, storyId: string, format: ExportFormat): Promise<StoryExport> {
+  const story = await findStory(userId, storyId);
+  const [summary] = await listStories(userId, story.id);
+  const title = summary?.title ?? "Story";
+  const gameTitle = summary?.gameTitle ?? story.gameSlug;
+  const encoder = new TextEncoder();
+  const exportedAt = new Date();
+
+  async function* markdown() {
+    yield `# ${title}\n\n*${gameTitle} · ${exportedAt.toISOString().slice(0, 10)} · ${story.exchanges} turns*\n`;
+    for await (const page of exportPages(story.id, { withHistory: false })) {
+      yield page.map((message) => `\n**${message.role === "user" ? "You" : "Game Master"}:**\n\n${message.content.trim()}\n`).join("");
+    }
+  }
+
+  async function* json() {
+    const head = { title, game: { slug: story.gameSlug, title: gameTitle }, exportedAt, exchanges: story.exchanges, memory: null };
+    yield `{"story":${JSON.stringify(head)},"messages":[`;
+    let first = true;
+    for await (const page of exportPages(story.id, { withHistory: true })) {
+      for (const message of page) {
+        yield `${first ? "" : ","}\n${JSON.stringify(message)}`;
+        first = false;
+      }
+    }
+    yield "\n]}\n";
+  }
+
+  const parts = format === "markdown" ? markdown() : json();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await parts.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+    async cancel() {
+      await parts.return(undefined);
+    },
+  });
+  const base = `${fileSlug(gameTitle)}-${fileSlug(title)}`;
+  return format === "markdown"
+    ? { filename: `${base}.md`, contentType: "text/markdown; charset=utf-8", body }
+    : { filename: `${base}.json`, contentType: "application/json; charset=utf-8", body };
+}

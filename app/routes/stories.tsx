@@ -1,0 +1,206 @@
+import { BookOpen, Download, Pencil, Play, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { Link, useRevalidator } from "react-router";
+import { toast } from "#app/components/toast.ts";
+import { PageHeader } from "#app/components/page-header.tsx";
+import { LocalTime } from "#app/components/play/local-time.tsx";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "#app/components/ui/alert-dialog.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card } from "#app/components/ui/card.tsx";
+import { Dialog, DialogContent, DialogDescription, DialogTitle } from "#app/components/ui/dialog.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { Label } from "#app/components/ui/label.tsx";
+import { listStories } from "#app/domain/story-library.server.ts";
+import { personalPageHeaders, requireUser } from "#app/http/guards.server.ts";
+import { MAX_TITLE_LENGTH } from "#app/lib/story-view.ts";
+import type { Route } from "./+types/stories";
+
+/** Personal: never kept by a browser or a shared cache. */
+export const headers = personalPageHeaders;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const stories = await listStories(user.id);
+  return {
+    stories: stories.map((story) => ({ ...story, createdAt: story.createdAt.toISOString(), updatedAt: story.updatedAt.toISOString() })),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: `My Stories | ${matches[0].loaderData.site.name}` },
+  { name: "robots", content: "noindex" },
+];
+
+type StoryCard = Route.ComponentProps["loaderData"]["stories"][number];
+
+async function storyRequest(storyId: string, method: "PATCH" | "DELETE", body?: unknown) {
+  const response = await fetch(`/api/stories/${storyId}`, {
+    method,
+    headers: { Accept: "application/json", ...(body ? { "Content-Type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!response.ok) {
+    const answer = (await response.json().catch(() => ({}))) as { error?: string };
+    throw new Error(answer.error ?? "The story could not be changed. Please try again.");
+  }
+}
+
+function RenameDialog({ story, open, onOpenChange }: { story: StoryCard; open: boolean; onOpenChange: (open: boolean) => void }) {
+  const [title, setTitle] = useState(story.title);
+  const [saving, setSaving] = useState(false);
+  const { revalidate } = useRevalidator();
+  async function save(event: React.SyntheticEvent) {
+    event.preventDefault();
+    setSaving(true);
+    try {
+      await storyRequest(story.id, "PATCH", { title });
+      toast.success("Story renamed");
+      onOpenChange(false);
+      await revalidate();
+    } catch (error) {
+      toast.error("Error", { description: (error as Error).message });
+    } finally {
+      setSaving(false);
+    }
+  }
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <DialogTitle>Rename story</DialogTitle>
+        <DialogDescription>A title of your own, shown in My Stories and on exports.</DialogDescription>
+        <form onSubmit={(event) => void save(event)} className="mt-4 flex flex-col gap-4">
+          <div className="flex flex-col gap-2">
+            <Label htmlFor={`title-${story.id}`}>Title</Label>
+            <Input
+              id={`title-${story.id}`}
+              value={title}
+              maxLength={MAX_TITLE_LENGTH}
+              onChange={(event) => setTitle(event.target.value)}
+              autoFocus
+            />
+          </div>
+          <div className="flex justify-end gap-2">
+            <Button type="button" variant="ghost" onClick={() => onOpenChange(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={saving || !title.trim()}>
+              {saving ? "Saving..." : "Save title"}
+            </Button>
+          </div>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function StoryItem({ story }: { story: StoryCard }) {
+  const [renaming, setRenaming] = useState(false);
+  const { revalidate } = useRevalidator();
+  async function remove() {
+    try {
+      await storyRequest(story.id, "DELETE");
+      toast.success("Story deleted");
+      await revalidate();
+    } catch (error) {
+      toast.error("Error", { description: (error as Error).message });
+    }
+  }
+  return (
+    <li>
+      <Card className="flex flex-col gap-3 p-5">
+        <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+          <h2 className="text-2xl leading-tight">{story.title}</h2>
+          <p className="text-sm text-parchment-dim">
+            {story.gameTitle} · {story.exchanges} {story.exchanges === 1 ? "turn" : "turns"} · last played <LocalTime iso={story.updatedAt} />
+          </p>
+        </div>
+        {story.latestLines ? (
+          <p className="line-clamp-3 text-parchment-dim">{story.latestLines}</p>
+        ) : (
+          <p className="text-parchment-dim">Not begun yet.</p>
+        )}
+        <div className="flex flex-wrap items-center gap-2">
+          <Button asChild size="sm">
+            <Link to={`/play/${story.gameSlug}/${story.id}`} aria-label={`Resume ${story.title}`}>
+              <Play aria-hidden />
+              Resume
+            </Link>
+          </Button>
+          <Button variant="ghost" size="sm" onClick={() => setRenaming(true)} aria-label={`Rename ${story.title}`}>
+            <Pencil aria-hidden />
+            Rename
+          </Button>
+          <Button asChild variant="ghost" size="sm">
+            <a href={`/api/stories/${story.id}/export?format=markdown`} download aria-label={`Export ${story.title} as Markdown`}>
+              <Download aria-hidden />
+              Markdown
+            </a>
+          </Button>
+          <Button asChild variant="ghost" size="sm">
+            <a href={`/api/stories/${story.id}/export?format=json`} download aria-label={`Export ${story.title} as JSON`}>
+              <Download aria-hidden />
+              JSON
+            </a>
+          </Button>
+          <AlertDialog>
+            <AlertDialogTrigger asChild>
+              <Button variant="ghost" size="sm" className="ml-auto text-parchment-dim" aria-label={`Delete ${story.title}`}>
+                <Trash2 aria-hidden />
+                Delete
+              </Button>
+            </AlertDialogTrigger>
+            <AlertDialogContent>
+              <AlertDialogTitle>Delete this story?</AlertDialogTitle>
+              <AlertDialogDescription>
+                “{story.title}” in {story.gameTitle} and all {story.exchanges} of its turns will be deleted. This cannot be undone; export it first
+                to keep a copy.
+              </AlertDialogDescription>
+              <AlertDialogFooter className="mt-6">
+                <AlertDialogCancel>Keep it</AlertDialogCancel>
+                <AlertDialogAction onClick={() => void remove()}>Delete story</AlertDialogAction>
+              </AlertDialogFooter>
+            </AlertDialogContent>
+          </AlertDialog>
+        </div>
+      </Card>
+      <RenameDialog story={story} open={renaming} onOpenChange={setRenaming} />
+    </li>
+  );
+}
+
+/** My Stories: every story of the player, the most recently played first. */
+export default function Stories({ loaderData }: Route.ComponentProps) {
+  const { stories } = loaderData;
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-12 sm:px-6">
+      <PageHeader
+        title="My Stories"
+        description="Every story you have begun, the most recently played first. Resume one, rename it, export it or let it go."
+      />
+      {stories.length === 0 ? (
+        <div className="mt-10 flex flex-col items-center gap-4 text-center text-parchment-dim">
+          <BookOpen className="size-10 text-gold" aria-hidden strokeWidth={1.5} />
+          <p>You have not begun a story yet.</p>
+          <Button asChild>
+            <Link to="/games">Choose a game</Link>
+          </Button>
+        </div>
+      ) : (
+        <ul className="mt-10 flex flex-col gap-4">
+          {stories.map((story) => (
+            <StoryItem key={story.id} story={story} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { StoryView } from "#app/lib/story-view.ts";
+import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
+import { postChat, readTurn, startGameMasterServer, TEST_GAME } from "#tests/helpers/game-chat.ts";
+import type { TestServer } from "#tests/helpers/server.ts";
+import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
+import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
+
+/** Issue 17's library of stories: several stories per game, My Stories, rename, delete, export. */
+
+let model: FakeModelServer;
+let server: TestServer;
+let stop: () => Promise<void>;
+let replies = 0;
+
+beforeAll(async () => {
+  ({
+    model,
+    server,
+    close: stop,
+  } = await startGameMasterServer(startOpenAICompatibleServer, { AI_PROVIDER: "openai-compatible", AI_MODEL: "fake" }));
+  model.script(() => {
+    replies += 1;
+    return { tokens: [`The harbour answers, reply ${replies}. `, "Fog rolls in.\n\n1. Wait\n2. Go"] };
+  });
+});
+
+afterAll(() => stop());
+
+function api(account: TestAccount, path: string, init: { method?: string; body?: unknown } = {}) {
+  return server.fetch(path, {
+    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+    headers: { Authorization: `Bearer ${account.token}`, ...(init.body === undefined ? {} : { "Content-Type": "application/json" }) },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+}
+
+interface Summary {
+  id: string;
+  gameSlug: string;
+  gameTitle: string;
+  title: string;
+  exchanges: number;
+  latestLines: string;
+}
+
+async function library(account: TestAccount) {
+  const response = await api(account, "/api/stories");
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { stories: Summary[] }).stories;
+}
+
+async function play(account: TestAccount, message: string, storyId?: string) {
+  const turn = await readTurn(await postChat(server, account, { message, game_slug: TEST_GAME.slug, ...(storyId ? { story_id: storyId } : {}) }));
+  expect(turn.done).toBe(true);
+  return turn;
+}
+
+describe("a library of stories", () => {
+  it("keeps the old story when a new one begins, plays each on its own, and resumes the latest at /play/{slug}", async () => {
+    const player = await signUp(server);
+    await play(player, "First story, first move.");
+    const [first] = await library(player);
+    expect(first).toMatchObject({ gameSlug: TEST_GAME.slug, exchanges: 1, title: "The harbour answers, reply " + replies + "." });
+
+    const created = await api(player, "/api/stories", { body: { game_slug: TEST_GAME.slug } });
+    expect(created.status).toBe(200);
+    const second = (await created.json()) as StoryView;
+    expect(second).toMatchObject({ exchanges: 0, messages: [] });
+    await play(player, "Second story, opening.", second.id);
+    await play(player, "Second story, going on.", second.id);
+    await play(player, "First story, a second move.", first!.id);
+
+    const stories = await library(player);
+    expect(stories.map((story) => [story.id, story.exchanges])).toEqual([
+      [first!.id, 2],
+      [second.id, 2],
+    ]);
+    const firstView = (await (await api(player, `/api/stories/${first!.id}`)).json()) as StoryView;
+    expect(firstView.messages.filter((message) => message.role === "user").map((message) => message.content)).toEqual([
+      "First story, first move.",
+      "First story, a second move.",
+    ]);
+    // /play/{slug} opens the story played most recently; each story has its own address.
+    const page = await server.fetch(`/play/${TEST_GAME.slug}`, { headers: { Cookie: player.cookie } });
+    expect(await page.text()).toContain("First story, a second move.");
+    const secondPage = await server.fetch(`/play/${TEST_GAME.slug}/${second.id}`, { headers: { Cookie: player.cookie } });
+    expect(await secondPage.text()).toContain("Second story, going on.");
+    const unknown = await server.fetch(`/play/${TEST_GAME.slug}/00000000-0000-4000-8000-000000000000`, {
+      headers: { Cookie: player.cookie },
+      redirect: "manual",
+    });
+    expect(unknown.status).toBe(302);
+    expect(unknown.headers.get("location")).toBe(`/play/${TEST_GAME.slug}`);
+  });
+
+  it("renames and deletes a story, and keeps every player's stories their own", async () => {
+    const player = await signUp(server);
+    await play(player, "A story to rename.");
+    const [story] = await library(player);
+    expect((await api(player, `/api/stories/${story!.id}`, { method: "PATCH", body: { title: "  The Lantern Oath  " } })).status).toBe(200);
+    expect((await library(player))[0]!.title).toBe("The Lantern Oath");
+    const empty = await api(player, `/api/stories/${story!.id}`, { method: "PATCH", body: { title: " " } });
+    expect(empty.status).toBe(400);
+
+    const stranger = await signUp(server);
+    expect(await library(stranger)).toEqual([]);
+    for (const [method, body] of [
+      ["PATCH", { title: "Mine now" }],
+      ["DELETE", undefined],
+    ] as const) {
+      expect((await api(stranger, `/api/stories/${story!.id}`, { method, body })).status).toBe(404);
+    }
+    expect((await api(stranger, `/api/stories/${story!.id}/export?format=json`)).status).toBe(404);
+    const forged = await postChat(server, stranger, { message: "Into your story.", game_slug: TEST_GAME.slug, story_id: story!.id });
+    expect(forged.status).toBe(404);
+
+    expect((await api(player, `/api/stories/${story!.id}`, { method: "DELETE" })).status).toBe(200);
+    expect(await library(player)).toEqual([]);
+  });
+
+  it("exports a story as Markdown and as JSON with every message and version, and JSON round-trips", async () => {
+    const player = await signUp(server);
+    await play(player, "I light the lamp.");
+    await play(player, "I read the letter.");
+    const [story] = await library(player);
+    await readTurn(await api(player, `/api/stories/${story!.id}/retry`, { body: { exchange: 2 } }));
+    await api(player, `/api/stories/${story!.id}/undo`, { body: { exchange: 2 } });
+
+    const markdown = await api(player, `/api/stories/${story!.id}/export?format=markdown`);
+    expect(markdown.headers.get("content-type")).toMatch(/^text\/markdown/);
+    expect(markdown.headers.get("content-disposition")).toMatch(/^attachment; filename="lantern-harbor-.+\.md"$/);
+    const text = await markdown.text();
+    expect(text).toMatch(/^# .+\n\n\*Lantern Harbor · \d{4}-\d{2}-\d{2} · 1 turns\*/);
+    expect(text).toContain("**You:**\n\nI light the lamp.");
+    expect(text).toContain("**Game Master:**");
+    expect(text).not.toContain("I read the letter.");
+
+    const json = await api(player, `/api/stories/${story!.id}/export?format=json`);
+    const exported = (await json.json()) as {
+      story: { title: string; game: { slug: string }; exchanges: number };
+      messages: { exchange: number; role: string; content: string; removal: string | null; versions: { version: number; content: string }[] }[];
+    };
+    expect(exported.story).toMatchObject({ game: { slug: TEST_GAME.slug }, exchanges: 1 });
+    expect(exported.messages.map((message) => [message.exchange, message.role, message.removal])).toEqual([
+      [1, "user", null],
+      [1, "assistant", null],
+      [2, "user", "undone"],
+      [2, "assistant", "undone"],
+    ]);
+    expect(exported.messages[3]!.versions).toHaveLength(2);
+    expect(exported.messages[2]!.content).toBe("I read the letter.");
+  });
+});
