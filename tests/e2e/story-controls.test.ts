@@ -390,7 +390,7 @@ describe("a library of stories", () => {
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/^empress-simulator-the-old-oath\.md$/);
     const { readFile } = await import("node:fs/promises");
-    const markdown = await readFile((await file.path())!, "utf8");
+    const markdown = await readFile(await file.path(), "utf8");
     expect(markdown).toContain("# The Old Oath");
     expect(markdown).toContain("I remember the old oath.");
 

@@ -61,7 +61,7 @@ describe("a library of stories", () => {
     const player = await signUp(server);
     await play(player, "First story, first move.");
     const [first] = await library(player);
-    expect(first).toMatchObject({ gameSlug: TEST_GAME.slug, exchanges: 1, title: "The harbour answers, reply " + replies + "." });
+    expect(first).toMatchObject({ gameSlug: TEST_GAME.slug, exchanges: 1, title: `The harbour answers, reply ${replies}.` });
 
     const created = await api(player, "/api/stories", { body: { game_slug: TEST_GAME.slug } });
     expect(created.status).toBe(200);
