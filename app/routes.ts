@@ -38,6 +38,7 @@ export default [
   route("api/stories/:storyId", "routes/api/stories/story.ts"),
   route("api/stories/:storyId/export", "routes/api/stories/export.ts"),
   route("api/stories/:storyId/undo", "routes/api/stories/undo.ts"),
+  route("api/stories/:storyId/memory", "routes/api/stories/memory.ts"),
   route("api/stories/:storyId/version", "routes/api/stories/version.ts"),
   route("api/stories/:storyId/reply", "routes/api/stories/reply.ts"),
   route("api/stories/:storyId/search", "routes/api/stories/search.ts"),

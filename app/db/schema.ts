@@ -230,6 +230,12 @@ export const stories = pgTable(
     activeTurnKind: text("active_turn_kind", { enum: STORY_OPERATIONS }),
     activeReplyId: bigint("active_reply_id", { mode: "number" }),
     activeTurnLeaseUntil: timestamp("active_turn_lease_until", { withTimezone: true }),
+    /** Memory the player sees and steers: facts always in context, a note on style and direction, and the story so far. */
+    pinnedFacts: text("pinned_facts").notNull().default(""),
+    authorNote: text("author_note").notNull().default(""),
+    summary: text("summary").notNull().default(""),
+    /** The summary tells the story up to this exchange; the exchanges after it are read as they are. */
+    summaryThrough: integer("summary_through").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

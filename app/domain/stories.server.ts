@@ -25,6 +25,10 @@ export interface Story {
   activeTurnKind: StoryOperation | null;
   activeReplyId: number | null;
   activeTurnLeaseUntil: Date | null;
+  pinnedFacts: string;
+  authorNote: string;
+  summary: string;
+  summaryThrough: number;
 }
 
 const storyColumns = {
@@ -37,6 +41,10 @@ const storyColumns = {
   activeTurnKind: stories.activeTurnKind,
   activeReplyId: stories.activeReplyId,
   activeTurnLeaseUntil: stories.activeTurnLeaseUntil,
+  pinnedFacts: stories.pinnedFacts,
+  authorNote: stories.authorNote,
+  summary: stories.summary,
+  summaryThrough: stories.summaryThrough,
 };
 
 /** How long a call in flight stays its instance's without a heartbeat. */
@@ -169,9 +177,41 @@ export async function storyView(story: Story): Promise<StoryView> {
     exchanges: story.exchanges,
     busy: story.activeTurnId !== null,
     messages: messages.map(messageView),
+    memory: { pinnedFacts: story.pinnedFacts, authorNote: story.authorNote, summary: story.summary },
   };
 }
 
 export function messageView(message: StoryMessage): StoryMessageView {
   return { ...message, createdAt: message.createdAt.toISOString() };
+}
+
+export interface MemoryChange {
+  pinnedFacts: string;
+  authorNote: string;
+  summary: string;
+}
+
+/** Save memory: the player's pinned facts, author's note and (corrected) story so far. Free. */
+export async function saveStoryMemory(userId: string, storyId: string, memory: MemoryChange): Promise<MemoryChange> {
+  const saved = await db()
+    .update(stories)
+    .set(memory)
+    .where(and(eq(stories.id, storyId), eq(stories.userId, userId)))
+    .returning({ pinnedFacts: stories.pinnedFacts, authorNote: stories.authorNote, summary: stories.summary });
+  const [row] = saved;
+  if (!row) throw new NotFoundError(STORY_REFUSALS.missing);
+  return row;
+}
+
+/**
+ * The story so far, moved on: stored only if no one else moved it meanwhile (the summary it
+ * extends still ends at `from`), so two refreshes never overwrite each other.
+ */
+export async function advanceStorySummary(storyId: string, { from, through, summary }: { from: number; through: number; summary: string }) {
+  const advanced = await db()
+    .update(stories)
+    .set({ summary, summaryThrough: through })
+    .where(and(eq(stories.id, storyId), eq(stories.summaryThrough, from)))
+    .returning({ id: stories.id });
+  return advanced.length > 0;
 }

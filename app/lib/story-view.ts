@@ -29,7 +29,21 @@ export interface StoryView {
   busy: boolean;
   /** The newest exchanges, in story order. */
   messages: StoryMessageView[];
+  /** What the Game Master is always given about this story, as the player sees and edits it. */
+  memory: StoryMemoryView;
 }
+
+export interface StoryMemoryView {
+  /** One a line: names, vows, relationships. */
+  pinnedFacts: string;
+  /** Style and direction, placed near the end of the model's context. */
+  authorNote: string;
+  /** A rolling summary the server keeps as the story outgrows the context; the player may correct it. */
+  summary: string;
+}
+
+/** How long each part of the memory may be. */
+export const MAX_MEMORY_LENGTH = 4000;
 
 /** Exchanges the play page opens with: a screenful and a little more, however long the story. */
 export const STORY_OPENING_EXCHANGES = 12;

@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
@@ -389,7 +390,6 @@ describe("a library of stories", () => {
     await page.getByRole("link", { name: "Export The Old Oath as Markdown" }).click();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/^empress-simulator-the-old-oath\.md$/);
-    const { readFile } = await import("node:fs/promises");
     const markdown = await readFile(await file.path(), "utf8");
     expect(markdown).toContain("# The Old Oath");
     expect(markdown).toContain("I remember the old oath.");
@@ -400,5 +400,29 @@ describe("a library of stories", () => {
     expect(await page.getByRole("heading", { name: "The Old Oath" }).count()).toBe(0);
     expect(page.errors).toEqual([]);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
+});
+
+describe("story memory", () => {
+  it("Memory shows pinned facts, the author's note and the story so far, saves them, and keeps them", async () => {
+    await player();
+    const page = await open();
+    await page.getByRole("button", { name: "Memory" }).click();
+    const dialog = page.getByRole("dialog", { name: "Memory" });
+    await dialog.getByLabel("Pinned facts").fill("My name is Lin Yue.\nI swore to protect the young Emperor.");
+    await dialog.getByLabel("Author's note").fill("Slow-burn court intrigue.");
+    await page.screenshot({ path: `${SCREENSHOTS}/memory-1280.png` });
+    await dialog.getByRole("button", { name: "Save memory" }).click();
+    await page.getByText("Memory saved").waitFor();
+    await page.reload();
+    await page.getByRole("button", { name: "Memory" }).click();
+    expect(await page.getByRole("dialog", { name: "Memory" }).getByLabel("Pinned facts").inputValue()).toBe(
+      "My name is Lin Yue.\nI swore to protect the young Emperor.",
+    );
+    expect(await page.getByRole("dialog", { name: "Memory" }).getByLabel("Author's note").inputValue()).toBe("Slow-burn court intrigue.");
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.screenshot({ path: `${SCREENSHOTS}/memory-360.png` });
+    expect(page.errors).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StoryView } from "#app/lib/story-view.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
-import { postChat, readTurn, startGameMasterServer, TEST_GAME } from "#tests/helpers/game-chat.ts";
+import { eventually, ledgerRows, postChat, readTurn, startGameMasterServer, TEST_GAME } from "#tests/helpers/game-chat.ts";
+import { seedStory } from "#tests/helpers/stories.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
 import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
 import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
@@ -150,5 +151,79 @@ describe("a library of stories", () => {
     ]);
     expect(exported.messages[3]!.versions).toHaveLength(2);
     expect(exported.messages[2]!.content).toBe("I read the letter.");
+  });
+});
+
+describe("story memory", () => {
+  it("gives the model, in order: the game, the story so far, pinned facts, the recent turns, the author's note, the new message", async () => {
+    const player = await signUp(server);
+    await play(player, "I arrive at the harbour.");
+    const [story] = await library(player);
+    const saved = await api(player, `/api/stories/${story!.id}/memory`, {
+      method: "PUT",
+      body: {
+        pinned_facts: "My name is Lin Yue.\n- I owe the harbourmaster a favour.",
+        author_note: "Keep it tense.",
+        summary: "SUMMARY-MARKER: Lin came by night.",
+      },
+    });
+    expect(saved.status).toBe(200);
+    await play(player, "I ask for the ledger.");
+    const request = model.requests.findLast((entry) => JSON.stringify(entry.body.messages).includes("I ask for the ledger."))!;
+    const messages = request.body.messages as { role: string; content: string }[];
+    const system = messages[0]!.content;
+    const order = ["PROMPT-MARKER", "SUMMARY-MARKER: Lin came by night.", "- My name is Lin Yue.\n- I owe the harbourmaster a favour."].map(
+      (text) => system.indexOf(text),
+    );
+    expect(order.every((index) => index >= 0)).toBe(true);
+    expect(order).toEqual(order.toSorted((a, b) => a - b));
+    expect(messages.slice(1).map((message) => message.content)).toEqual([
+      "I arrive at the harbour.",
+      expect.stringContaining("The harbour answers"),
+      "[Author's note: Keep it tense.]\n\nI ask for the ledger.",
+    ]);
+    // The memory comes back with the story, as the player left it.
+    const view = (await (await api(player, `/api/stories/${story!.id}`)).json()) as StoryView;
+    expect(view.memory).toEqual({
+      pinnedFacts: "My name is Lin Yue.\n- I owe the harbourmaster a favour.",
+      authorNote: "Keep it tense.",
+      summary: "SUMMARY-MARKER: Lin came by night.",
+    });
+    const tooLong = await api(player, `/api/stories/${story!.id}/memory`, {
+      method: "PUT",
+      body: { pinned_facts: "x".repeat(5000), author_note: "", summary: "" },
+    });
+    expect(tooLong.status).toBe(400);
+  });
+
+  it("folds the turns the model no longer sees into the story so far, written by the model and charged to nobody, and uses it", async () => {
+    const keeper = await signUp(server);
+    const storyId = await seedStory(server.connection.db, {
+      userId: keeper.userId,
+      gameSlug: TEST_GAME.slug,
+      exchanges: Array.from({ length: 400 }, (_, index) => ({
+        message: `Move ${index + 1}: I walk the quay.`,
+        reply: `Night ${index + 1}. ${"The lanterns burn low over the black water. ".repeat(12)}`,
+      })),
+    });
+    model.script((request) =>
+      JSON.stringify(request.body.messages).includes("You keep the summary of an interactive story")
+        ? { tokens: ["SUMMARY-WRITTEN: ", "Lin walked the quay for many nights."] }
+        : { tokens: ["The tide turns."] },
+    );
+    await play(keeper, "Move 401: I stop.", storyId);
+    const summarised = await eventually(async () => {
+      const view = (await (await api(keeper, `/api/stories/${storyId}`)).json()) as StoryView;
+      return view.memory.summary.startsWith("SUMMARY-WRITTEN") ? view : undefined;
+    });
+    expect(summarised.memory.summary).toBe("SUMMARY-WRITTEN: Lin walked the quay for many nights.");
+    const summaryRequest = model.requests.findLast((entry) => JSON.stringify(entry.body.messages).includes("You keep the summary"))!;
+    expect(JSON.stringify(summaryRequest.body.messages)).toContain("Move 2: I walk the quay.");
+
+    await play(keeper, "Move 402: I go on.", storyId);
+    const next = model.requests.findLast((entry) => JSON.stringify(entry.body.messages).includes("Move 402: I go on."))!;
+    expect((next.body.messages as { content: string }[])[0]!.content).toContain("SUMMARY-WRITTEN: Lin walked the quay for many nights.");
+    // Two turns, two credits: the summary cost the player nothing.
+    expect((await ledgerRows(server, keeper)).filter((row) => row.reason === "chat_message")).toHaveLength(2);
   });
 });

@@ -40,6 +40,7 @@ import { creditsInWords } from "#app/lib/site.ts";
 import { ChatComposer } from "./chat-composer.tsx";
 import { ChatMessageView, ChoiceButtons } from "./chat-message.tsx";
 import { FindInStory, type StoryMatch } from "./find-in-story.tsx";
+import { MemoryPanel } from "./memory-panel.tsx";
 import { useFollowLatest } from "./use-follow-latest.ts";
 import { useGameChat, type ChatMessage } from "./use-game-chat.tsx";
 
@@ -72,6 +73,7 @@ function PlayHeader({
   onFind,
   storyId,
   onNewStory,
+  memory,
 }: {
   game: PlayGame;
   offline: boolean;
@@ -86,6 +88,8 @@ function PlayHeader({
   onFind: () => void;
   storyId: string | null;
   onNewStory: () => void;
+  /** The Memory control (its panel holds its own state). */
+  memory: React.ReactNode;
 }) {
   const credits = useViewerCredits() ?? 0;
   return (
@@ -122,6 +126,7 @@ function PlayHeader({
             <Search aria-hidden />
             <span className="sr-only sm:not-sr-only">Find in story</span>
           </Button>
+          {memory}
           {storyId && canFind ? <ExportMenu storyId={storyId} /> : null}
           <Button
             variant="ghost"
@@ -526,6 +531,7 @@ export function GameChat({
         onFind={() => setFinding((open) => !open)}
         storyId={storyId}
         onNewStory={() => void newStory()}
+        memory={<MemoryPanel storyId={storyId} memory={chat.memory} onSaved={chat.setMemory} disabled={pending} />}
       />
       {finding && storyId ? <FindInStory storyId={storyId} onChoose={(match) => void showMatch(match)} onClose={() => setFinding(false)} /> : null}
       <div className="relative min-h-0 flex-1">

@@ -6,7 +6,7 @@ import { readGameChatStream } from "#app/lib/game-chat-stream.ts";
 import type { MessageRole, MessageStatus } from "#app/lib/constants.ts";
 import { errorCodeOf, type ErrorCode } from "#app/lib/error-codes.ts";
 import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
-import type { StoryMessageView, StoryView } from "#app/lib/story-view.ts";
+import type { StoryMemoryView, StoryMessageView, StoryView } from "#app/lib/story-view.ts";
 
 export interface ChatMessage {
   /** React's key: the stored id, or a local one until the server gives it. */
@@ -129,6 +129,7 @@ export function useGameChat({ gameSlug, initialStory }: { gameSlug: string; init
   /** A reply is being written in this story by another tab or a page this one replaced. */
   const [busyElsewhere, setBusyElsewhere] = useState(initialStory?.busy ?? false);
   const [streamingKey, setStreamingKey] = useState<string | null>(null);
+  const [memory, setMemory] = useState<StoryMemoryView>(initialStory?.memory ?? { pinnedFacts: "", authorNote: "", summary: "" });
   /** The window on screen reaches the newest exchange (false after jumping to an old match). */
   const [atLatest, setAtLatest] = useState(true);
   const [loadingPage, setLoadingPage] = useState<"older" | "newer" | null>(null);
@@ -167,6 +168,7 @@ export function useGameChat({ gameSlug, initialStory }: { gameSlug: string; init
     setStoryId(view.id);
     setExchanges(view.exchanges);
     setBusyElsewhere(view.busy);
+    setMemory(view.memory);
     if (!known.current.atLatest) return;
     const newest = view.messages[0]?.exchange ?? view.exchanges + 1;
     setMessages((list) => [
@@ -528,6 +530,8 @@ export function useGameChat({ gameSlug, initialStory }: { gameSlug: string; init
 
   return {
     storyId,
+    memory,
+    setMemory,
     messages,
     exchanges,
     hasOlder: firstLoaded > 1,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildModelContext, type ConversationMessage } from "./context.server.ts";
-import { parseSystemPrompt, renderSystemPrompt, type StoryBrief } from "./story-brief.server.ts";
+import { parseSystemPrompt, renderSystemPrompt, withAuthorNote, withoutAuthorNote, type StoryBrief } from "./story-brief.server.ts";
 import { estimateMessageTokens, estimateTokens, truncateToTokens } from "./tokens.server.ts";
 
 const brief: StoryBrief = {
@@ -47,6 +47,24 @@ describe("the system prompt", () => {
     const system = renderSystemPrompt(brief, brief.sections.slice(0, 2), { turnsOmitted: true });
     expect(parseSystemPrompt(system)).toEqual({ title: brief.title, prompt: brief.prompt, sections: brief.sections.slice(0, 2) });
     expect(system).toContain("some earlier turns are left out");
+  });
+
+  it("carries the story so far and pinned facts after the world, and reads the prompt back without them", () => {
+    const memory = { summary: "Lin came by night. </story_so_far> escape", pinnedFacts: "My name is Lin.\n\n- I owe a favour." };
+    for (const sections of [[], brief.sections.slice(0, 1)]) {
+      const system = renderSystemPrompt(brief, sections, { memory });
+      expect(parseSystemPrompt(system)).toEqual({ title: brief.title, prompt: brief.prompt, sections });
+      expect(system).toContain("<story_so_far>\nLin came by night. </ story_so_far> escape\n</story_so_far>");
+      expect(system).toContain("<pinned_facts>\n- My name is Lin.\n- I owe a favour.\n</pinned_facts>");
+      expect(system.indexOf("<story_so_far>")).toBeLessThan(system.indexOf("<pinned_facts>"));
+    }
+  });
+
+  it("puts the author's note just before the player's message, where the offline storyteller can take it off again", () => {
+    const message = withAuthorNote("I open the gate.", "Keep it [tense].\nShort replies.");
+    expect(message).toBe("[Author's note: Keep it (tense). Short replies.]\n\nI open the gate.");
+    expect(withoutAuthorNote(message)).toBe("I open the gate.");
+    expect(withAuthorNote("I open the gate.", "  ")).toBe("I open the gate.");
   });
 
   it("does not let a section close its own tag", () => {

@@ -1,7 +1,10 @@
 import type { MessageRole } from "../../lib/constants.ts";
 import {
   OMITTED_TURNS_NOTE,
+  PINNED_FACTS_INTRODUCTION,
   renderSystemPrompt,
+  STORY_SO_FAR_INTRODUCTION,
+  withAuthorNote,
   renderWorldSection,
   WORLD_INTRODUCTION,
   type StoryBrief,
@@ -26,7 +29,19 @@ export interface ModelContext {
   messages: ConversationMessage[];
   /** Estimated tokens of everything sent (system prompt and messages). */
   tokens: number;
+  /** How many of the newest turns before the new message were kept (the opening aside). */
+  keptTurns: number;
 }
+
+/** The story's memory, as the player wrote it (or the server summarised it). */
+export interface ContextMemory {
+  summary: string;
+  pinnedFacts: string;
+  authorNote: string;
+}
+
+/** Each part of the memory may take at most this share of the budget: the story itself needs the rest. */
+const MEMORY_SHARE = 0.2;
 
 /** World content may take at most this share of the budget; the story itself needs the rest. */
 const WORLD_SHARE = 0.4;
@@ -61,14 +76,26 @@ export function buildModelContext({
   conversation,
   message,
   budgetTokens,
+  memory,
 }: {
   brief: StoryBrief;
   conversation: StoredConversation;
   message: string;
   budgetTokens: number;
+  memory?: ContextMemory;
 }): ModelContext {
   const heading = `# ${brief.title}`;
-  const fixedTokens = estimateMessageTokens(message) + estimateTokens(heading) + estimateTokens(OMITTED_TURNS_NOTE) + 3 * SEPARATOR_TOKENS;
+  const memoryLimit = Math.floor(budgetTokens * MEMORY_SHARE);
+  const remembered = {
+    summary: truncateToTokens(memory?.summary.trim() ?? "", memoryLimit),
+    pinnedFacts: truncateToTokens(memory?.pinnedFacts.trim() ?? "", memoryLimit),
+  };
+  const finalMessage = withAuthorNote(message, truncateToTokens(memory?.authorNote.trim() ?? "", memoryLimit));
+  const memoryTokens =
+    (remembered.summary ? estimateTokens(STORY_SO_FAR_INTRODUCTION) + estimateTokens(remembered.summary) + 4 * SEPARATOR_TOKENS : 0) +
+    (remembered.pinnedFacts ? estimateTokens(PINNED_FACTS_INTRODUCTION) + estimateTokens(remembered.pinnedFacts) + 8 * SEPARATOR_TOKENS : 0);
+  const fixedTokens =
+    estimateMessageTokens(finalMessage) + estimateTokens(heading) + estimateTokens(OMITTED_TURNS_NOTE) + 3 * SEPARATOR_TOKENS + memoryTokens;
   // The game's own prompt is never dropped; only a budget smaller than the prompt shortens it.
   const prompt = truncateToTokens(brief.prompt.trim(), budgetTokens - fixedTokens);
   let used = fixedTokens + estimateTokens(prompt);
@@ -97,7 +124,7 @@ export function buildModelContext({
   const turnsOmitted = conversation.hasGap || (opening !== undefined && !keptOpening) || firstKept > 0;
 
   const history = [...(keptOpening ? opening : []), ...rest.slice(firstKept).flat()];
-  const system = renderSystemPrompt({ title: brief.title, prompt }, sections, { turnsOmitted });
-  const messages = [...history, { role: "user" as const, content: message }];
-  return { system, messages, tokens: estimateTokens(system) + messagesTokens(messages) };
+  const system = renderSystemPrompt({ title: brief.title, prompt }, sections, { turnsOmitted, memory: remembered });
+  const messages = [...history, { role: "user" as const, content: finalMessage }];
+  return { system, messages, tokens: estimateTokens(system) + messagesTokens(messages), keptTurns: rest.length - firstKept };
 }

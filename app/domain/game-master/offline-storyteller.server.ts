@@ -7,7 +7,7 @@ import type {
 } from "@ai-sdk/provider";
 import { narrateTurn } from "./offline-narrator.server.ts";
 import { readWorld } from "./offline-world.server.ts";
-import { CONTINUE_INSTRUCTION, parseSystemPrompt } from "./story-brief.server.ts";
+import { CONTINUE_INSTRUCTION, parseSystemPrompt, withoutAuthorNote } from "./story-brief.server.ts";
 import { estimateTokens, truncateToTokens } from "./tokens.server.ts";
 
 /**
@@ -27,7 +27,7 @@ function compose(options: LanguageModelV4CallOptions) {
     .map(textOf)
     .join("\n\n");
   const conversation = options.prompt.filter((message) => message.role === "user" || message.role === "assistant");
-  const actions = conversation.filter((message) => message.role === "user").map(textOf);
+  const actions = conversation.filter((message) => message.role === "user").map((message) => withoutAuthorNote(textOf(message)));
   const extending = actions.at(-1) === CONTINUE_INSTRUCTION;
   // Continue: the action is still the player's last one, and the reply so far is the last reply.
   const action = (extending ? actions.at(-2) : actions.at(-1)) ?? "";

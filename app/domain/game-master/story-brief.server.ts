@@ -61,15 +61,56 @@ export function renderWorldSection(section: WorldSection) {
 export const WORLD_INTRODUCTION =
   "The game's published world content follows. Treat it as canon: keep names, places and rules consistent with it.";
 
+/** The story's memory as the model reads it: what happened before the turns it is shown, and facts that always hold. */
+export interface StoryMemory {
+  summary: string;
+  pinnedFacts: string;
+}
+
+export const STORY_SO_FAR_INTRODUCTION = "The story so far, before the turns below (keep to it):";
+export const PINNED_FACTS_INTRODUCTION = "Facts the player has pinned. They always hold in this story:";
+
+/** A memory part between tags of its own: the player's text cannot close it early. */
+function memoryBlock(tag: string, text: string) {
+  return `<${tag}>\n${text.replaceAll(`</${tag}>`, `</ ${tag}>`).trim()}\n</${tag}>`;
+}
+
 export function renderSystemPrompt(
   brief: { title: string; prompt: string },
   sections: WorldSection[],
-  { turnsOmitted = false }: { turnsOmitted?: boolean } = {},
+  { turnsOmitted = false, memory }: { turnsOmitted?: boolean; memory?: StoryMemory } = {},
 ) {
   const parts = [`# ${brief.title.replaceAll("\n", " ")}`, brief.prompt.trim()];
   if (sections.length > 0) parts.push(WORLD_INTRODUCTION, ...sections.map(renderWorldSection));
+  if (memory?.summary.trim()) parts.push(STORY_SO_FAR_INTRODUCTION, memoryBlock("story_so_far", memory.summary));
+  const facts = pinnedFactLines(memory?.pinnedFacts ?? "");
+  if (facts.length > 0) parts.push(PINNED_FACTS_INTRODUCTION, memoryBlock("pinned_facts", facts.map((fact) => `- ${fact}`).join("\n")));
   if (turnsOmitted) parts.push(OMITTED_TURNS_NOTE);
   return parts.join("\n\n");
+}
+
+/** Pinned facts are written one a line. */
+export function pinnedFactLines(text: string) {
+  return text
+    .split("\n")
+    .map((line) => line.replace(/^\s*[-*•]\s*/, "").trim())
+    .filter(Boolean);
+}
+
+const AUTHOR_NOTE = /^\[Author's note: ([\s\S]*?)\]\n\n/;
+
+/**
+ * The author's note goes near the end of the context, as NovelAI and SillyTavern place it: just
+ * before the player's new message, in the same turn.
+ */
+export function withAuthorNote(message: string, note: string) {
+  const text = note.replace(/\s+/g, " ").replaceAll("[", "(").replaceAll("]", ")").trim();
+  return text ? `[Author's note: ${text}]\n\n${message}` : message;
+}
+
+/** The player's message without the author's note before it (the offline storyteller reads the action alone). */
+export function withoutAuthorNote(message: string) {
+  return message.replace(AUTHOR_NOTE, "");
 }
 
 const SECTION = /<world_content type="([a-z_]+)" title="([^"]*)">\n([\s\S]*?)\n<\/world_content>/g;
@@ -86,6 +127,12 @@ export function parseSystemPrompt(system: string): StoryBrief {
   const start = title ? title[0].length : 0;
   const introduction = system.indexOf(WORLD_INTRODUCTION);
   const end = introduction >= 0 ? introduction : system.length;
-  const prompt = system.slice(start, end).replace(OMITTED_TURNS_NOTE, "").trim();
+  const prompt = system
+    .slice(start, end)
+    .replace(/<story_so_far>[\s\S]*?<\/story_so_far>|<pinned_facts>[\s\S]*?<\/pinned_facts>/g, "")
+    .replace(STORY_SO_FAR_INTRODUCTION, "")
+    .replace(PINNED_FACTS_INTRODUCTION, "")
+    .replace(OMITTED_TURNS_NOTE, "")
+    .trim();
   return { title: title?.[1]?.trim() ?? "", prompt, sections };
 }

@@ -24,6 +24,7 @@ import {
 } from "../stories.server.ts";
 import { buildModelContext, type ModelContext } from "./context.server.ts";
 import { CONTINUE_INSTRUCTION } from "./story-brief.server.ts";
+import { refreshSummaryAfterTurn } from "./story-summary.server.ts";
 import { loadStoryBrief, type PlayableStory } from "./game-source.server.ts";
 import { closeLiveReply, DONE_LINE, eventLine, openLiveReply, type TurnAnnouncement } from "./live-replies.server.ts";
 import { gameMasterModel } from "./model.server.ts";
@@ -185,6 +186,7 @@ async function startCall({
   const { exchange, replyId, previousVersion: restoreVersion } = begun;
 
   let context: ModelContext | undefined;
+  let keptFrom = 0;
   try {
     const stored = await loadStoryContext(story.id, exchange, storyReadLimits(config.AI_CONTEXT_TOKENS));
     const playerText = begun.playerText ?? "";
@@ -198,8 +200,11 @@ async function startCall({
             },
             message: CONTINUE_INSTRUCTION,
             budgetTokens: config.AI_CONTEXT_TOKENS,
+            memory: story,
           })
-        : buildModelContext({ brief: game, conversation: stored, message: playerText, budgetTokens: config.AI_CONTEXT_TOKENS });
+        : buildModelContext({ brief: game, conversation: stored, message: playerText, budgetTokens: config.AI_CONTEXT_TOKENS, memory: story });
+    // Exchanges the model no longer sees are folded into the story so far, after this turn.
+    keptFrom = exchange - context.keptTurns;
   } catch (error) {
     await finishCall(story.id, turnId, "", restoreVersion);
     throw error;
@@ -298,6 +303,7 @@ async function startCall({
         log.error({ err: undoError }, "the call could not be undone"),
       );
     }
+    if (stored && call.kind === "turn") refreshSummaryAfterTurn(story, keptFrom, log);
     if (failure) log.warn({ err: failure, durationMs, characters: reply.length }, "reply interrupted after text");
     else log.info({ durationMs, firstTokenMs: Math.round(firstTokenMs ?? 0), characters: reply.length }, "call complete");
     closeLiveReply(

@@ -1,0 +1,92 @@
+import type { Logger } from "pino";
+import { env } from "../../env.server.ts";
+import { trackInFlight } from "../../lib/in-flight.server.ts";
+import { storyMessagesBetween, type StoryMessage } from "../game-messages.server.ts";
+import { advanceStorySummary, type Story } from "../stories.server.ts";
+import { gameMasterModel, isOfflineStoryteller } from "./model.server.ts";
+import { streamReply } from "./reply-stream.server.ts";
+
+/**
+ * The story so far: as older exchanges leave the model's context, they are folded into a rolling
+ * summary — written by the same model in the background and charged to nobody, or, by the offline
+ * storyteller, extractively (the first sentence of each reply). A few exchanges at a time, after
+ * the turn that let them go, so a long story catches up over its next turns.
+ */
+
+/** Exchanges folded into the summary per refresh. */
+const EXCHANGES_PER_REFRESH = 12;
+/** The summary is kept about this long: older detail gives way to newer. */
+export const SUMMARY_CHARACTERS = 2400;
+
+const SUMMARY_INSTRUCTIONS =
+  "You keep the summary of an interactive story for its Game Master. Rewrite the summary so it includes the new events: who the player is, the people, places, promises and open threads that matter, in plain past-tense prose. At most 250 words. Write only the summary.";
+
+function firstSentence(text: string) {
+  const plain = text
+    .split("\n")
+    .filter((line) => line.trim() && !/^\s*\d{1,2}[.)]\s/.test(line))
+    .join(" ")
+    .replace(/[*_`#>]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  return plain.match(/^.*?[.!?](?=\s|$)/)?.[0] ?? plain.slice(0, 160);
+}
+
+/** The offline storyteller's summary: what the player did and the first sentence of what followed. */
+function extractiveSummary(previous: string, exchanges: StoryMessage[]) {
+  const lines = exchanges.map((message) => (message.role === "user" ? `You: ${firstSentence(message.content)}` : firstSentence(message.content)));
+  const combined = [previous.trim(), lines.join(" ")].filter(Boolean).join(" ");
+  if (combined.length <= SUMMARY_CHARACTERS) return combined;
+  const tail = combined.slice(-SUMMARY_CHARACTERS);
+  return tail.slice(tail.indexOf(" ") + 1);
+}
+
+async function modelSummary(previous: string, exchanges: StoryMessage[], signal: AbortSignal) {
+  const events = exchanges.map((message) => `${message.role === "user" ? "Player" : "Game Master"}: ${message.content}`).join("\n\n");
+  const parts = await streamReply({
+    model: gameMasterModel(),
+    system: SUMMARY_INSTRUCTIONS,
+    messages: [{ role: "user", content: `Summary so far:\n${previous.trim() || "(none yet)"}\n\nNew events:\n${events}` }],
+    maxOutputTokens: 400,
+    maxRetries: 1,
+    abortSignal: signal,
+  });
+  let text = "";
+  for await (const part of parts) {
+    if (part.type === "text-delta") text += part.delta;
+    else if (part.type === "error") throw part.error;
+  }
+  return text.trim().slice(0, SUMMARY_CHARACTERS * 2);
+}
+
+/**
+ * After a turn: if exchanges before `keptFrom` (the oldest the model was shown, the opening aside)
+ * are not yet in the summary, fold the next few in. Runs in the background; a failure leaves the
+ * summary as it was, to be tried after the next turn.
+ */
+export function refreshSummaryAfterTurn(story: Pick<Story, "id" | "summary" | "summaryThrough">, keptFrom: number, logger: Logger) {
+  const from = story.summaryThrough;
+  // The opening exchange is always in the context itself; the summary tells what came after it.
+  const start = Math.max(from, 1);
+  const through = Math.min(keptFrom - 1, start + EXCHANGES_PER_REFRESH);
+  if (through <= start) return;
+  const stop = new AbortController();
+  const timeout = setTimeout(() => stop.abort(new Error("The summary took too long.")), env().AI_TIMEOUT_MS * 2);
+  const work = (async () => {
+    try {
+      const exchanges = await storyMessagesBetween(story.id, start + 1, through);
+      if (exchanges.length === 0) return;
+      const summary = isOfflineStoryteller()
+        ? extractiveSummary(story.summary, exchanges)
+        : await modelSummary(story.summary, exchanges, stop.signal);
+      if (!summary) return;
+      await advanceStorySummary(story.id, { from, through, summary });
+      logger.info({ storyId: story.id, through }, "story summary refreshed");
+    } catch (error) {
+      logger.warn({ err: error, storyId: story.id }, "the story summary could not be refreshed; it will be tried after the next turn");
+    } finally {
+      clearTimeout(timeout);
+    }
+  })();
+  trackInFlight(work, () => stop.abort(new Error("The server is shutting down.")));
+}
