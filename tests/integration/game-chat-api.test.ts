@@ -1,11 +1,20 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { games } from "#app/db/schema.ts";
+import { games, stories } from "#app/db/schema.ts";
 import { PLAY_TEXTS, PLAY_TOASTS, welcomeMessage } from "#app/lib/play-texts.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
-import { balanceAndLedger, createTestGame, postChat, readTurn, setBalance, storedMessages, TEST_GAME } from "#tests/helpers/game-chat.ts";
+import {
+  balanceAndLedger,
+  createTestGame,
+  eventually,
+  postChat,
+  readTurn,
+  setBalance,
+  storedMessages,
+  TEST_GAME,
+} from "#tests/helpers/game-chat.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
-import { beginStory } from "#tests/helpers/stories.ts";
+import { beginStory, seedStory } from "#tests/helpers/stories.ts";
 
 /** The default configuration: the offline storyteller, and a chat limit of 3 turns a minute. */
 let server: TestServer;
@@ -118,6 +127,30 @@ describe("POST /api/game-chat refuses what it cannot play, with a JSON message",
 });
 
 describe("the offline storyteller", () => {
+  it("keeps the story so far of a long story extractively, in the background and for nothing", async () => {
+    const keeper = await signUp(server);
+    const storyId = await seedStory(server.connection.db, {
+      userId: keeper.userId,
+      gameSlug: TEST_GAME.slug,
+      exchanges: Array.from({ length: 300 }, (_, index) => ({
+        message: `I walk the quay on night ${index + 1}.`,
+        reply: `Night ${index + 1} passes quietly at the Salt Quay. ${"The lanterns burn low over the black water. ".repeat(12)}`,
+      })),
+    });
+    await readTurn(await postChat(server, keeper, { message: "I stop walking.", game_slug: TEST_GAME.slug, story_id: storyId }));
+    const summary = await eventually(async () => {
+      const [row] = await server.connection.db
+        .select({ summary: stories.summary, through: stories.summaryThrough })
+        .from(stories)
+        .where(eq(stories.id, storyId));
+      return row?.summary ? row : undefined;
+    });
+    expect(summary.summary).toContain("You: I walk the quay on night 2.");
+    expect(summary.summary).toContain("Night 2 passes quietly at the Salt Quay.");
+    expect(summary.through).toBeGreaterThan(2);
+    expect(await balanceAndLedger(keeper)).toEqual({ balance: 19, ledger: 19 });
+  });
+
   it("narrates from the game's world, answers the action and ends with 3 to 6 numbered choices", async () => {
     const player = await signUp(server);
     const turn = await postChat(server, player, { message: "I ask Captain Oren Dask about the Salt Quay.", game_slug: TEST_GAME.slug }).then(
