@@ -1,11 +1,12 @@
 /**
- * Long stories open as fast as short ones (issue 22). On PostgreSQL, with the production server
- * in its own process and the offline storyteller answering at once, three players have stories of
+ * Long stories open as fast as short ones (issues 22 and 17). On PostgreSQL, with the production
+ * server in its own process and a local model answering at once, three players have stories of
  * 10, 1,000 and 10,000 exchanges. For each story it measures:
  *   - the play page: HTML bytes (as sent with Accept-Encoding: gzip, and unpacked) and the
  *     server's time for it (median of repeated requests);
- *   - a turn: the server's time to the end of the reply (median), and the database's time for the
- *     read that grows with a story — the model's context — from EXPLAIN ANALYZE;
+ *   - a turn: the server's time to the end of the reply (median), the bytes of context it sends the
+ *     model (a local OpenAI-compatible model that answers at once records them), and the
+ *     database's time for the read that grows with a story — the model's context — from EXPLAIN ANALYZE;
  *   - in Chromium at 390 px with the CPU slowed 4×: the time until the composer takes typing
  *     (React has hydrated it) and the number of DOM nodes.
  * Each figure is printed with its ratio to the 10-exchange story measured in the same run, against
@@ -21,6 +22,7 @@ import { request } from "node:http";
 import { gunzipSync } from "node:zlib";
 import pg from "pg";
 import { chromium } from "playwright-core";
+import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
 import { startServerProcess } from "#tests/helpers/process.ts";
 import { createScratchDatabase } from "./scratch-database.ts";
 
@@ -35,10 +37,14 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const scratch = await createScratchDatabase(POSTGRES_URL, "bench_story");
 if (!scratch) process.exit(0);
 const dataDir = mkdtempSync(path.join(tmpdir(), "pae-bench-story-"));
+const model = await startOpenAICompatibleServer();
+model.script(() => ({ tokens: ["The court ", "waits on ", "your word."] }));
 const server = await startServerProcess({
   DATA_DIR: dataDir,
   DATABASE_URL: scratch.url,
-  AI_OFFLINE_WORD_DELAY_MS: "0",
+  AI_PROVIDER: "openai-compatible",
+  AI_BASE_URL: model.baseUrl,
+  AI_MODEL: "bench",
   CHAT_TURNS_PER_MINUTE: "10000",
   LOG_LEVEL: "warn",
 });
@@ -122,6 +128,7 @@ async function measurePage(player: Player) {
 
 async function measureTurns(player: Player) {
   const times: number[] = [];
+  model.requests.splice(0);
   for (let index = 0; index < TURNS; index += 1) {
     const startedAt = performance.now();
     const response = await fetch(`${server.url}/api/game-chat`, {
@@ -133,7 +140,8 @@ async function measureTurns(player: Player) {
     if (!text.includes("[DONE]")) throw new Error(`a turn failed: ${text.slice(0, 200)}`);
     times.push(performance.now() - startedAt);
   }
-  return median(times.slice(3));
+  const contextBytes = median(model.requests.map((request) => Buffer.byteLength(JSON.stringify(request.body.messages))));
+  return { turnMs: median(times.slice(3)), contextBytes };
 }
 
 /** The database's time for the model's context of the next turn (the read that grows with a story). */
@@ -205,6 +213,7 @@ try {
     unpacked: number;
     serverMs: number;
     turnMs: number;
+    contextBytes: number;
     contextMs: number;
     typingMs: number;
     domNodes: number;
@@ -217,9 +226,9 @@ try {
       await (await fetch(`${server.url}/play/${GAME}`, { headers: { Cookie: player.cookie } })).arrayBuffer();
     const page = await measurePage(player);
     const browser = await measureBrowser(player);
-    const turnMs = await measureTurns(player);
+    const { turnMs, contextBytes } = await measureTurns(player);
     const contextMs = await contextReadMs(storyId);
-    rows.push({ exchanges, ...page, turnMs, contextMs, ...browser });
+    rows.push({ exchanges, ...page, turnMs, contextBytes, contextMs, ...browser });
   }
 
   const [base] = rows;
@@ -229,11 +238,12 @@ try {
     ["play page HTML (unpacked)", (row) => row.unpacked, 1.5, (value) => `${(value / 1024).toFixed(1)} KiB`],
     ["server time for the page", (row) => row.serverMs, 2, (value) => `${value.toFixed(1)} ms`],
     ["a turn, to its last word", (row) => row.turnMs, 1.2, (value) => `${value.toFixed(1)} ms`],
+    ["context sent to the model per turn", (row) => row.contextBytes, undefined, (value) => `${(value / 1024).toFixed(1)} KiB`],
     ["database: the turn's story read", (row) => row.contextMs, undefined, (value) => `${value.toFixed(2)} ms`],
     ["phone (4× CPU): composer takes typing", (row) => row.typingMs, 1.5, (value) => `${value.toFixed(0)} ms`],
     ["DOM nodes", (row) => row.domNodes, 1.5, (value) => value.toFixed(0)],
   ];
-  console.log("database: PostgreSQL; the offline storyteller answering at once; ratios are to the 10-exchange story in this run\n");
+  console.log("database: PostgreSQL; a local OpenAI-compatible model answering at once; ratios are to the 10-exchange story in this run\n");
   console.log(`| measure | ${rows.map((row) => `${row.exchanges.toLocaleString("en-US")} exchanges`).join(" | ")} | worst ratio | goal |`);
   console.log(`|---|${rows.map(() => "---|").join("")}---|---|`);
   for (const [name, value, goal, format] of goals) {
@@ -244,6 +254,7 @@ try {
 } finally {
   await database.end();
   await server.stop();
+  await model.close();
   await scratch.drop();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -112,7 +112,11 @@ describe("playing a game", () => {
     const turnRequest = page.waitForRequest((request) => request.url().endsWith("/api/game-chat"));
     await input(page).press("Enter");
     // The server owns the story: however long it is, the page sends the new message alone.
-    expect(JSON.parse((await turnRequest).postData() ?? "")).toEqual({ message: choiceText, game_slug: GAME });
+    expect(JSON.parse((await turnRequest).postData() ?? "")).toEqual({
+      message: choiceText,
+      game_slug: GAME,
+      story_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     await expect.poll(() => playerMessages(page).count()).toBe(2);
     await waitForReplyWithChoices(page);
     await expectBalance(page, 19);

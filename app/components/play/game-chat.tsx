@@ -121,7 +121,7 @@ function PlayHeader({
             {PLAY_TEXTS.offlineBadge}
           </span>
         ) : null}
-        <div className="ml-auto flex shrink-0 items-center gap-2">
+        <div className="ml-auto flex flex-wrap items-center justify-end gap-1.5 sm:gap-2">
           <Button variant="ghost" size="sm" disabled={!canFind} onClick={onFind} aria-expanded={finding} className="px-2.5">
             <Search aria-hidden />
             <span className="sr-only sm:not-sr-only">Find in story</span>
@@ -141,9 +141,9 @@ function PlayHeader({
           </Button>
           <AlertDialog>
             <AlertDialogTrigger asChild>
-              <Button variant="secondary" size="sm" disabled={!canRestart}>
+              <Button variant="secondary" size="sm" disabled={!canRestart} className="px-2.5 sm:px-3">
                 <RotateCcw aria-hidden />
-                Start Over
+                <span className="sr-only sm:not-sr-only">Start Over</span>
               </Button>
             </AlertDialogTrigger>
             <AlertDialogContent>
@@ -157,9 +157,9 @@ function PlayHeader({
               </AlertDialogFooter>
             </AlertDialogContent>
           </AlertDialog>
-          <Button variant="outline" size="sm" disabled={!canSave || saving} onClick={onSave}>
+          <Button variant="outline" size="sm" disabled={!canSave || saving} onClick={onSave} className="px-2.5 sm:px-3">
             <Save aria-hidden />
-            {saving ? PLAY_TEXTS.saving : "Save Chat"}
+            <span className="sr-only sm:not-sr-only">{saving ? PLAY_TEXTS.saving : "Save Chat"}</span>
           </Button>
         </div>
       </div>
