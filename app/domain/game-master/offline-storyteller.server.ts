@@ -6,7 +6,7 @@ import type {
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
 import { narrateTurn } from "./offline-narrator.server.ts";
-import { readWorld } from "./offline-world.server.ts";
+import { readWorld, type World } from "./offline-world.server.ts";
 import { CONTINUE_INSTRUCTION, parseSystemPrompt, withoutAuthorNote } from "./story-brief.server.ts";
 import { estimateTokens, truncateToTokens } from "./tokens.server.ts";
 
@@ -21,6 +21,20 @@ function textOf(message: LanguageModelV4Prompt[number]) {
   return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
+/** Worlds read from recent system prompts: a game's prompt is the same turn after turn, so it is read once. */
+const worlds = new Map<string, World>();
+const WORLDS_KEPT = 32;
+
+function worldOf(system: string): World {
+  let world = worlds.get(system);
+  if (!world) {
+    world = readWorld(parseSystemPrompt(system));
+    if (worlds.size >= WORLDS_KEPT) worlds.delete(worlds.keys().next().value ?? "");
+    worlds.set(system, world);
+  }
+  return world;
+}
+
 function compose(options: LanguageModelV4CallOptions) {
   const system = options.prompt
     .filter((message) => message.role === "system")
@@ -31,8 +45,16 @@ function compose(options: LanguageModelV4CallOptions) {
   const extending = actions.at(-1) === CONTINUE_INSTRUCTION;
   // Continue: the action is still the player's last one, and the reply so far is the last reply.
   const action = (extending ? actions.at(-2) : actions.at(-1)) ?? "";
+  const previousActions = actions.slice(0, extending ? -2 : -1);
   const previousReplies = conversation.filter((message) => message.role === "assistant").map(textOf);
-  const narration = narrateTurn({ world: readWorld(parseSystemPrompt(system)), action, previousReplies, variant: options.seed, extending });
+  const narration = narrateTurn({
+    world: worldOf(system),
+    action,
+    previousActions: extending ? [...previousActions, action] : previousActions,
+    previousReplies,
+    variant: options.seed,
+    extending,
+  });
   const text = extending ? `\n\n${narration}` : narration;
 
   const cap = options.maxOutputTokens;
