@@ -2,8 +2,8 @@ import { and, asc, between, desc, eq, gte, isNull, lt, sql, type AnyColumn, type
 import { preparedQuery } from "../db/prepared.server.ts";
 import { db } from "../db/database.server.ts";
 import { gameMessages } from "../db/schema.ts";
-import type { MessageRole, MessageStatus } from "../lib/constants.ts";
-import { MATCH_END, MATCH_START } from "../lib/story-view.ts";
+import type { MessageRole } from "../lib/constants.ts";
+import { MATCH_END, MATCH_START, type StoryMessageView } from "../lib/story-view.ts";
 import { ConflictError } from "./errors.server.ts";
 import type { StoredConversation } from "./game-master/context.server.ts";
 import type { Story } from "./stories.server.ts";
@@ -14,14 +14,8 @@ import type { Story } from "./stories.server.ts";
  * them — the newest, an older page, the model's context — is a range, never a sort of the story.
  */
 
-export interface StoryMessage {
-  id: number;
-  exchange: number;
-  role: MessageRole;
-  content: string;
-  status: MessageStatus;
-  version: number;
-  versions: number;
+/** A stored message as the server reads it: the play screen's view, with its time as a date. */
+export interface StoryMessage extends Omit<StoryMessageView, "createdAt"> {
   createdAt: Date;
 }
 

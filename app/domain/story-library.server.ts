@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, isNull, lte, sql } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
 import { gameMessages, games, replyVersions, stories } from "../db/schema.ts";
 import { STORY_REFUSALS } from "../lib/play-texts.ts";
+import type { StoryExportFormat } from "../lib/story-view.ts";
 import { DomainError, NotFoundError } from "./errors.server.ts";
 import { findStory, type Story } from "./stories.server.ts";
 
@@ -161,8 +162,6 @@ async function* exportPages(storyId: string, { withHistory }: { withHistory: boo
   }
 }
 
-export type ExportFormat = "markdown" | "json";
-
 export interface StoryExport {
   filename: string;
   contentType: string;
@@ -184,7 +183,7 @@ function fileSlug(text: string) {
  * Export: the story as Markdown (title, game, date, each turn with its speaker) or as JSON (every
  * message — undone and replaced ones too — with its versions), streamed page by page.
  */
-export async function exportStory(userId: string, storyId: string, format: ExportFormat): Promise<StoryExport> {
+export async function exportStory(userId: string, storyId: string, format: StoryExportFormat): Promise<StoryExport> {
   const story = await findStory(userId, storyId);
   const [summary] = await listStories(userId, story.id);
   const title = summary?.title ?? "Story";

@@ -1,4 +1,4 @@
-import type { MessageRole, MessageStatus } from "./constants.ts";
+import type { MessageRole, MessageStatus, StoryOperation } from "./constants.ts";
 
 /**
  * A story as the play screen holds it: a window of its newest exchanges (older ones load on
@@ -18,6 +18,19 @@ export interface StoryMessageView {
   versions: number;
   /** ISO time. */
   createdAt: string;
+}
+
+/** The first event of a reply's stream: which reply it is, so a page can place it before any text arrives. */
+export interface TurnAnnouncement {
+  storyId: string;
+  kind: StoryOperation;
+  exchange: number;
+  messageId: number | null;
+  replyId: number;
+  version: number;
+  versions: number;
+  /** The reply's text before this call (a Continue extends it). */
+  replySoFar: string;
 }
 
 export interface StoryView {
@@ -57,3 +70,11 @@ export const MATCH_END = "⟧";
 
 /** The longest title a player may give a story. */
 export const MAX_TITLE_LENGTH = 120;
+
+/** Export: the files a story downloads as (GET /api/stories/{id}/export?format=). */
+export const STORY_EXPORT_FORMATS = [
+  { format: "markdown", label: "Markdown" },
+  { format: "json", label: "JSON" },
+] as const;
+
+export type StoryExportFormat = (typeof STORY_EXPORT_FORMATS)[number]["format"];

@@ -21,7 +21,7 @@ import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { listStories } from "#app/domain/story-library.server.ts";
 import { personalPageHeaders, requireUser } from "#app/http/guards.server.ts";
-import { MAX_TITLE_LENGTH } from "#app/lib/story-view.ts";
+import { MAX_TITLE_LENGTH, STORY_EXPORT_FORMATS } from "#app/lib/story-view.ts";
 import type { Route } from "./+types/stories";
 
 /** Personal: never kept by a browser or a shared cache. */
@@ -139,18 +139,14 @@ function StoryItem({ story }: { story: StoryCard }) {
             <Pencil aria-hidden />
             Rename
           </Button>
-          <Button asChild variant="ghost" size="sm">
-            <a href={`/api/stories/${story.id}/export?format=markdown`} download aria-label={`Export ${story.title} as Markdown`}>
-              <Download aria-hidden />
-              Markdown
-            </a>
-          </Button>
-          <Button asChild variant="ghost" size="sm">
-            <a href={`/api/stories/${story.id}/export?format=json`} download aria-label={`Export ${story.title} as JSON`}>
-              <Download aria-hidden />
-              JSON
-            </a>
-          </Button>
+          {STORY_EXPORT_FORMATS.map(({ format, label }) => (
+            <Button key={format} asChild variant="ghost" size="sm">
+              <a href={`/api/stories/${story.id}/export?format=${format}`} download aria-label={`Export ${story.title} as ${label}`}>
+                <Download aria-hidden />
+                {label}
+              </a>
+            </Button>
+          ))}
           <AlertDialog>
             <AlertDialogTrigger asChild>
               <Button variant="ghost" size="sm" className="ml-auto text-parchment-dim" aria-label={`Delete ${story.title}`}>

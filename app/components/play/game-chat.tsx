@@ -34,7 +34,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { useViewerCredits } from "#app/components/use-viewer-credits.ts";
 import { PLAY_TEXTS, PLAY_TOASTS, welcomeMessage } from "#app/lib/play-texts.ts";
 import { chosenAction, splitStoryChoices } from "#app/lib/story-choices.ts";
-import type { StoryView } from "#app/lib/story-view.ts";
+import { STORY_EXPORT_FORMATS, type StoryView } from "#app/lib/story-view.ts";
 import { CREDITS_PER_MESSAGE } from "#app/lib/constants.ts";
 import { creditsInWords } from "#app/lib/site.ts";
 import { ChatComposer } from "./chat-composer.tsx";
@@ -177,12 +177,11 @@ function ExportMenu({ storyId }: { storyId: string }) {
         <span className="sr-only sm:not-sr-only">Export</span>
       </summary>
       <div className="absolute right-0 z-20 mt-1 w-48 rounded-lg border border-ink-line bg-ink-raised p-1 shadow-lg shadow-ink">
-        <a className={link} href={`/api/stories/${storyId}/export?format=markdown`} download>
-          Export as Markdown
-        </a>
-        <a className={link} href={`/api/stories/${storyId}/export?format=json`} download>
-          Export as JSON
-        </a>
+        {STORY_EXPORT_FORMATS.map(({ format, label }) => (
+          <a key={format} className={link} href={`/api/stories/${storyId}/export?format=${format}`} download>
+            Export as {label}
+          </a>
+        ))}
       </div>
     </details>
   );

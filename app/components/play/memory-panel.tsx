@@ -9,6 +9,31 @@ import { MAX_MEMORY_LENGTH, type StoryMemoryView } from "#app/lib/story-view.ts"
 const FIELD =
   "block w-full resize-y rounded-xl border border-ink-line bg-ink px-3 py-2 text-base leading-normal text-parchment placeholder:text-parchment-dim/70 focus-visible:border-gold focus-visible:ring-2 focus-visible:ring-gold/40 focus-visible:outline-none";
 
+/** The three parts of the memory, in the order the panel shows them. */
+const MEMORY_FIELDS: { part: keyof StoryMemoryView; label: string; hint: string; rows: number; placeholder: string }[] = [
+  {
+    part: "pinnedFacts",
+    label: "Pinned facts",
+    hint: "One a line: names, vows, relationships. Always in the Game Master's context.",
+    rows: 4,
+    placeholder: "My name is Lin Yue.\nI swore to protect the young Emperor.",
+  },
+  {
+    part: "authorNote",
+    label: "Author's note",
+    hint: "Style and direction, given to the Game Master just before your next message.",
+    rows: 2,
+    placeholder: "Slow-burn court intrigue; keep the tone tense and witty.",
+  },
+  {
+    part: "summary",
+    label: "Story so far",
+    hint: "Kept up to date as the story outgrows what the Game Master can read at once. Correct it if it got something wrong.",
+    rows: 5,
+    placeholder: "Nothing yet: the whole story still fits.",
+  },
+];
+
 /**
  * Memory: what the Game Master is always given about this story — pinned facts, an author's note
  * and the story so far — shown to the player, who can change any of it and Save memory.
@@ -67,54 +92,24 @@ export function MemoryPanel({
         <DialogTitle>Memory</DialogTitle>
         <DialogDescription>What the Game Master always keeps in mind in this story. Change anything, then save.</DialogDescription>
         <form onSubmit={(event) => void save(event)} className="mt-4 flex flex-col gap-5">
-          <div className="flex flex-col gap-2">
-            <Label htmlFor="memory-pinned">Pinned facts</Label>
-            <p id="memory-pinned-hint" className="text-xs text-parchment-dim">
-              One a line: names, vows, relationships. Always in the Game Master&apos;s context.
-            </p>
-            <textarea
-              id="memory-pinned"
-              aria-describedby="memory-pinned-hint"
-              rows={4}
-              maxLength={MAX_MEMORY_LENGTH}
-              className={FIELD}
-              value={draft.pinnedFacts}
-              placeholder={"My name is Lin Yue.\nI swore to protect the young Emperor."}
-              onChange={(event) => setDraft({ ...draft, pinnedFacts: event.target.value })}
-            />
-          </div>
-          <div className="flex flex-col gap-2">
-            <Label htmlFor="memory-note">Author&apos;s note</Label>
-            <p id="memory-note-hint" className="text-xs text-parchment-dim">
-              Style and direction, given to the Game Master just before your next message.
-            </p>
-            <textarea
-              id="memory-note"
-              aria-describedby="memory-note-hint"
-              rows={2}
-              maxLength={MAX_MEMORY_LENGTH}
-              className={FIELD}
-              value={draft.authorNote}
-              placeholder="Slow-burn court intrigue; keep the tone tense and witty."
-              onChange={(event) => setDraft({ ...draft, authorNote: event.target.value })}
-            />
-          </div>
-          <div className="flex flex-col gap-2">
-            <Label htmlFor="memory-summary">Story so far</Label>
-            <p id="memory-summary-hint" className="text-xs text-parchment-dim">
-              Kept up to date as the story outgrows what the Game Master can read at once. Correct it if it got something wrong.
-            </p>
-            <textarea
-              id="memory-summary"
-              aria-describedby="memory-summary-hint"
-              rows={5}
-              maxLength={MAX_MEMORY_LENGTH}
-              className={FIELD}
-              value={draft.summary}
-              placeholder="Nothing yet: the whole story still fits."
-              onChange={(event) => setDraft({ ...draft, summary: event.target.value })}
-            />
-          </div>
+          {MEMORY_FIELDS.map((field) => (
+            <div key={field.part} className="flex flex-col gap-2">
+              <Label htmlFor={`memory-${field.part}`}>{field.label}</Label>
+              <p id={`memory-${field.part}-hint`} className="text-xs text-parchment-dim">
+                {field.hint}
+              </p>
+              <textarea
+                id={`memory-${field.part}`}
+                aria-describedby={`memory-${field.part}-hint`}
+                rows={field.rows}
+                maxLength={MAX_MEMORY_LENGTH}
+                className={FIELD}
+                value={draft[field.part]}
+                placeholder={field.placeholder}
+                onChange={(event) => setDraft({ ...draft, [field.part]: event.target.value })}
+              />
+            </div>
+          ))}
           <div className="flex justify-end gap-2">
             <Button type="button" variant="ghost" onClick={() => setOpen(false)}>
               Cancel

@@ -3,24 +3,18 @@ import { Link, useNavigate, useRevalidator } from "react-router";
 import { useStoryChanges } from "#app/components/live-credits.ts";
 import { toast } from "#app/components/toast.ts";
 import { readGameChatStream } from "#app/lib/game-chat-stream.ts";
-import type { MessageRole, MessageStatus } from "#app/lib/constants.ts";
+import type { MessageRole } from "#app/lib/constants.ts";
 import { errorCodeOf, type ErrorCode } from "#app/lib/error-codes.ts";
 import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
-import type { StoryMemoryView, StoryMessageView, StoryView } from "#app/lib/story-view.ts";
+import type { StoryMemoryView, StoryMessageView, StoryView, TurnAnnouncement } from "#app/lib/story-view.ts";
 
-export interface ChatMessage {
+/** A message on screen: a stored one (its view), or one that is only on this screen until the server has it. */
+export interface ChatMessage extends Omit<StoryMessageView, "id" | "exchange"> {
   /** React's key: the stored id, or a local one until the server gives it. */
   key: string;
   /** The stored message's id; absent for what is only on this screen. */
   id?: number;
   exchange?: number;
-  role: MessageRole;
-  content: string;
-  status: MessageStatus;
-  version: number;
-  versions: number;
-  /** ISO time. */
-  createdAt: string;
   /** Shown but not part of the story (error notes, a message whose turn failed): never saved. */
   local?: boolean;
 }
@@ -72,20 +66,10 @@ async function postJson(url: string, body: unknown) {
   });
 }
 
-interface TurnEvent {
-  storyId: string;
-  exchange: number;
-  messageId: number | null;
-  replyId: number;
-  version: number;
-  versions: number;
-  replySoFar: string;
-}
-
 /** Reads a reply's event stream into `onText` (the whole reply so far); resolves how it ended. */
 async function followReply(
   body: ReadableStream<Uint8Array>,
-  { onTurn, onText }: { onTurn?: (turn: TurnEvent) => void; onText: (text: string) => void },
+  { onTurn, onText }: { onTurn?: (turn: TurnAnnouncement) => void; onText: (text: string) => void },
 ): Promise<{ ended: "done" | "error" | "cut"; text: string }> {
   let text = "";
   let frame = 0;
@@ -96,7 +80,7 @@ async function followReply(
   try {
     for await (const event of readGameChatStream(body)) {
       if (event.type === "turn") {
-        onTurn?.(event.turn as TurnEvent);
+        onTurn?.(event.turn as TurnAnnouncement);
       } else if (event.type === "content") {
         text += event.text;
         if (!frame) frame = requestAnimationFrame(flush);

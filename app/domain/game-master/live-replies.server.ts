@@ -7,6 +7,8 @@
  * SPEC's clients ignore as a line without content.
  */
 
+import type { TurnAnnouncement } from "../../lib/story-view.ts";
+
 const encoder = new TextEncoder();
 
 export function eventLine(payload: unknown) {
@@ -15,19 +17,6 @@ export function eventLine(payload: unknown) {
 
 export const DONE_LINE = encoder.encode("data: [DONE]\n\n");
 const HEARTBEAT_LINE = encoder.encode(": keep-alive\n\n");
-
-/** Which reply a stream is about, so a page can place it before any text arrives. */
-export interface TurnAnnouncement {
-  storyId: string;
-  kind: string;
-  exchange: number;
-  messageId: number | null;
-  replyId: number;
-  version: number;
-  versions: number;
-  /** The reply's text before this call (a Continue extends it). */
-  replySoFar: string;
-}
 
 interface Watcher {
   controller: ReadableStreamDefaultController<Uint8Array>;
