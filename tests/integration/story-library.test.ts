@@ -14,16 +14,19 @@ let server: TestServer;
 let stop: () => Promise<void>;
 let replies = 0;
 
+/** The model's usual answer: numbered, so each reply can be told apart. */
+function numberedReply() {
+  replies += 1;
+  return { tokens: [`The harbour answers, reply ${replies}. `, "Fog rolls in.\n\n1. Wait\n2. Go"] };
+}
+
 beforeAll(async () => {
   ({
     model,
     server,
     close: stop,
   } = await startGameMasterServer(startOpenAICompatibleServer, { AI_PROVIDER: "openai-compatible", AI_MODEL: "fake" }));
-  model.script(() => {
-    replies += 1;
-    return { tokens: [`The harbour answers, reply ${replies}. `, "Fog rolls in.\n\n1. Wait\n2. Go"] };
-  });
+  model.script(numberedReply);
 });
 
 afterAll(() => stop());
@@ -115,6 +118,15 @@ describe("a library of stories", () => {
     expect((await api(stranger, `/api/stories/${story!.id}/export?format=json`)).status).toBe(404);
     const forged = await postChat(server, stranger, { message: "Into your story.", game_slug: TEST_GAME.slug, story_id: story!.id });
     expect(forged.status).toBe(404);
+
+    // Not while the Game Master is writing in it: 409, and the story stays.
+    model.script(() => ({ tokens: ["Slowly ", "the ", "tide ", "turns."], tokenDelayMs: 150 }));
+    const writing = await postChat(server, player, { message: "I wait for the tide.", game_slug: TEST_GAME.slug, story_id: story!.id });
+    const busy = await api(player, `/api/stories/${story!.id}`, { method: "DELETE" });
+    expect(busy.status).toBe(409);
+    expect(await busy.json()).toMatchObject({ code: "story_busy" });
+    await readTurn(writing);
+    model.script(numberedReply);
 
     expect((await api(player, `/api/stories/${story!.id}`, { method: "DELETE" })).status).toBe(200);
     expect(await library(player)).toEqual([]);
