@@ -1,5 +1,19 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, customType, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import {
   CONTENT_TYPES,
   CREDIT_REASONS,
@@ -15,6 +29,7 @@ import {
   STORY_OPERATIONS,
   USER_ROLES,
 } from "../lib/constants.ts";
+import type { TrackedStat } from "../lib/tracked-stats.ts";
 
 /** `column IN ('a', 'b')` for a CHECK constraint built from one of our constant lists. */
 function oneOf(column: string, values: readonly string[]) {
@@ -124,6 +139,8 @@ export const games = pgTable(
     prompt: text("prompt").notNull(),
     sortOrder: integer("sort_order").notNull().default(0),
     isActive: boolean("is_active").notNull().default(true),
+    /** The living state its stories keep (app/lib/tracked-stats.ts), as the admin defined it. */
+    trackedStats: jsonb("tracked_stats").$type<TrackedStat[]>().notNull().default([]),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -274,6 +291,8 @@ export const gameMessages = pgTable(
     removedAt: timestamp("removed_at", { withTimezone: true }),
     removal: text("removal", { enum: MESSAGE_REMOVALS }),
     removedByTurn: uuid("removed_by_turn"),
+    /** A reply's story state after it (every tracked stat's value), in a game that tracks stats. */
+    state: jsonb("state"),
     /** Find in story: the message's words, kept by the database as the content changes. */
     searchVector: tsvector("search_vector").generatedAlwaysAs(sql`to_tsvector('english', "content")`),
     createdAt: createdAt(),
@@ -306,6 +325,8 @@ export const replyVersions = pgTable(
       .references(() => gameMessages.id, { onDelete: "cascade" }),
     version: integer("version").notNull(),
     content: text("content").notNull(),
+    /** The story state this version leaves (see game_messages.state). */
+    state: jsonb("state"),
     createdAt: createdAt(),
   },
   (table) => [primaryKey({ columns: [table.messageId, table.version] })],

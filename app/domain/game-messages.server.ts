@@ -1,4 +1,4 @@
-import { and, asc, between, desc, eq, gte, isNull, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, between, desc, eq, gte, isNotNull, isNull, lt, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { preparedQuery } from "../db/prepared.server.ts";
 import { db } from "../db/database.server.ts";
 import { gameMessages } from "../db/schema.ts";
@@ -138,6 +138,22 @@ export async function loadStoryContext(
     messages: [...head, ...kept].map(([, role, content]) => ({ role, content })),
     hasGap: oldestKept > 2,
   };
+}
+
+/**
+ * The newest states stored with a story's replies up to exchange `through`, newest first: the
+ * state the story is in, then the one before it (for what changed). Replies written before their
+ * game tracked stats have none.
+ */
+export async function latestStoryStates(storyId: string, through: number, count: 1 | 2): Promise<unknown[]> {
+  if (through < 1) return [];
+  const rows = await db()
+    .select({ state: gameMessages.state })
+    .from(gameMessages)
+    .where(and(liveStory(storyId), eq(gameMessages.role, "assistant"), lte(gameMessages.exchange, through), isNotNull(gameMessages.state)))
+    .orderBy(desc(gameMessages.exchange))
+    .limit(count);
+  return rows.map((row) => row.state);
 }
 
 /**

@@ -2,6 +2,7 @@ import { and, asc, eq, ilike, or, type SQL } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
 import { games, type Game } from "../db/schema.ts";
 import { FEATURED_GAME_COUNT, type Difficulty } from "../lib/constants.ts";
+import type { TrackedStat } from "../lib/tracked-stats.ts";
 
 /**
  * The catalogue as visitors see it: active games only, in sort_order. Read-only; writes live in
@@ -81,4 +82,10 @@ export async function getActiveGame(slug: string): Promise<GameSummary | undefin
     .where(and(eq(games.slug, slug), eq(games.isActive, true)))
     .limit(1);
   return game;
+}
+
+/** The stats a game's stories track (none for an unknown game). */
+export async function trackedStatsOf(slug: string): Promise<TrackedStat[]> {
+  const [game] = await db().select({ trackedStats: games.trackedStats }).from(games).where(eq(games.slug, slug));
+  return game?.trackedStats ?? [];
 }

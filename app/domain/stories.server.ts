@@ -4,7 +4,9 @@ import { stories } from "../db/schema.ts";
 import type { StoryOperation } from "../lib/constants.ts";
 import { STORY_REFUSALS } from "../lib/play-texts.ts";
 import { STORY_OPENING_EXCHANGES, type StoryMessageView, type StoryView } from "../lib/story-view.ts";
-import { latestStoryMessages, type StoryMessage } from "./game-messages.server.ts";
+import { resolveState } from "../lib/tracked-stats.ts";
+import { latestStoryMessages, latestStoryStates, type StoryMessage } from "./game-messages.server.ts";
+import { trackedStatsOf } from "./games.server.ts";
 import { DomainError, NotFoundError } from "./errors.server.ts";
 
 /**
@@ -108,7 +110,7 @@ export async function settleAbandonedTurn(story: Story): Promise<Story> {
   if (!story.activeTurnId || !story.activeTurnLeaseUntil || story.activeTurnLeaseUntil.getTime() > Date.now()) return story;
   await db()
     .select({ outcome: sql<string>`outcome` })
-    .from(sql`finish_story_operation(${story.id}::uuid, ${story.activeTurnId}::uuid, '', null)`);
+    .from(sql`finish_story_operation(${story.id}::uuid, ${story.activeTurnId}::uuid, '', null, null)`);
   const [settled] = await db().select(storyColumns).from(stories).where(eq(stories.id, story.id));
   return settled ?? story;
 }
@@ -168,9 +170,13 @@ export function clearStory(userId: string, storyId: string): Promise<{ deleted: 
   return changeStory(sql`clear_story(${storyId}::uuid, ${userId})`, "cleared");
 }
 
-/** A story as the play screen shows it: its newest exchanges, and whether a call is in flight. */
+/** A story as the play screen shows it: its newest exchanges, its state, and whether a call is in flight. */
 export async function storyView(story: Story): Promise<StoryView> {
-  const messages = await latestStoryMessages(story, STORY_OPENING_EXCHANGES);
+  const [messages, stats, [values, previous]] = await Promise.all([
+    latestStoryMessages(story, STORY_OPENING_EXCHANGES),
+    trackedStatsOf(story.gameSlug),
+    latestStoryStates(story.id, story.exchanges, 2),
+  ]);
   return {
     id: story.id,
     revision: story.revision,
@@ -178,6 +184,7 @@ export async function storyView(story: Story): Promise<StoryView> {
     busy: story.activeTurnId !== null,
     messages: messages.map(messageView),
     memory: { pinnedFacts: story.pinnedFacts, authorNote: story.authorNote, summary: story.summary },
+    state: stats.length > 0 ? { stats, values: resolveState(stats, values), previous: resolveState(stats, previous ?? values) } : null,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { MessageRole, MessageStatus, StoryOperation } from "./constants.ts";
+import type { StoryState, TrackedStat } from "./tracked-stats.ts";
 
 /**
  * A story as the play screen holds it: a window of its newest exchanges (older ones load on
@@ -44,6 +45,15 @@ export interface StoryView {
   messages: StoryMessageView[];
   /** What the Game Master is always given about this story, as the player sees and edits it. */
   memory: StoryMemoryView;
+  /** The game's tracked stats and where this story stands on them; null in a game that tracks none. */
+  state: StoryStateView | null;
+}
+
+export interface StoryStateView {
+  stats: TrackedStat[];
+  values: StoryState;
+  /** The values before the latest reply that changed the state: what moved is highlighted. */
+  previous: StoryState;
 }
 
 export interface StoryMemoryView {

@@ -1,3 +1,4 @@
+import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { listContentFolders, readMarkdownFolder } from "../../lib/content-files.server.ts";
 import {
@@ -9,6 +10,7 @@ import {
   GUIDE_DIFFICULTIES,
   type ContentType,
 } from "../../lib/constants.ts";
+import { trackedStatsSchema } from "../../lib/tracked-stats.ts";
 import type { Database } from "../client.server.ts";
 import { gameContent, games, guides, seedHistory, type NewGame, type NewGameContent, type NewGuide } from "../schema.ts";
 
@@ -22,6 +24,7 @@ const gameFileSchema = z.object({
   category: z.enum(GAME_CATEGORIES),
   players: z.string().min(1),
   sort_order: z.number().int(),
+  tracked_stats: trackedStatsSchema.default([]),
 });
 
 const contentFileSchema = z.object({
@@ -65,6 +68,7 @@ export function loadSeedGames(): SeedGame[] {
       category: fields.category,
       players: fields.players,
       sortOrder: fields.sort_order,
+      trackedStats: fields.tracked_stats,
       prompt: gameFile.body,
     };
     const content = files.flatMap((file): NewGameContent[] => {
@@ -107,6 +111,14 @@ export async function seedDatabase(db: Database): Promise<{ games: number; guide
 
     let gameCount = 0;
     for (const { game, content } of seedGames) {
+      // Tracked stats came after the games: a game seeded before them gets its stats once, unless
+      // an admin has given it some already.
+      if ((await claim(`stats:${game.slug}`)) && seeded.has(`game:${game.slug}`) && game.trackedStats?.length) {
+        await tx
+          .update(games)
+          .set({ trackedStats: game.trackedStats })
+          .where(and(eq(games.slug, game.slug), sql`${games.trackedStats} = '[]'::jsonb`));
+      }
       if (!(await claim(`game:${game.slug}`))) continue;
       const inserted = await tx.insert(games).values(game).onConflictDoNothing().returning({ slug: games.slug });
       if (inserted.length === 0) continue; // An admin already made a game with this slug: theirs stays.

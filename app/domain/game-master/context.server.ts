@@ -5,9 +5,11 @@ import {
   renderSystemPrompt,
   STORY_SO_FAR_INTRODUCTION,
   withAuthorNote,
+  renderTrackedState,
   renderWorldSection,
   WORLD_INTRODUCTION,
   type StoryBrief,
+  type TrackedState,
   type WorldSection,
 } from "./story-brief.server.ts";
 import { estimateMessageTokens, estimateTokens, truncateToTokens } from "./tokens.server.ts";
@@ -77,12 +79,15 @@ export function buildModelContext({
   message,
   budgetTokens,
   memory,
+  trackedState,
 }: {
   brief: StoryBrief;
   conversation: StoredConversation;
   message: string;
   budgetTokens: number;
   memory?: ContextMemory;
+  /** The game's stats and their values before this reply, when the game tracks any. */
+  trackedState?: TrackedState;
 }): ModelContext {
   const heading = `# ${brief.title}`;
   const memoryLimit = Math.floor(budgetTokens * MEMORY_SHARE);
@@ -94,8 +99,14 @@ export function buildModelContext({
   const memoryTokens =
     (remembered.summary ? estimateTokens(STORY_SO_FAR_INTRODUCTION) + estimateTokens(remembered.summary) + 4 * SEPARATOR_TOKENS : 0) +
     (remembered.pinnedFacts ? estimateTokens(PINNED_FACTS_INTRODUCTION) + estimateTokens(remembered.pinnedFacts) + 8 * SEPARATOR_TOKENS : 0);
+  const stateTokens = trackedState?.stats.length ? estimateTokens(renderTrackedState(trackedState)) + SEPARATOR_TOKENS : 0;
   const fixedTokens =
-    estimateMessageTokens(finalMessage) + estimateTokens(heading) + estimateTokens(OMITTED_TURNS_NOTE) + 3 * SEPARATOR_TOKENS + memoryTokens;
+    estimateMessageTokens(finalMessage) +
+    estimateTokens(heading) +
+    estimateTokens(OMITTED_TURNS_NOTE) +
+    3 * SEPARATOR_TOKENS +
+    memoryTokens +
+    stateTokens;
   // The game's own prompt is never dropped; only a budget smaller than the prompt shortens it.
   const prompt = truncateToTokens(brief.prompt.trim(), budgetTokens - fixedTokens);
   let used = fixedTokens + estimateTokens(prompt);
@@ -124,7 +135,7 @@ export function buildModelContext({
   const turnsOmitted = conversation.hasGap || (opening !== undefined && !keptOpening) || firstKept > 0;
 
   const history = [...(keptOpening ? opening : []), ...rest.slice(firstKept).flat()];
-  const system = renderSystemPrompt({ title: brief.title, prompt }, sections, { turnsOmitted, memory: remembered });
+  const system = renderSystemPrompt({ title: brief.title, prompt }, sections, { turnsOmitted, memory: remembered, trackedState });
   const messages = [...history, { role: "user" as const, content: finalMessage }];
   return { system, messages, tokens: estimateTokens(system) + messagesTokens(messages), keptTurns: rest.length - firstKept };
 }

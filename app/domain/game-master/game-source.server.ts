@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { preparedQuery } from "../../db/prepared.server.ts";
 import { gameContent, games } from "../../db/schema.ts";
+import type { TrackedStat } from "../../lib/tracked-stats.ts";
 import { WORLD_CONTENT_TYPES, type StoryBrief, type WorldContentType } from "./story-brief.server.ts";
 
 /** The game of the statement's `slug`, if it is active: only active games can be played. */
@@ -17,8 +18,8 @@ export async function findPlayableGame(slug: string) {
 }
 
 /**
- * A playable game as its Game Master knows it, in one statement: its prompt and its published world
- * content (as one JSON array, most important sections first).
+ * A playable game as its Game Master knows it, in one statement: its prompt, its tracked stats and
+ * its published world content (as one JSON array, most important sections first).
  */
 const storyBriefQuery = preparedQuery((database) =>
   database
@@ -26,6 +27,7 @@ const storyBriefQuery = preparedQuery((database) =>
       slug: games.slug,
       title: games.title,
       prompt: games.prompt,
+      trackedStats: games.trackedStats,
       sections: sql<string>`(
         select coalesce(json_agg(json_build_array(${gameContent.contentType}, ${gameContent.title}, ${gameContent.content})
           order by ${gameContent.sectionOrder}, ${gameContent.createdAt}), '[]')::text
@@ -38,7 +40,7 @@ const storyBriefQuery = preparedQuery((database) =>
     .prepare("story_brief"),
 );
 
-export type PlayableStory = StoryBrief & { slug: string };
+export type PlayableStory = StoryBrief & { slug: string; trackedStats: TrackedStat[] };
 
 /** An active game's prompt and published world content; undefined for an unknown or inactive game. */
 export async function loadStoryBrief(slug: string): Promise<PlayableStory | undefined> {
@@ -48,5 +50,5 @@ export async function loadStoryBrief(slug: string): Promise<PlayableStory | unde
   const sections = (JSON.parse(row.sections) as [WorldContentType, string, string][])
     .map(([contentType, title, content]) => ({ contentType, title, content }))
     .sort((a, b) => priority(a.contentType) - priority(b.contentType));
-  return { slug: row.slug, title: row.title, prompt: row.prompt, sections };
+  return { slug: row.slug, title: row.title, prompt: row.prompt, trackedStats: row.trackedStats, sections };
 }

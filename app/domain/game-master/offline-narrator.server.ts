@@ -1,5 +1,7 @@
 import { bestMention, declaredName, mentioned, readAction, type PlayerAction } from "./offline-action.server.ts";
 import { ADDRESS_LINES, clockAt, readContinuity, sceneLine, type Continuity } from "./offline-continuity.server.ts";
+import { offlineStateBlock } from "./offline-state.server.ts";
+import type { TrackedState } from "./story-brief.server.ts";
 import {
   ASK_CHOICES,
   ASK_TROUBLE_CHOICES,
@@ -56,6 +58,8 @@ export interface TurnInput {
   variant?: number;
   /** More of the latest reply (Continue): prose only, without the scene line, the status, the prompt or the choices. */
   extending?: boolean;
+  /** The game's tracked stats, when it has any: the reply ends with their state block. */
+  trackedState?: TrackedState;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -795,7 +799,15 @@ function bodyParagraphs(teller: Teller, action: PlayerAction): { paragraphs: str
   }
 }
 
-export function narrateTurn({ world, action: message, previousReplies, previousActions = [], variant = 0, extending = false }: TurnInput): string {
+export function narrateTurn({
+  world,
+  action: message,
+  previousReplies,
+  previousActions = [],
+  variant = 0,
+  extending = false,
+  trackedState,
+}: TurnInput): string {
   const story = readContinuity({ world, previousActions, previousReplies, declaredName: (text) => declaredName(text, world) });
   // Continue extends the latest reply: the same turn, the same scene.
   if (extending) story.turn = Math.max(0, story.turn - 1);
@@ -812,7 +824,9 @@ export function narrateTurn({ world, action: message, previousReplies, previousA
     const challenge = pickChallenge(teller);
     if (challenge) more.push(pressureParagraph(teller, challenge));
     const paragraphs = more.filter((paragraph): paragraph is string => paragraph !== undefined);
-    return paragraphs.length > 0 ? paragraphs.join("\n\n") : (actParagraphs(teller, { ...action, told: undefined })[0] ?? "");
+    if (paragraphs.length === 0) paragraphs.push(actParagraphs(teller, { ...action, told: undefined })[0] ?? "");
+    if (trackedState) paragraphs.push(offlineStateBlock({ trackedState, action, status: undefined, quiet: true, random: teller.random }));
+    return paragraphs.join("\n\n");
   }
 
   const place = action.kind === "travel" && action.place ? action.place : story.place;
@@ -839,10 +853,8 @@ export function narrateTurn({ world, action: message, previousReplies, previousA
   }
 
   const status = currentStatus(world, previousReplies, story.turn);
-  if (status) {
-    const moved = firstTurn || quiet ? { status, changes: status.stats.map(() => 0) } : moveStats(status, action, teller.random);
-    paragraphs.push(renderStatus(moved.status, moved.changes));
-  }
+  const moved = status && (firstTurn || quiet ? { status, changes: status.stats.map(() => 0) } : moveStats(status, action, teller.random));
+  if (moved) paragraphs.push(renderStatus(moved.status, moved.changes));
 
   const addressLine = fill(nth(ADDRESS_LINES, story.turn + variant) ?? "", { address: address.narrator });
   paragraphs.push(`${addressLine} ${nth(PROMPT_TAILS, story.turn * 3 + variant) ?? ""}`);
@@ -852,5 +864,8 @@ export function narrateTurn({ world, action: message, previousReplies, previousA
       .map((choice, index) => `${index + 1}. ${choice}`)
       .join("\n"),
   );
+  if (trackedState) {
+    paragraphs.push(offlineStateBlock({ trackedState, action, status: moved?.status, quiet: firstTurn || quiet, random: teller.random }));
+  }
   return paragraphs.join("\n\n");
 }

@@ -4,7 +4,8 @@ import { FRAMES } from "./offline-phrases.server.ts";
 import { createOfflineStoryteller } from "./offline-storyteller.server.ts";
 import { parseStatusLine, readWorld } from "./offline-world.server.ts";
 import { streamReply } from "./reply-stream.server.ts";
-import { renderSystemPrompt, type StoryBrief } from "./story-brief.server.ts";
+import { StateBlockFilter } from "./state-block.server.ts";
+import { parseSystemPrompt, readTrackedState, renderSystemPrompt, type StoryBrief, type TrackedState } from "./story-brief.server.ts";
 
 const brief: StoryBrief = {
   title: "Lantern Harbor",
@@ -320,5 +321,54 @@ describe("the offline storyteller model", () => {
     expect(pieces).toHaveLength(2);
     expect(finishReason).toBeUndefined();
     expect(failure).toEqual(new Error("the player left"));
+  });
+});
+
+describe("the offline storyteller's state block", () => {
+  const trackedState: TrackedState = {
+    stats: [
+      { name: "Favour", kind: "number", min: 0, max: 100, start: 55 },
+      { name: "Suspicion", kind: "number", min: 0, max: 100, start: 10 },
+      { name: "Standing", kind: "number", min: 0, max: 100, start: 50 },
+      { name: "Allies", kind: "list", start: [] },
+      { name: "Title", kind: "text", start: "Deputy" },
+    ],
+    values: { Favour: 55, Suspicion: 10, Standing: 50, Allies: [], Title: "Deputy" },
+  };
+  const opening = narrateTurn({ world, action: "I'm ready.", previousReplies: [], trackedState });
+  const turn = (action: string) => narrateTurn({ world, action, previousReplies: [opening], previousActions: ["I'm ready."], trackedState });
+
+  function blockOf(reply: string) {
+    const filter = new StateBlockFilter();
+    const prose = filter.push(reply) + filter.end();
+    return { prose, state: filter.state() as Record<string, unknown> };
+  }
+
+  it("ends every reply with the state, which the server takes out whole", () => {
+    const { prose, state } = blockOf(opening);
+    expect(state).toEqual(trackedState.values);
+    expect(prose).not.toMatch(/<state>|Suspicion":/);
+    expect(choicesOf(prose).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("moves stats the way the action leans, agreeing with the status line it shows", () => {
+    const { prose, state } = blockOf(turn("I thank Ilse Varga and help her count the ships."));
+    const line = parseStatusLine(prose);
+    expect(state.Favour).toBe(line?.stats.find((stat) => stat.label === "Favour")?.value);
+    expect(state.Suspicion).toBe(line?.stats.find((stat) => stat.label === "Suspicion")?.value);
+    expect(state.Standing).toBeGreaterThan(50);
+    expect(state.Allies).toEqual(["Ilse Varga"]);
+    expect(state.Title).toBe("Deputy");
+    expect(blockOf(turn("I threaten Oren Dask and seize his crates.")).state.Standing).toBeLessThan(50);
+  });
+
+  it("reads the stats from the system prompt a real model gets, and needs none", () => {
+    const system = renderSystemPrompt(brief, brief.sections, { trackedState });
+    expect(readTrackedState(system)).toEqual({
+      stats: trackedState.stats.map((stat) => ({ ...stat, start: stat.kind === "number" ? stat.min : stat.kind === "list" ? [] : "" })),
+      values: trackedState.values,
+    });
+    expect(parseSystemPrompt(system).prompt).toBe(brief.prompt);
+    expect(narrateTurn({ world, action: "I'm ready.", previousReplies: [] })).not.toContain("<state>");
   });
 });

@@ -7,7 +7,7 @@ import type {
 } from "@ai-sdk/provider";
 import { narrateTurn } from "./offline-narrator.server.ts";
 import { readWorld, type World } from "./offline-world.server.ts";
-import { CONTINUE_INSTRUCTION, parseSystemPrompt, withoutAuthorNote } from "./story-brief.server.ts";
+import { CONTINUE_INSTRUCTION, parseSystemPrompt, readTrackedState, withoutAuthorNote } from "./story-brief.server.ts";
 import { estimateTokens, truncateToTokens } from "./tokens.server.ts";
 
 /**
@@ -54,6 +54,7 @@ function compose(options: LanguageModelV4CallOptions) {
     previousReplies,
     variant: options.seed,
     extending,
+    trackedState: readTrackedState(system),
   });
   const text = extending ? `\n\n${narration}` : narration;
 

@@ -1,4 +1,5 @@
 import type { ContentType } from "../../lib/constants.ts";
+import { resolveState, type StoryState, type TrackedStat } from "../../lib/tracked-stats.ts";
 
 /**
  * What the Game Master knows about a game before the story starts: the admin's prompt and the
@@ -75,16 +76,76 @@ function memoryBlock(tag: string, text: string) {
   return `<${tag}>\n${text.replaceAll(`</${tag}>`, `</ ${tag}>`).trim()}\n</${tag}>`;
 }
 
+/** A game's tracked stats and the story's values of them, before the reply being asked for. */
+export interface TrackedState {
+  stats: TrackedStat[];
+  values: StoryState;
+}
+
+const TRACKED_STATE_END = "Never mention the block or the numbers in your prose.";
+
+export const TRACKED_STATE_INTRODUCTION = "This game keeps track of the story's state, which the player sees beside the story:";
+
+const STAT_KIND_WORDS = { number: "a whole number from", text: "a short text", list: "a list of short texts" } as const;
+
+function statLine(stat: TrackedStat, value: unknown) {
+  const kind = stat.kind === "number" ? `${STAT_KIND_WORDS.number} ${stat.min} to ${stat.max}` : STAT_KIND_WORDS[stat.kind];
+  return `- ${stat.name}: ${kind}. Now: ${JSON.stringify(value)}`;
+}
+
+/**
+ * The stats, their values now, and how the reply must end: with the state after it as one JSON
+ * object between <state> and </state>, which the server takes out of the reply before anyone sees it.
+ */
+export function renderTrackedState({ stats, values }: TrackedState) {
+  const lines = stats.map((stat) => statLine(stat, values[stat.name] ?? stat.start));
+  return [
+    TRACKED_STATE_INTRODUCTION,
+    `<tracked_state>\n${lines.join("\n")}\n</tracked_state>`,
+    `End every reply with the state as it stands after your reply, on a line of its own: one JSON object between <state> and </state> that gives every stat, for example <state>${JSON.stringify(values)}</state>. Change a value only when the story gives a reason, and keep to each stat's kind and range. ${TRACKED_STATE_END}`,
+  ].join("\n\n");
+}
+
+function withoutTrackedState(system: string) {
+  const start = system.indexOf(TRACKED_STATE_INTRODUCTION);
+  const end = system.indexOf(TRACKED_STATE_END, start);
+  return start < 0 || end < 0 ? system : system.slice(0, start) + system.slice(end + TRACKED_STATE_END.length);
+}
+
+const STAT_LINE = /^- (.+?): (?:a whole number from (-?\d+) to (-?\d+)|(a short text)|(a list of short texts))\. Now: (.*)$/;
+
+/** Reads the tracked state rendered by renderTrackedState back (the offline storyteller plays by it). */
+export function readTrackedState(system: string): TrackedState | undefined {
+  const block = /<tracked_state>\n([\s\S]*?)\n<\/tracked_state>/.exec(system)?.[1];
+  if (block === undefined) return undefined;
+  const stats: TrackedStat[] = [];
+  const now: Record<string, unknown> = {};
+  for (const line of block.split("\n")) {
+    const [, name, min, max, text, list, value = "null"] = STAT_LINE.exec(line) ?? [];
+    if (!name) continue;
+    if (text) stats.push({ name, kind: "text", start: "" });
+    else if (list) stats.push({ name, kind: "list", start: [] });
+    else stats.push({ name, kind: "number", min: Number(min), max: Number(max), start: Number(min) });
+    try {
+      now[name] = JSON.parse(value) as unknown;
+    } catch {
+      // A value it cannot read is left at the stat's start.
+    }
+  }
+  return { stats, values: resolveState(stats, now) };
+}
+
 export function renderSystemPrompt(
   brief: { title: string; prompt: string },
   sections: WorldSection[],
-  { turnsOmitted = false, memory }: { turnsOmitted?: boolean; memory?: StoryMemory } = {},
+  { turnsOmitted = false, memory, trackedState }: { turnsOmitted?: boolean; memory?: StoryMemory; trackedState?: TrackedState } = {},
 ) {
   const parts = [`# ${brief.title.replaceAll("\n", " ")}`, brief.prompt.trim()];
   if (sections.length > 0) parts.push(WORLD_INTRODUCTION, ...sections.map(renderWorldSection));
   if (memory?.summary.trim()) parts.push(STORY_SO_FAR_INTRODUCTION, memoryBlock("story_so_far", memory.summary));
   const facts = pinnedFactLines(memory?.pinnedFacts ?? "");
   if (facts.length > 0) parts.push(PINNED_FACTS_INTRODUCTION, memoryBlock("pinned_facts", facts.map((fact) => `- ${fact}`).join("\n")));
+  if (trackedState && trackedState.stats.length > 0) parts.push(renderTrackedState(trackedState));
   if (turnsOmitted) parts.push(OMITTED_TURNS_NOTE);
   return parts.join("\n\n");
 }
@@ -127,8 +188,7 @@ export function parseSystemPrompt(system: string): StoryBrief {
   const start = title ? title[0].length : 0;
   const introduction = system.indexOf(WORLD_INTRODUCTION);
   const end = introduction >= 0 ? introduction : system.length;
-  const prompt = system
-    .slice(start, end)
+  const prompt = withoutTrackedState(system.slice(start, end))
     .replace(/<story_so_far>[\s\S]*?<\/story_so_far>|<pinned_facts>[\s\S]*?<\/pinned_facts>/g, "")
     .replace(STORY_SO_FAR_INTRODUCTION, "")
     .replace(PINNED_FACTS_INTRODUCTION, "")

@@ -11,7 +11,8 @@ import type { SessionUser } from "../auth.server.ts";
 import { InsufficientCreditsError } from "../credits.server.ts";
 import { DomainError, NotFoundError } from "../errors.server.ts";
 import { enforceRateLimit } from "../rate-limit.server.ts";
-import { loadStoryContext } from "../game-messages.server.ts";
+import { latestStoryStates, loadStoryContext } from "../game-messages.server.ts";
+import { applyStateChanges, resolveState, type StoryState } from "../../lib/tracked-stats.ts";
 import {
   findOrBeginStory,
   findStory,
@@ -23,7 +24,8 @@ import {
   type Story,
 } from "../stories.server.ts";
 import { buildModelContext, type ModelContext } from "./context.server.ts";
-import { CONTINUE_INSTRUCTION } from "./story-brief.server.ts";
+import { StateBlockFilter } from "./state-block.server.ts";
+import { CONTINUE_INSTRUCTION, type TrackedState } from "./story-brief.server.ts";
 import { refreshSummaryAfterTurn } from "./story-summary.server.ts";
 import { loadStoryBrief, type PlayableStory } from "./game-source.server.ts";
 import type { TurnAnnouncement } from "../../lib/story-view.ts";
@@ -94,11 +96,14 @@ const beginColumns = {
   replySoFar: sql<string | null>`reply_so_far`,
 };
 
-function finishCall(storyId: string, turnId: string, text: string, restoreVersion: number | null) {
+/** Finishes a call: its reply and the story state it left stored, or, with no text, the call undone. */
+function finishCall(storyId: string, turnId: string, text: string, restoreVersion: number | null, state: StoryState | null = null) {
   return retryWhileDatabaseBusy(async () => {
     const [row] = await db()
       .select({ outcome: sql<"stored" | "reverted" | "settled">`outcome` })
-      .from(sql`finish_story_operation(${storyId}::uuid, ${turnId}::uuid, ${text}, ${restoreVersion}::int)`);
+      .from(
+        sql`finish_story_operation(${storyId}::uuid, ${turnId}::uuid, ${text}, ${restoreVersion}::int, ${state ? JSON.stringify(state) : null}::jsonb)`,
+      );
     return row?.outcome ?? "settled";
   });
 }
@@ -188,8 +193,14 @@ async function startCall({
 
   let context: ModelContext | undefined;
   let keptFrom = 0;
+  let trackedState: TrackedState | undefined;
   try {
-    const stored = await loadStoryContext(story.id, exchange, storyReadLimits(config.AI_CONTEXT_TOKENS));
+    const [stored, states] = await Promise.all([
+      loadStoryContext(story.id, exchange, storyReadLimits(config.AI_CONTEXT_TOKENS)),
+      // The state this reply starts from: the previous exchange's, or for Continue the reply's own.
+      game.trackedStats.length > 0 ? latestStoryStates(story.id, call.kind === "continue" ? exchange : exchange - 1, 1) : undefined,
+    ]);
+    if (states) trackedState = { stats: game.trackedStats, values: resolveState(game.trackedStats, states[0]) };
     const playerText = begun.playerText ?? "";
     context =
       call.kind === "continue"
@@ -202,8 +213,16 @@ async function startCall({
             message: CONTINUE_INSTRUCTION,
             budgetTokens: config.AI_CONTEXT_TOKENS,
             memory: story,
+            trackedState,
           })
-        : buildModelContext({ brief: game, conversation: stored, message: playerText, budgetTokens: config.AI_CONTEXT_TOKENS, memory: story });
+        : buildModelContext({
+            brief: game,
+            conversation: stored,
+            message: playerText,
+            budgetTokens: config.AI_CONTEXT_TOKENS,
+            memory: story,
+            trackedState,
+          });
     // Exchanges the model no longer sees are folded into the story so far, after this turn.
     keptFrom = exchange - context.keptTurns;
   } catch (error) {
@@ -259,13 +278,16 @@ async function startCall({
       () => silence.abort(new Error(`The model sent nothing for ${config.AI_TIMEOUT_MS} ms.`)),
       config.AI_TIMEOUT_MS,
     );
+    // In a game with tracked stats the reply ends with a state block, which no one is shown.
+    const stateBlock = trackedState ? new StateBlockFilter() : undefined;
     try {
       const parts = await startReply(AbortSignal.any([stop.signal, silence.signal]));
       for await (const part of parts) {
         silenceTimer.refresh();
         if (part.type === "text-delta" && part.delta) {
           firstTokenMs ??= performance.now() - startedAt;
-          live.append(part.delta);
+          const prose = stateBlock ? stateBlock.push(part.delta) : part.delta;
+          if (prose) live.append(prose);
         } else if (part.type === "error") {
           throw part.error;
         } else if (part.type === "finish" && part.finishReason.unified === "error") {
@@ -279,6 +301,10 @@ async function startCall({
       clearInterval(lease);
       clearTimeout(silenceTimer);
     }
+    const heldBack = stateBlock?.end();
+    if (heldBack) live.append(heldBack);
+    // A block that is missing or unreadable leaves the state as it was.
+    const state = trackedState && stateBlock ? applyStateChanges(trackedState.stats, trackedState.values, stateBlock.state()) : null;
 
     const durationMs = Math.round(performance.now() - startedAt);
     const reply = live.text;
@@ -294,7 +320,7 @@ async function startCall({
 
     let stored = true;
     try {
-      const finished = await finishCall(story.id, turnId, reply, restoreVersion);
+      const finished = await finishCall(story.id, turnId, reply, restoreVersion, state);
       if (finished === "settled") throw new Error("The call was settled elsewhere before its reply could be stored.");
     } catch (error) {
       // What is not in the story was not bought: the call is undone, and the player told.

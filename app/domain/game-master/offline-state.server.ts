@@ -1,0 +1,63 @@
+import { applyStateChanges, type StoryState } from "../../lib/tracked-stats.ts";
+import type { PlayerAction } from "./offline-action.server.ts";
+import { STATE_CLOSE, STATE_OPEN } from "./state-block.server.ts";
+import type { TrackedState } from "./story-brief.server.ts";
+import type { Entity, StatusLine } from "./offline-world.server.ts";
+
+/**
+ * The offline storyteller's state block: the game's tracked stats moved the way its reply moved
+ * them. A stat the reply's status line also shows ("Grace 72 (−3)") takes the line's value, so
+ * the panel and the prose agree; the others lean with the action — kindness builds standing, force
+ * costs it and raises what is dangerous — and a person the player treats kindly joins a list of
+ * allies or friends. A quiet turn (a question, the opening) changes nothing.
+ */
+
+/** Stats whose rise is bad news: they move against the others. */
+const HARMFUL = /suspicion|danger|scandal|risk|debt|heat|threat|notoriety|stress|enmity|wound|injur|corruption|rivalry|exhaust/i;
+/** Lists a person joins by being treated kindly. */
+const FRIENDLY_LIST = /all(y|ies)|friend|contact|connection|companion|confidant|support/i;
+/** Lists a person joins by being treated harshly. */
+const HOSTILE_LIST = /enem|rival|foe|grudge/i;
+
+function sameStat(name: string, label: string) {
+  const [a, b] = [name.toLowerCase(), label.toLowerCase()];
+  return a === b || a.includes(b) || b.includes(a);
+}
+
+export function offlineStateBlock({
+  trackedState,
+  action,
+  status,
+  quiet,
+  random,
+}: {
+  trackedState: TrackedState;
+  action: PlayerAction;
+  /** The status line the reply shows, if the game has one. */
+  status: StatusLine | undefined;
+  quiet: boolean;
+  random: () => number;
+}): string {
+  const { stats, values } = trackedState;
+  const changes: StoryState = {};
+  for (const stat of stats) {
+    const shown = status?.stats.find((line) => line.kind !== "fixed" && line.kind !== "time" && sameStat(stat.name, line.label));
+    if (stat.kind === "number") {
+      if (shown) changes[stat.name] = shown.value;
+      else if (!quiet && action.tone !== "neutral") {
+        const step = Math.max(1, Math.round(((stat.max - stat.min) / 100) * (1 + Math.floor(random() * 3))));
+        const rises = (action.tone === "kind") !== HARMFUL.test(stat.name);
+        changes[stat.name] = Number(values[stat.name]) + (rises ? step : -step);
+      }
+    } else if (stat.kind === "list" && !quiet && action.person) {
+      const joins = action.tone === "kind" ? FRIENDLY_LIST.test(stat.name) : action.tone === "harsh" && HOSTILE_LIST.test(stat.name);
+      if (joins) changes[stat.name] = [...(values[stat.name] as string[]), personName(action.person)];
+    }
+  }
+  return `${STATE_OPEN}${JSON.stringify(applyStateChanges(stats, values, changes))}${STATE_CLOSE}`;
+}
+
+/** "Marquis Mu Tieyan, the boy's uncle" → "Marquis Mu Tieyan". */
+function personName(person: Entity) {
+  return person.name.split(",")[0]?.trim() ?? person.name;
+}

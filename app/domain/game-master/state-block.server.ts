@@ -1,0 +1,76 @@
+/**
+ * The state block a Game Master ends its reply with — `<state>{"Favour": 42}</state>` — taken out
+ * of the reply as it streams. The player never sees it: text that could still turn out to be the
+ * start of the block (a "<st" at the end of a token) is held back until the next token settles
+ * it, and so is trailing white space, so the prose before the block does not end in blank lines.
+ */
+
+export const STATE_OPEN = "<state>";
+export const STATE_CLOSE = "</state>";
+
+/** The longest end of `text` that is the beginning of `tag` ("<sta" of "<state>"). */
+function partialTagAtEnd(text: string, tag: string) {
+  for (let length = Math.min(tag.length - 1, text.length); length > 0; length -= 1) {
+    if (tag.startsWith(text.slice(-length).toLowerCase())) return length;
+  }
+  return 0;
+}
+
+export class StateBlockFilter {
+  /** Text received but not yet passed on: white space, or what may be the start of a block. */
+  private held = "";
+  /** Inside a block: what it holds so far. */
+  private block: string | undefined;
+  /** The text of each complete block, in order. */
+  private readonly blocks: string[] = [];
+
+  /** The prose in `delta` that can be shown now. */
+  push(delta: string): string {
+    let text = this.held + delta;
+    this.held = "";
+    let shown = "";
+    for (;;) {
+      if (this.block !== undefined) {
+        // The closing tag may have begun in an earlier token.
+        const inside = this.block + text;
+        const close = inside.toLowerCase().indexOf(STATE_CLOSE);
+        if (close < 0) {
+          this.block = inside;
+          return shown;
+        }
+        this.blocks.push(inside.slice(0, close));
+        this.block = undefined;
+        text = inside.slice(close + STATE_CLOSE.length);
+        continue;
+      }
+      const open = text.toLowerCase().indexOf(STATE_OPEN);
+      if (open < 0) break;
+      shown += text.slice(0, open).trimEnd();
+      this.block = "";
+      text = text.slice(open + STATE_OPEN.length);
+    }
+    const partial = partialTagAtEnd(text, STATE_OPEN);
+    const prose = text.slice(0, text.length - partial);
+    const settled = prose.trimEnd();
+    this.held = prose.slice(settled.length) + text.slice(text.length - partial);
+    return shown + settled;
+  }
+
+  /** What was held back and turned out to be prose (a lone "<st" at the very end); trailing white space is dropped. */
+  end(): string {
+    const rest = this.block === undefined ? this.held.trimEnd() : "";
+    this.held = "";
+    return rest;
+  }
+
+  /** The newest complete block's contents, parsed; undefined when there was none or it is not JSON. */
+  state(): unknown {
+    const latest = this.blocks.at(-1);
+    if (latest === undefined) return undefined;
+    try {
+      return JSON.parse(latest.trim().replace(/^```(?:json)?|```$/g, "")) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+}
