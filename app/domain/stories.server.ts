@@ -184,7 +184,7 @@ export async function storyView(story: Story): Promise<StoryView> {
     busy: story.activeTurnId !== null,
     messages: messages.map(messageView),
     memory: { pinnedFacts: story.pinnedFacts, authorNote: story.authorNote, summary: story.summary },
-    state: stats.length > 0 ? { stats, values: resolveState(stats, values), previous: resolveState(stats, previous ?? values) } : null,
+    state: stats.length > 0 ? { stats, values: resolveState(stats, values), previous: resolveState(stats, previous) } : null,
   };
 }
 

@@ -11,6 +11,7 @@ import {
   MULTI_SECTION_TYPES,
 } from "./constants.ts";
 import { forceSlug, isUsableSlug } from "./slugify.ts";
+import { trackedStatsSchema } from "./tracked-stats.ts";
 
 /**
  * The admin forms' rules (docs/spec.md §5), shared by the browser (field errors before sending) and the
@@ -101,6 +102,7 @@ export const gameInputSchema = z.object({
   players: optionalText("Players", LIMITS.players),
   sortOrder: integerOr(0, "Sort order"),
   isActive: z.boolean().default(true),
+  trackedStats: trackedStatsSchema.default([]),
 });
 export type GameInput = z.output<typeof gameInputSchema>;
 export type GameFormValues = z.input<typeof gameInputSchema>;

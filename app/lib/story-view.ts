@@ -52,7 +52,7 @@ export interface StoryView {
 export interface StoryStateView {
   stats: TrackedStat[];
   values: StoryState;
-  /** The values before the latest reply that changed the state: what moved is highlighted. */
+  /** The state before the latest reply (the starting values before the first): what moved is highlighted. */
   previous: StoryState;
 }
 

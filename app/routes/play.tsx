@@ -25,7 +25,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // The newest exchanges only: however long the story, the page stays one screenful and a little more.
   return {
     state: "ready" as const,
-    game: { slug: game.slug, title: game.title, tagline: game.tagline },
+    game: { slug: game.slug, title: game.title, tagline: game.tagline, trackedStats: game.trackedStats },
     story: story ? await storyView(await settleAbandonedTurn(story)) : null,
     offline: isOfflineStoryteller(),
     playerEmail: user.email,

@@ -4,10 +4,12 @@ import { Input, Textarea } from "#app/components/ui/input.tsx";
 import type { Game } from "#app/db/schema.ts";
 import { gameInputSchema } from "#app/lib/admin-forms.ts";
 import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
+import { statDraft, type TrackedStatDraft } from "#app/lib/tracked-stats.ts";
 import { DIFFICULTIES, GAME_CATEGORIES, GAME_ICONS, type Difficulty, type GameCategory, type GameIcon } from "#app/lib/constants.ts";
 import { controlProps, DescriptionField, Field, FormActions, NumberField, SelectField, SwitchField } from "./form-controls.tsx";
 import { GAME_ICON_COMPONENTS, iconOptions } from "./icons.tsx";
 import { TitleAndSlugFields } from "./title-slug-fields.tsx";
+import { TrackedStatsField } from "./tracked-stats-field.tsx";
 import { useAdminForm } from "./use-admin-form.ts";
 
 interface GameFormState {
@@ -22,6 +24,7 @@ interface GameFormState {
   players: string;
   sortOrder: string;
   isActive: boolean;
+  trackedStats: TrackedStatDraft[];
 }
 
 function initialState(game?: Game): GameFormState {
@@ -37,6 +40,7 @@ function initialState(game?: Game): GameFormState {
     players: game?.players ?? "",
     sortOrder: String(game?.sortOrder ?? 0),
     isActive: game?.isActive ?? true,
+    trackedStats: game?.trackedStats.map(statDraft) ?? [],
   };
 }
 
@@ -152,6 +156,12 @@ export function GameForm({ game, onClose }: { game?: Game; onClose: () => void }
             hint="Lower numbers come first."
           />
         </div>
+        <TrackedStatsField
+          prefix="game"
+          stats={values.trackedStats}
+          errors={errors}
+          onChange={(trackedStats) => set("trackedStats", trackedStats)}
+        />
         <div className="md:col-span-2">
           <SwitchField
             id={id("isActive")}

@@ -36,7 +36,8 @@ export function useAdminForm<Values extends object>(options: AdminFormOptions<Va
 
   function set<Key extends keyof Values & string>(key: Key, value: Values[Key]) {
     setValues((current) => ({ ...current, [key]: value }));
-    setErrors(({ [key]: _cleared, ...rest }) => rest);
+    // A list's errors are kept under its items ("trackedStats.0.name"): a change to the list clears them too.
+    setErrors((current) => Object.fromEntries(Object.entries(current).filter(([field]) => field !== key && !field.startsWith(`${key}.`))));
   }
 
   async function submit(event: SubmitEvent<HTMLFormElement>) {

@@ -37,10 +37,13 @@ import { chosenAction, splitStoryChoices } from "#app/lib/story-choices.ts";
 import { STORY_EXPORT_FORMATS, type StoryView } from "#app/lib/story-view.ts";
 import { CREDITS_PER_MESSAGE } from "#app/lib/constants.ts";
 import { creditsInWords } from "#app/lib/site.ts";
+import { startingState, type TrackedStat } from "#app/lib/tracked-stats.ts";
+import { cn } from "#app/lib/utils.ts";
 import { ChatComposer } from "./chat-composer.tsx";
 import { ChatMessageView, ChoiceButtons } from "./chat-message.tsx";
 import { FindInStory, type StoryMatch } from "./find-in-story.tsx";
 import { MemoryPanel } from "./memory-panel.tsx";
+import { StateSheet, StateSidebar } from "./state-panel.tsx";
 import { useFollowLatest } from "./use-follow-latest.ts";
 import { useGameChat, type ChatMessage } from "./use-game-chat.tsx";
 
@@ -48,6 +51,7 @@ export interface PlayGame {
   slug: string;
   title: string;
   tagline: string | null;
+  trackedStats: TrackedStat[];
 }
 
 async function storyRequest(method: "PUT" | "DELETE", gameSlug: string, body?: unknown) {
@@ -74,6 +78,7 @@ function PlayHeader({
   storyId,
   onNewStory,
   memory,
+  stateSheet,
 }: {
   game: PlayGame;
   offline: boolean;
@@ -90,6 +95,8 @@ function PlayHeader({
   onNewStory: () => void;
   /** The Memory control (its panel holds its own state). */
   memory: React.ReactNode;
+  /** The State control of narrow screens, in a game that tracks stats. */
+  stateSheet: React.ReactNode;
 }) {
   const credits = useViewerCredits() ?? 0;
   return (
@@ -126,6 +133,7 @@ function PlayHeader({
             <Search aria-hidden />
             <span className="sr-only sm:not-sr-only">Find in story</span>
           </Button>
+          {stateSheet}
           {memory}
           {storyId && canFind ? <ExportMenu storyId={storyId} /> : null}
           <Button
@@ -514,116 +522,131 @@ export function GameChat({
     );
   }
 
+  // Before the story has a state of its own (a new story, after Start Over) it stands at the game's starting values.
+  const start = startingState(game.trackedStats);
+  const storyState = chat.storyState ?? (game.trackedStats.length > 0 ? { stats: game.trackedStats, values: start, previous: start } : null);
+
   return (
-    <div className="mx-auto flex h-[calc(100dvh-4rem)] w-full max-w-3xl flex-col sm:px-4">
-      <PlayHeader
-        game={game}
-        offline={offline}
-        playerEmail={playerEmail}
-        canSave={story.length > 0 && !pending}
-        saving={saving}
-        onSave={() => void save()}
-        canRestart={!pending && !restarting}
-        onRestart={() => void restart()}
-        canFind={storyId !== null && exchanges > 0}
-        finding={finding}
-        onFind={() => setFinding((open) => !open)}
-        storyId={storyId}
-        onNewStory={() => void newStory()}
-        memory={<MemoryPanel storyId={storyId} memory={chat.memory} onSaved={chat.setMemory} disabled={pending} />}
-      />
-      {finding && storyId ? <FindInStory storyId={storyId} onChoose={(match) => void showMatch(match)} onClose={() => setFinding(false)} /> : null}
-      <div className="relative min-h-0 flex-1">
-        <div
-          ref={scroller}
-          onScroll={onScroll}
-          className="h-full overflow-y-auto overscroll-contain px-3 py-5 sm:px-2"
-          aria-label={`Your story in ${game.title}`}
-          role="log"
-          aria-live="polite"
-          aria-relevant="additions"
-          tabIndex={0}
-        >
-          <ol className="flex flex-col gap-5">
-            {hasOlder ? (
-              <li ref={olderEdge} className="flex justify-center">
-                <Button variant="ghost" size="sm" onClick={loadOlder} disabled={loadingPage === "older"}>
-                  {loadingPage === "older" ? <Loader2 className="animate-spin" aria-hidden /> : null}
-                  Load earlier turns
-                </Button>
-              </li>
-            ) : null}
-            {messages.length === 0 && exchanges === 0 ? (
-              <ChatMessageView role="assistant" content={welcomeMessage(game.title, game.tagline)} createdAt={welcomeTime}>
-                <ChoiceButtons choices={[PLAY_TEXTS.beginChoice]} onChoose={(choice) => void submit(choice)} disabled={pending} />
-                <p className="mt-2 text-xs text-parchment-dim">The opening scene is free.</p>
-              </ChatMessageView>
-            ) : null}
-            {messages.map((message) => {
-              const showChoices = message === latestReply && message === lastMessage && !pending;
-              const { body, choices } = showChoices ? splitStoryChoices(message.content) : { body: message.content, choices: [] };
-              return (
-                <ChatMessageView
-                  key={message.key}
-                  role={message.role}
-                  content={body}
-                  createdAt={message.createdAt}
-                  streaming={message.key === streamingKey || message.status === "streaming"}
-                  actions={actionsFor(message)}
-                  exchange={message.exchange}
-                  highlighted={highlighted === `${message.exchange}-${message.role}`}
-                >
-                  {choices.length > 0 ? <ChoiceButtons choices={choices} onChoose={choose} disabled={pending} /> : null}
-                </ChatMessageView>
-              );
-            })}
-            {!atLatest ? (
-              <li ref={newerEdge} className="flex justify-center">
-                <Button variant="ghost" size="sm" onClick={() => void chat.loadNewer()} disabled={loadingPage === "newer"}>
-                  {loadingPage === "newer" ? <Loader2 className="animate-spin" aria-hidden /> : null}
-                  Load later turns
-                </Button>
-              </li>
-            ) : null}
-          </ol>
-        </div>
-        {!following || !atLatest ? (
-          <Button
-            variant="secondary"
-            size="sm"
-            onClick={() => void toLatest()}
-            className="absolute bottom-3 left-1/2 -translate-x-1/2 shadow-lg shadow-ink"
-          >
-            <ArrowDown aria-hidden />
-            Latest
-          </Button>
-        ) : null}
-      </div>
-      <div className="border-t border-ink-line bg-ink px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-0">
-        <CreditsNotice credits={credits} blocked={outOfCredits} returnTo={returnTo} />
-        {editing ? (
-          <p className="mb-2 flex items-center justify-between gap-2 rounded-lg bg-plum/40 px-3 py-1.5 text-xs text-parchment">
-            <span>Editing your last message: sending replaces that exchange ({costOf(openingIsFree).toLowerCase()}).</span>
-            <button type="button" onClick={cancelEditing} className="inline-flex items-center gap-1 font-semibold text-gold">
-              <X className="size-3.5" aria-hidden />
-              Cancel edit
-            </button>
-          </p>
-        ) : null}
-        <ChatComposer
-          value={draft}
-          onChange={setDraft}
-          onSend={() => void submit()}
-          onKeyDown={onComposerKey}
-          pending={pending}
-          disabled={outOfCredits}
-          placeholder={outOfCredits ? "Get credits to keep playing" : undefined}
-          inputRef={inputRef}
+    <div
+      className={cn(
+        "mx-auto h-[calc(100dvh-4rem)] w-full max-w-3xl",
+        storyState && "lg:grid lg:max-w-[68rem] lg:grid-cols-[minmax(0,1fr)_17rem] lg:gap-2 lg:pr-4",
+      )}
+    >
+      <div className="flex h-full min-h-0 w-full flex-col sm:px-4">
+        <PlayHeader
+          game={game}
+          offline={offline}
+          playerEmail={playerEmail}
+          canSave={story.length > 0 && !pending}
+          saving={saving}
+          onSave={() => void save()}
+          canRestart={!pending && !restarting}
+          onRestart={() => void restart()}
+          canFind={storyId !== null && exchanges > 0}
+          finding={finding}
+          onFind={() => setFinding((open) => !open)}
+          storyId={storyId}
+          onNewStory={() => void newStory()}
+          memory={<MemoryPanel storyId={storyId} memory={chat.memory} onSaved={chat.setMemory} disabled={pending} />}
+          stateSheet={storyState ? <StateSheet state={storyState} /> : null}
         />
-        <p id="play-input-hint" className="mt-2 hidden text-center text-xs text-parchment-dim sm:block">
-          Enter sends · Shift+Enter adds a line · ↑ edits your last message · Each message costs {creditsInWords(CREDITS_PER_MESSAGE)}
-        </p>
+        {finding && storyId ? (
+          <FindInStory storyId={storyId} onChoose={(match) => void showMatch(match)} onClose={() => setFinding(false)} />
+        ) : null}
+        <div className="relative min-h-0 flex-1">
+          <div
+            ref={scroller}
+            onScroll={onScroll}
+            className="h-full overflow-y-auto overscroll-contain px-3 py-5 sm:px-2"
+            aria-label={`Your story in ${game.title}`}
+            role="log"
+            aria-live="polite"
+            aria-relevant="additions"
+            tabIndex={0}
+          >
+            <ol className="flex flex-col gap-5">
+              {hasOlder ? (
+                <li ref={olderEdge} className="flex justify-center">
+                  <Button variant="ghost" size="sm" onClick={loadOlder} disabled={loadingPage === "older"}>
+                    {loadingPage === "older" ? <Loader2 className="animate-spin" aria-hidden /> : null}
+                    Load earlier turns
+                  </Button>
+                </li>
+              ) : null}
+              {messages.length === 0 && exchanges === 0 ? (
+                <ChatMessageView role="assistant" content={welcomeMessage(game.title, game.tagline)} createdAt={welcomeTime}>
+                  <ChoiceButtons choices={[PLAY_TEXTS.beginChoice]} onChoose={(choice) => void submit(choice)} disabled={pending} />
+                  <p className="mt-2 text-xs text-parchment-dim">The opening scene is free.</p>
+                </ChatMessageView>
+              ) : null}
+              {messages.map((message) => {
+                const showChoices = message === latestReply && message === lastMessage && !pending;
+                const { body, choices } = showChoices ? splitStoryChoices(message.content) : { body: message.content, choices: [] };
+                return (
+                  <ChatMessageView
+                    key={message.key}
+                    role={message.role}
+                    content={body}
+                    createdAt={message.createdAt}
+                    streaming={message.key === streamingKey || message.status === "streaming"}
+                    actions={actionsFor(message)}
+                    exchange={message.exchange}
+                    highlighted={highlighted === `${message.exchange}-${message.role}`}
+                  >
+                    {choices.length > 0 ? <ChoiceButtons choices={choices} onChoose={choose} disabled={pending} /> : null}
+                  </ChatMessageView>
+                );
+              })}
+              {!atLatest ? (
+                <li ref={newerEdge} className="flex justify-center">
+                  <Button variant="ghost" size="sm" onClick={() => void chat.loadNewer()} disabled={loadingPage === "newer"}>
+                    {loadingPage === "newer" ? <Loader2 className="animate-spin" aria-hidden /> : null}
+                    Load later turns
+                  </Button>
+                </li>
+              ) : null}
+            </ol>
+          </div>
+          {!following || !atLatest ? (
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => void toLatest()}
+              className="absolute bottom-3 left-1/2 -translate-x-1/2 shadow-lg shadow-ink"
+            >
+              <ArrowDown aria-hidden />
+              Latest
+            </Button>
+          ) : null}
+        </div>
+        <div className="border-t border-ink-line bg-ink px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-0">
+          <CreditsNotice credits={credits} blocked={outOfCredits} returnTo={returnTo} />
+          {editing ? (
+            <p className="mb-2 flex items-center justify-between gap-2 rounded-lg bg-plum/40 px-3 py-1.5 text-xs text-parchment">
+              <span>Editing your last message: sending replaces that exchange ({costOf(openingIsFree).toLowerCase()}).</span>
+              <button type="button" onClick={cancelEditing} className="inline-flex items-center gap-1 font-semibold text-gold">
+                <X className="size-3.5" aria-hidden />
+                Cancel edit
+              </button>
+            </p>
+          ) : null}
+          <ChatComposer
+            value={draft}
+            onChange={setDraft}
+            onSend={() => void submit()}
+            onKeyDown={onComposerKey}
+            pending={pending}
+            disabled={outOfCredits}
+            placeholder={outOfCredits ? "Get credits to keep playing" : undefined}
+            inputRef={inputRef}
+          />
+          <p id="play-input-hint" className="mt-2 hidden text-center text-xs text-parchment-dim sm:block">
+            Enter sends · Shift+Enter adds a line · ↑ edits your last message · Each message costs {creditsInWords(CREDITS_PER_MESSAGE)}
+          </p>
+        </div>
       </div>
+      {storyState ? <StateSidebar state={storyState} /> : null}
     </div>
   );
 }

@@ -6,7 +6,7 @@ import { readGameChatStream } from "#app/lib/game-chat-stream.ts";
 import type { MessageRole } from "#app/lib/constants.ts";
 import { errorCodeOf, type ErrorCode } from "#app/lib/error-codes.ts";
 import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
-import type { StoryMemoryView, StoryMessageView, StoryView, TurnAnnouncement } from "#app/lib/story-view.ts";
+import type { StoryMemoryView, StoryMessageView, StoryStateView, StoryView, TurnAnnouncement } from "#app/lib/story-view.ts";
 
 /** A message on screen: a stored one (its view), or one that is only on this screen until the server has it. */
 export interface ChatMessage extends Omit<StoryMessageView, "id" | "exchange"> {
@@ -114,6 +114,8 @@ export function useGameChat({ gameSlug, initialStory }: { gameSlug: string; init
   const [busyElsewhere, setBusyElsewhere] = useState(initialStory?.busy ?? false);
   const [streamingKey, setStreamingKey] = useState<string | null>(null);
   const [memory, setMemory] = useState<StoryMemoryView>(initialStory?.memory ?? { pinnedFacts: "", authorNote: "", summary: "" });
+  /** The stored story's living state; null until the story has one (the game's starting values apply). */
+  const [storyState, setStoryState] = useState<StoryStateView | null>(initialStory?.state ?? null);
   /** The window on screen reaches the newest exchange (false after jumping to an old match). */
   const [atLatest, setAtLatest] = useState(true);
   const [loadingPage, setLoadingPage] = useState<"older" | "newer" | null>(null);
@@ -153,6 +155,7 @@ export function useGameChat({ gameSlug, initialStory }: { gameSlug: string; init
     setExchanges(view.exchanges);
     setBusyElsewhere(view.busy);
     setMemory(view.memory);
+    setStoryState(view.state);
     if (!known.current.atLatest) return;
     const newest = view.messages[0]?.exchange ?? view.exchanges + 1;
     setMessages((list) => [
@@ -510,12 +513,14 @@ export function useGameChat({ gameSlug, initialStory }: { gameSlug: string; init
   const cleared = useCallback(() => {
     setMessages([]);
     setExchanges(0);
+    setStoryState(null);
   }, []);
 
   return {
     storyId,
     memory,
     setMemory,
+    storyState,
     messages,
     exchanges,
     hasOlder: firstLoaded > 1,

@@ -8,7 +8,11 @@ import { WORLD_CONTENT_TYPES, type StoryBrief, type WorldContentType } from "./s
 const playable = () => and(eq(games.slug, sql.placeholder("slug")), eq(games.isActive, true));
 
 const playableGameQuery = preparedQuery((database) =>
-  database.select({ slug: games.slug, title: games.title, tagline: games.tagline }).from(games).where(playable()).prepare("playable_game"),
+  database
+    .select({ slug: games.slug, title: games.title, tagline: games.tagline, trackedStats: games.trackedStats })
+    .from(games)
+    .where(playable())
+    .prepare("playable_game"),
 );
 
 /** The playable game of a slug, as the play screen names it: active games only. */
