@@ -31,15 +31,15 @@ function NumberStat({ stat, value, change }: { stat: Extract<TrackedStat, { kind
   return (
     <>
       <div className="flex items-baseline justify-between gap-2">
-        <dt className="text-sm text-parchment-dim">{stat.name}</dt>
-        <dd className="flex items-baseline gap-1.5 font-semibold text-parchment tabular-nums">
+        <span className="text-sm text-parchment-dim">{stat.name}</span>
+        <span className="flex items-baseline gap-1.5 font-semibold text-parchment tabular-nums">
           {delta !== 0 ? (
             <span className={cn("text-xs font-semibold", delta > 0 ? "text-beginner" : "text-danger")} aria-hidden>
               {signed(delta)}
             </span>
           ) : null}
           {value.toLocaleString("en-US")}
-        </dd>
+        </span>
       </div>
       {/* A purse of thousands has no meaningful "full": only a score gets a bar. */}
       {stat.max - stat.min <= SCORE_RANGE ? (
@@ -61,7 +61,7 @@ function NumberStat({ stat, value, change }: { stat: Extract<TrackedStat, { kind
 function StatRow({ stat, value, previous }: { stat: TrackedStat; value: StatValue; previous: StatValue }) {
   const change = statChange(stat, previous, value);
   return (
-    <div
+    <li
       data-stat={stat.name}
       data-changed={change ? "true" : undefined}
       className={cn("rounded-lg px-3 py-2.5 transition-colors", change ? "bg-gold/10 ring-1 ring-gold/40" : "bg-ink/60")}
@@ -70,13 +70,13 @@ function StatRow({ stat, value, previous }: { stat: TrackedStat; value: StatValu
         <NumberStat stat={stat} value={Number(value)} change={change} />
       ) : stat.kind === "text" ? (
         <div className="flex flex-col gap-0.5">
-          <dt className="text-sm text-parchment-dim">{stat.name}</dt>
-          <dd className="font-semibold text-parchment">{String(value) || "—"}</dd>
+          <span className="text-sm text-parchment-dim">{stat.name}</span>
+          <span className="font-semibold text-parchment">{String(value) || "—"}</span>
         </div>
       ) : (
         <div className="flex flex-col gap-1.5">
-          <dt className="text-sm text-parchment-dim">{stat.name}</dt>
-          <dd>
+          <span className="text-sm text-parchment-dim">{stat.name}</span>
+          <div>
             {(value as string[]).length === 0 ? (
               <span className="text-sm text-parchment-dim">None yet</span>
             ) : (
@@ -97,21 +97,21 @@ function StatRow({ stat, value, previous }: { stat: TrackedStat; value: StatValu
                 })}
               </ul>
             )}
-          </dd>
+          </div>
         </div>
       )}
       {change ? <p className="sr-only">{changeInWords(stat, change)}</p> : null}
-    </div>
+    </li>
   );
 }
 
 export function StateList({ state }: { state: StoryStateView }) {
   return (
-    <dl className="flex flex-col gap-2">
+    <ul className="flex flex-col gap-2">
       {state.stats.map((stat) => (
         <StatRow key={stat.name} stat={stat} value={state.values[stat.name] ?? stat.start} previous={state.previous[stat.name] ?? stat.start} />
       ))}
-    </dl>
+    </ul>
   );
 }
 
