@@ -124,7 +124,9 @@ interface ExportedMessage {
   role: "user" | "assistant";
   content: string;
   createdAt: Date;
-  versions: { version: number; content: string }[];
+  /** The story state a reply left, in a game that tracks stats. */
+  state: unknown;
+  versions: { version: number; content: string; state: unknown }[];
   chosenVersion: number;
   removal: string | null;
 }
@@ -141,9 +143,10 @@ async function* exportPages(storyId: string, { withHistory }: { withHistory: boo
         createdAt: gameMessages.createdAt,
         chosenVersion: gameMessages.version,
         removal: gameMessages.removal,
+        state: gameMessages.state,
         versions: sql<
-          { version: number; content: string }[]
-        >`coalesce((select json_agg(json_build_object('version', ${replyVersions.version}, 'content', ${replyVersions.content}) order by ${replyVersions.version})
+          ExportedMessage["versions"]
+        >`coalesce((select json_agg(json_build_object('version', ${replyVersions.version}, 'content', ${replyVersions.content}, 'state', ${replyVersions.state}) order by ${replyVersions.version})
           from ${replyVersions} where ${replyVersions.messageId} = ${gameMessages.id}), '[]'::json)`,
       })
       .from(gameMessages)
@@ -180,8 +183,9 @@ function fileSlug(text: string) {
 }
 
 /**
- * Export: the story as Markdown (title, game, date, each turn with its speaker) or as JSON (every
- * message — undone and replaced ones too — with its versions), streamed page by page.
+ * Export: the story as Markdown (title, game, date, each turn with its speaker) or as JSON (its
+ * memory, and every message — undone and replaced ones too — with its versions and the state each
+ * reply left), streamed page by page.
  */
 export async function exportStory(userId: string, storyId: string, format: StoryExportFormat): Promise<StoryExport> {
   const story = await findStory(userId, storyId);
@@ -199,7 +203,8 @@ export async function exportStory(userId: string, storyId: string, format: Story
   }
 
   async function* json() {
-    const head = { title, game: { slug: story.gameSlug, title: gameTitle }, exportedAt, exchanges: story.exchanges, memory: null };
+    const memory = { pinnedFacts: story.pinnedFacts, authorNote: story.authorNote, summary: story.summary };
+    const head = { title, game: { slug: story.gameSlug, title: gameTitle }, exportedAt, exchanges: story.exchanges, memory };
     yield `{"story":${JSON.stringify(head)},"messages":[`;
     let first = true;
     for await (const page of exportPages(story.id, { withHistory: true })) {

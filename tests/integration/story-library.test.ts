@@ -139,6 +139,11 @@ describe("a library of stories", () => {
     const [story] = await library(player);
     await readTurn(await api(player, `/api/stories/${story!.id}/retry`, { body: { exchange: 2 } }));
     await api(player, `/api/stories/${story!.id}/undo`, { body: { exchange: 2 } });
+    const memory = { pinnedFacts: "I am Lin.", authorNote: "Keep it tense.", summary: "Lin lit the lamp." };
+    await api(player, `/api/stories/${story!.id}/memory`, {
+      method: "PUT",
+      body: { pinned_facts: memory.pinnedFacts, author_note: memory.authorNote, summary: memory.summary },
+    });
 
     const markdown = await api(player, `/api/stories/${story!.id}/export?format=markdown`);
     expect(markdown.headers.get("content-type")).toMatch(/^text\/markdown/);
@@ -151,10 +156,10 @@ describe("a library of stories", () => {
 
     const json = await api(player, `/api/stories/${story!.id}/export?format=json`);
     const exported = (await json.json()) as {
-      story: { title: string; game: { slug: string }; exchanges: number };
+      story: { title: string; game: { slug: string }; exchanges: number; memory: unknown };
       messages: { exchange: number; role: string; content: string; removal: string | null; versions: { version: number; content: string }[] }[];
     };
-    expect(exported.story).toMatchObject({ game: { slug: TEST_GAME.slug }, exchanges: 1 });
+    expect(exported.story).toMatchObject({ game: { slug: TEST_GAME.slug }, exchanges: 1, memory });
     expect(exported.messages.map((message) => [message.exchange, message.role, message.removal])).toEqual([
       [1, "user", null],
       [1, "assistant", null],

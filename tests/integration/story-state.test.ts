@@ -168,6 +168,22 @@ describe("the state of the story on screen", () => {
     view = await viewOf(player, storyId);
     expect(view.state?.values).toEqual({ Favour: 60, Title: "Harbormaster", Allies: [] });
     expect(view.state?.previous).toEqual(START);
+
+    // The JSON export keeps each reply's state, and each version's.
+    const exported = (await (await api(player, `/api/stories/${storyId}/export?format=json`)).json()) as {
+      messages: { exchange: number; role: string; state: unknown; versions: { version: number; state: unknown }[] }[];
+    };
+    const undone = exported.messages.find((message) => message.exchange === 2 && message.role === "assistant");
+    expect(undone?.versions.map((version) => [version.version, version.state])).toEqual([
+      [1, { Favour: 70, Title: "Harbormaster", Allies: ["Ilse Varga"] }],
+      // Retried from the opening's state, where no one had joined yet.
+      [2, { Favour: 40, Title: "Harbormaster", Allies: [] }],
+    ]);
+    expect(exported.messages.find((message) => message.exchange === 1 && message.role === "assistant")?.state).toEqual({
+      Favour: 60,
+      Title: "Harbormaster",
+      Allies: [],
+    });
   });
 
   it("moves on with Continue when the continuation carries a block, and stays when it does not", async () => {
