@@ -2,7 +2,7 @@
  * Prints a story told by the offline storyteller as Markdown: a new player's first session in a
  * seeded game, played as the site plays it (each turn's context built within the default budget).
  * The player begins, asks who people are, gives a name, picks choices by number and by their
- * text, travels, talks, looks around and rests.
+ * text, travels, talks, looks around and rests. After each reply, the State panel's values.
  *
  *   npx node scripts/offline-transcript.ts [game-slug] [turns] [name] > story.md
  *
@@ -78,7 +78,18 @@ function plan(world: World): ((story: PlayedTurn[]) => string)[] {
 }
 
 const moves = plan(world);
-const story = await playOffline(brief, turns, (sofar) => (moves[sofar.length % moves.length] ?? (() => "1"))(sofar));
+const stats = seed.game.trackedStats ?? [];
+const story = await playOffline(brief, turns, (sofar) => (moves[sofar.length % moves.length] ?? (() => "1"))(sofar), { stats });
+
+/** The State panel after a turn, on one line: "State: Grace 78 · Allies at Court: Madam Lin Cuiwei". */
+function stateLine(state: PlayedTurn["state"]) {
+  if (!state) return [];
+  const shown = stats.map((stat) => {
+    const value = state[stat.name];
+    return stat.kind === "list" ? `${stat.name}: ${(value as string[]).join(", ") || "none"}` : `${stat.name} ${String(value)}`;
+  });
+  return [`> State: ${shown.join(" · ")}`, ""];
+}
 
 const lines = [
   `# ${seed.game.title}: a story told offline`,
@@ -87,6 +98,6 @@ const lines = [
   "",
 ];
 for (const [index, turn] of story.entries()) {
-  lines.push("---", "", `**Turn ${index + 1}. You:** ${turn.message.trim()}`, "", turn.reply.trim(), "");
+  lines.push("---", "", `**Turn ${index + 1}. You:** ${turn.message.trim()}`, "", turn.reply.trim(), "", ...stateLine(turn.state));
 }
 console.log(lines.join("\n"));

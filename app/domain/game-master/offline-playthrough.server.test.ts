@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadSeedGames } from "../../db/seed/seed.server.ts";
+import { applyStateChanges } from "../../lib/tracked-stats.ts";
 import { splitStoryChoices } from "../../lib/story-choices.ts";
 import { briefOf, playScripted, tellOffline, type Move, type PlayedTurn } from "./offline-playthrough.server.ts";
 import type { World } from "./offline-world.server.ts";
@@ -111,7 +112,26 @@ describe.each(games.map((seed) => [seed.game.slug, seed] as const))("the offline
   const statements = statementsOf(brief);
 
   beforeAll(async () => {
-    ({ world, story, moves } = await playScripted(brief, TURNS, { seed: 17, introduction: player.introduction, name: player.name }));
+    ({ world, story, moves } = await playScripted(
+      brief,
+      TURNS,
+      { seed: 17, introduction: player.introduction, name: player.name },
+      { stats: seed.game.trackedStats },
+    ));
+  });
+
+  it("keeps the game's tracked stats every turn, moving within their kind and range, and out of the prose", () => {
+    const stats = seed.game.trackedStats ?? [];
+    expect(stats.length).toBeGreaterThan(0);
+    const moved = new Set<string>();
+    for (const [index, turn] of story.entries()) {
+      expect(turn.reply, `turn ${index}`).not.toMatch(/<\/?state>|tracked_state/);
+      expect(turn.state && applyStateChanges(stats, turn.state, undefined), `turn ${index}`).toEqual(turn.state);
+      const before = story[index - 1]?.state;
+      for (const stat of stats) if (before && JSON.stringify(before[stat.name]) !== JSON.stringify(turn.state?.[stat.name])) moved.add(stat.name);
+    }
+    // A story that goes somewhere moves its numbers.
+    expect(stats.filter((stat) => stat.kind === "number" && moved.has(stat.name)).length).toBeGreaterThan(0);
   });
 
   it("plays every move the script asks for, within the reply cap", () => {
@@ -210,11 +230,16 @@ describe.each(games.map((seed) => [seed.game.slug, seed] as const))("the offline
   });
 
   it("tells the same story again for the same moves, and another for a retry", async () => {
-    const again = await playScripted(brief, 40, { seed: 17, introduction: player.introduction, name: player.name });
+    const again = await playScripted(
+      brief,
+      40,
+      { seed: 17, introduction: player.introduction, name: player.name },
+      { stats: seed.game.trackedStats },
+    );
     expect(again.story.map((turn) => turn.reply)).toEqual(story.slice(0, 40).map((turn) => turn.reply));
     const before = story.slice(0, 30);
     const message = story[30]?.message ?? "";
-    const retried = await tellOffline(brief, before, message, { seed: 2 });
+    const retried = await tellOffline(brief, before, message, { seed: 2, stats: seed.game.trackedStats });
     expect(retried.reply).not.toBe(story[30]?.reply);
     expect(splitStoryChoices(retried.reply).choices.length).toBeGreaterThanOrEqual(3);
   });
@@ -223,7 +248,7 @@ describe.each(games.map((seed) => [seed.game.slug, seed] as const))("the offline
     const upTo = story.slice(0, 60);
     const last = upTo.at(-1);
     if (!last) throw new Error("The story is empty.");
-    const more = await tellOffline(brief, upTo, CONTINUE_INSTRUCTION);
+    const more = await tellOffline(brief, upTo, CONTINUE_INSTRUCTION, { stats: seed.game.trackedStats });
     expect(more.reply).toMatch(/^\n\n\S/);
     const seen = new Set(upTo.flatMap((turn) => storyParagraphs(turn.reply)));
     for (const paragraph of storyParagraphs(more.reply)) expect(seen.has(paragraph), paragraph).toBe(false);

@@ -1,8 +1,10 @@
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { PLAY_TEXTS } from "../../lib/play-texts.ts";
 import { splitStoryChoices } from "../../lib/story-choices.ts";
+import { applyStateChanges, resolveState, type StoryState, type TrackedStat } from "../../lib/tracked-stats.ts";
 import { buildModelContext, type ConversationMessage } from "./context.server.ts";
 import { createOfflineStoryteller } from "./offline-storyteller.server.ts";
+import { StateBlockFilter } from "./state-block.server.ts";
 import { midSentence, readWorld, shortName, type World } from "./offline-world.server.ts";
 import { isWorldContentType, parseSystemPrompt, WORLD_CONTENT_TYPES, type StoryBrief, type WorldSection } from "./story-brief.server.ts";
 
@@ -30,9 +32,12 @@ export function briefOf(game: { title: string; prompt: string }, content: { cont
 
 export interface PlayedTurn {
   message: string;
+  /** The reply as the player reads it (without its state block). */
   reply: string;
   /** The reply reached the output cap and was cut. */
   truncated: boolean;
+  /** The story's state after the reply, in a game with tracked stats. */
+  state?: StoryState;
 }
 
 function toPrompt(system: string, messages: ConversationMessage[]): LanguageModelV4Prompt {
@@ -42,14 +47,30 @@ function toPrompt(system: string, messages: ConversationMessage[]): LanguageMode
   ];
 }
 
-/** One call of the storyteller on a story so far, as a turn makes it (a Continue when `message` is CONTINUE_INSTRUCTION). */
-export async function tellOffline(brief: StoryBrief, story: PlayedTurn[], message: string, { seed }: { seed?: number } = {}) {
+/**
+ * One call of the storyteller on a story so far, as a turn makes it (a Continue when `message` is
+ * CONTINUE_INSTRUCTION). With `stats`, the reply's state block is taken out and applied, as a turn does.
+ */
+export async function tellOffline(
+  brief: StoryBrief,
+  story: PlayedTurn[],
+  message: string,
+  { seed, stats = [] }: { seed?: number; stats?: TrackedStat[] } = {},
+) {
   const messages = story.flatMap((turn): ConversationMessage[] => [
     { role: "user", content: turn.message },
     { role: "assistant", content: turn.reply },
   ]);
   // A Continue sends the reply so far as the last reply, then the instruction, as a turn does.
-  const context = buildModelContext({ brief, conversation: { messages, hasGap: false }, message, budgetTokens: DEFAULT_BUDGET.contextTokens });
+  const before = resolveState(stats, story.at(-1)?.state);
+  const trackedState = stats.length > 0 ? { stats, values: before } : undefined;
+  const context = buildModelContext({
+    brief,
+    conversation: { messages, hasGap: false },
+    message,
+    budgetTokens: DEFAULT_BUDGET.contextTokens,
+    trackedState,
+  });
   const model = createOfflineStoryteller({ wordDelayMs: 0 });
   const result = await model.doGenerate({
     prompt: toPrompt(context.system, context.messages),
@@ -57,16 +78,24 @@ export async function tellOffline(brief: StoryBrief, story: PlayedTurn[], messag
     seed,
   });
   const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-  return { reply: text, truncated: result.finishReason.unified === "length" };
+  const truncated = result.finishReason.unified === "length";
+  if (!trackedState) return { reply: text, truncated };
+  const block = new StateBlockFilter();
+  const reply = block.push(text) + block.end();
+  return { reply, truncated, state: applyStateChanges(stats, before, block.state()) };
 }
 
 /** Plays `turns` turns, asking `next` for each message with the story so far. */
-export async function playOffline(brief: StoryBrief, turns: number, next: (story: PlayedTurn[]) => string): Promise<PlayedTurn[]> {
+export async function playOffline(
+  brief: StoryBrief,
+  turns: number,
+  next: (story: PlayedTurn[]) => string,
+  { stats = [] }: { stats?: TrackedStat[] } = {},
+): Promise<PlayedTurn[]> {
   const story: PlayedTurn[] = [];
   for (let turn = 0; turn < turns; turn += 1) {
     const message = next(story);
-    const { reply, truncated } = await tellOffline(brief, story, message);
-    story.push({ message, reply, truncated });
+    story.push({ message, ...(await tellOffline(brief, story, message, { stats })) });
   }
   return story;
 }
@@ -221,14 +250,24 @@ export function worldInContext(brief: StoryBrief): World {
 }
 
 /** Plays a scripted player's story; the player asks about what the storyteller can know. */
-export async function playScripted(brief: StoryBrief, turns: number, player: { seed: number; introduction: string; name: string }) {
+export async function playScripted(
+  brief: StoryBrief,
+  turns: number,
+  player: { seed: number; introduction: string; name: string },
+  { stats = [] }: { stats?: TrackedStat[] } = {},
+) {
   const world = worldInContext(brief);
   const next = scriptedPlayer(world, player);
   const moves: Move[] = [];
-  const story = await playOffline(brief, turns, (sofar) => {
-    const scripted = next(sofar);
-    moves.push(scripted.move);
-    return scripted.message;
-  });
+  const story = await playOffline(
+    brief,
+    turns,
+    (sofar) => {
+      const scripted = next(sofar);
+      moves.push(scripted.move);
+      return scripted.message;
+    },
+    { stats },
+  );
   return { world, story, moves };
 }
