@@ -311,6 +311,10 @@ export const gameMessages = pgTable(
     index("game_messages_search_idx")
       .using("gin", table.searchVector)
       .where(sql`"removed_at" IS NULL`),
+    // The state a story is in: its newest reply that stored one, found without reading the story.
+    index("game_messages_story_state_idx")
+      .on(table.storyId, table.exchange)
+      .where(sql`"state" IS NOT NULL AND "removed_at" IS NULL`),
     index("game_messages_game_slug_idx").on(table.gameSlug),
     index("game_messages_user_idx").on(table.userId),
   ],

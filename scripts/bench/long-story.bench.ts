@@ -88,9 +88,10 @@ async function seedStory(player: Player, exchanges: number) {
   ]);
   const storyId = rows[0]!.id;
   await database.query(
-    `insert into game_messages (user_id, game_slug, story_id, exchange, role, content)
+    `insert into game_messages (user_id, game_slug, story_id, exchange, role, content, state)
      select $1, $2, $3, turn, role, case when role = 'user' then 'I weigh my next move, turn ' || turn || '.'
-       else 'The court answers your move ' || turn || '. The ministers bow, the eunuchs whisper, and the lanterns burn low.' end
+       else 'The court answers your move ' || turn || '. The ministers bow, the eunuchs whisper, and the lanterns burn low.' end,
+       case when role = 'assistant' then jsonb_build_object('Grace', 40 + turn % 50, 'Allies at Court', jsonb_build_array('Madam Lin Cuiwei')) end
      from generate_series(1, $4::int) as turn cross join (values ('user'), ('assistant')) as roles(role)`,
     [player.userId, GAME, storyId, exchanges],
   );
@@ -144,22 +145,35 @@ async function measureTurns(player: Player) {
   return { turnMs: median(times.slice(3)), contextBytes };
 }
 
-/** The database's time for the model's context of the next turn (the read that grows with a story). */
-async function contextReadMs(storyId: string) {
-  const { rows: story } = await database.query<{ exchanges: number }>("select exchanges from stories where id = $1", [storyId]);
-  const before = story[0]!.exchanges + 1;
+/** The database's median time for a statement, from EXPLAIN ANALYZE (the server's own time, not the round trip). */
+async function executionMs(statement: string, parameters: unknown[]) {
   const times: number[] = [];
   for (let index = 0; index < 10; index += 1) {
     const { rows } = await database.query<{ "QUERY PLAN": { "Execution Time": number }[] }>(
-      `explain (analyze, format json)
-       select (select json_agg(json_build_array(exchange, role, content)) from game_messages where story_id = $1 and removed_at is null and exchange = 1),
-              (select json_agg(json_build_array(exchange, role, content) order by exchange, role desc) from game_messages
-                where story_id = $1 and removed_at is null and exchange >= $2 and exchange < $3)`,
-      [storyId, Math.max(1, before - 160), before],
+      `explain (analyze, format json) ${statement}`,
+      parameters,
     );
     times.push(rows[0]!["QUERY PLAN"][0]!["Execution Time"]);
   }
   return median(times);
+}
+
+/** The database's time for the reads of the next turn that could grow with a story: the model's context, and the state it starts from. */
+async function turnReadsMs(storyId: string) {
+  const { rows: story } = await database.query<{ exchanges: number }>("select exchanges from stories where id = $1", [storyId]);
+  const before = story[0]!.exchanges + 1;
+  const contextMs = await executionMs(
+    `select (select json_agg(json_build_array(exchange, role, content)) from game_messages where story_id = $1 and removed_at is null and exchange = 1),
+            (select json_agg(json_build_array(exchange, role, content) order by exchange, role desc) from game_messages
+              where story_id = $1 and removed_at is null and exchange >= $2 and exchange < $3)`,
+    [storyId, Math.max(1, before - 160), before],
+  );
+  const stateMs = await executionMs(
+    `select state from game_messages where story_id = $1 and removed_at is null and role = 'assistant' and exchange <= $2 and state is not null
+     order by exchange desc limit 1`,
+    [storyId, before - 1],
+  );
+  return { contextMs, stateMs };
 }
 
 async function measureBrowser(player: Player) {
@@ -215,6 +229,7 @@ try {
     turnMs: number;
     contextBytes: number;
     contextMs: number;
+    stateMs: number;
     typingMs: number;
     domNodes: number;
   }[] = [];
@@ -227,8 +242,8 @@ try {
     const page = await measurePage(player);
     const browser = await measureBrowser(player);
     const { turnMs, contextBytes } = await measureTurns(player);
-    const contextMs = await contextReadMs(storyId);
-    rows.push({ exchanges, ...page, turnMs, contextBytes, contextMs, ...browser });
+    const reads = await turnReadsMs(storyId);
+    rows.push({ exchanges, ...page, turnMs, contextBytes, ...reads, ...browser });
   }
 
   const [base] = rows;
@@ -240,6 +255,7 @@ try {
     ["a turn, to its last word", (row) => row.turnMs, 1.2, (value) => `${value.toFixed(1)} ms`],
     ["context sent to the model per turn", (row) => row.contextBytes, undefined, (value) => `${(value / 1024).toFixed(1)} KiB`],
     ["database: the turn's story read", (row) => row.contextMs, undefined, (value) => `${value.toFixed(2)} ms`],
+    ["database: the turn's state read", (row) => row.stateMs, undefined, (value) => `${value.toFixed(2)} ms`],
     ["phone (4× CPU): composer takes typing", (row) => row.typingMs, 1.5, (value) => `${value.toFixed(0)} ms`],
     ["DOM nodes", (row) => row.domNodes, 1.5, (value) => value.toFixed(0)],
   ];

@@ -1,6 +1,7 @@
 ALTER TABLE "game_messages" ADD COLUMN "state" jsonb;--> statement-breakpoint
 ALTER TABLE "games" ADD COLUMN "tracked_stats" jsonb DEFAULT '[]'::jsonb NOT NULL;--> statement-breakpoint
 ALTER TABLE "reply_versions" ADD COLUMN "state" jsonb;--> statement-breakpoint
+CREATE INDEX "game_messages_story_state_idx" ON "game_messages" USING btree ("story_id","exchange") WHERE "state" IS NOT NULL AND "removed_at" IS NULL;--> statement-breakpoint
 -- The living state (app/lib/tracked-stats.ts): each reply stores the story's state after it, and
 -- each version of a retried reply its own, so Undo, Retry and choosing a version bring back the
 -- state of the story on screen. Migration 0006's functions, redefined to carry it:
