@@ -332,6 +332,7 @@ describe("a game as its Game Master knows it", () => {
       slug: "brief-game",
       title: "Brief Game",
       prompt: "BRIEF-PROMPT",
+      trackedStats: [],
       sections: [
         { contentType: "story_background", title: "Story", content: "S" },
         { contentType: "combat_mechanics", title: "Combat 1", content: "C1" },
