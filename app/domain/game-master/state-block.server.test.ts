@@ -48,7 +48,7 @@ describe("StateBlockFilter", () => {
     expect(stream(['A <state>{"a":1}</state> B <state>```json\n{"a":2}\n```</state>'])).toEqual({ shown: "A B", state: { a: 2 } });
   });
 
-  it("is plain text when there is no block", () => {
-    expect(stream(["Just ", "a reply ", "< and > signs.  \n"])).toEqual({ shown: "Just a reply < and > signs.", state: undefined });
+  it("passes a reply without a block through exactly as written", () => {
+    expect(stream(["Just ", "a reply ", "< and > signs.  \n"])).toEqual({ shown: "Just a reply < and > signs.  \n", state: undefined });
   });
 });

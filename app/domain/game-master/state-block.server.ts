@@ -3,6 +3,7 @@
  * of the reply as it streams. The player never sees it: text that could still turn out to be the
  * start of the block (a "<st" at the end of a token) is held back until the next token settles
  * it, and so is trailing white space, so the prose before the block does not end in blank lines.
+ * A reply without a block comes through unchanged.
  */
 
 export const STATE_OPEN = "<state>";
@@ -56,9 +57,12 @@ export class StateBlockFilter {
     return shown + settled;
   }
 
-  /** What was held back and turned out to be prose (a lone "<st" at the very end); trailing white space is dropped. */
+  /**
+   * What was held back and turned out to be prose (a lone "<st" at the very end). The white space
+   * before a block goes with it; a reply without one comes through exactly as it was written.
+   */
   end(): string {
-    const rest = this.block === undefined ? this.held.trimEnd() : "";
+    const rest = this.block !== undefined ? "" : this.blocks.length > 0 ? this.held.trimEnd() : this.held;
     this.held = "";
     return rest;
   }
