@@ -4,7 +4,7 @@ import { stories } from "../db/schema.ts";
 import type { StoryOperation } from "../lib/constants.ts";
 import { STORY_REFUSALS } from "../lib/play-texts.ts";
 import { STORY_OPENING_EXCHANGES, type StoryMessageView, type StoryView } from "../lib/story-view.ts";
-import { resolveState } from "../lib/tracked-stats.ts";
+import { resolveState, type TrackedStat } from "../lib/tracked-stats.ts";
 import { latestStoryMessages, latestStoryStates, type StoryMessage } from "./game-messages.server.ts";
 import { trackedStatsOf } from "./games.server.ts";
 import { DomainError, NotFoundError } from "./errors.server.ts";
@@ -170,12 +170,15 @@ export function clearStory(userId: string, storyId: string): Promise<{ deleted: 
   return changeStory(sql`clear_story(${storyId}::uuid, ${userId})`, "cleared");
 }
 
-/** A story as the play screen shows it: its newest exchanges, its state, and whether a call is in flight. */
-export async function storyView(story: Story): Promise<StoryView> {
+/**
+ * A story as the play screen shows it: its newest exchanges, its state, and whether a call is in
+ * flight. A caller that has read the game's tracked stats already passes them, so they are not read again.
+ */
+export async function storyView(story: Story, trackedStats?: TrackedStat[]): Promise<StoryView> {
   const [messages, stats, [values, previous]] = await Promise.all([
     latestStoryMessages(story, STORY_OPENING_EXCHANGES),
-    trackedStatsOf(story.gameSlug),
-    latestStoryStates(story.id, story.exchanges, 2),
+    trackedStats ?? trackedStatsOf(story.gameSlug),
+    trackedStats?.length === 0 ? [] : latestStoryStates(story.id, story.exchanges, 2),
   ]);
   return {
     id: story.id,

@@ -57,9 +57,14 @@ export interface TrackedStatDraft {
   start: string;
 }
 
+/** A list's items single-spaced, without blanks or repeats. */
+function cleanItems(items: readonly string[]): string[] {
+  return [...new Set(items.map((item) => item.replace(/\s+/g, " ").trim()))].filter(Boolean);
+}
+
 /** A list typed on one line: items separated by commas. */
 export function listItems(text: string): string[] {
-  return [...new Set(text.split(",").map((item) => item.replace(/\s+/g, " ").trim()))].filter(Boolean);
+  return cleanItems(text.split(","));
 }
 
 function wholeNumber(text: string | number | undefined): number | undefined {
@@ -142,8 +147,9 @@ function valueFor(stat: TrackedStat, value: unknown): StatValue | undefined {
     const text = String(value).replace(/\s+/g, " ").trim();
     return text && text.length <= STAT_LIMITS.text ? text : undefined;
   }
+  // A model may write a list as an array or as one line of text.
   const items = Array.isArray(value)
-    ? listItems(value.filter((item): item is string | number => typeof item === "string" || typeof item === "number").join(","))
+    ? cleanItems(value.filter((item) => typeof item === "string" || typeof item === "number").map(String))
     : typeof value === "string"
       ? listItems(value)
       : undefined;

@@ -26,7 +26,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return {
     state: "ready" as const,
     game: { slug: game.slug, title: game.title, tagline: game.tagline, trackedStats: game.trackedStats },
-    story: story ? await storyView(await settleAbandonedTurn(story)) : null,
+    story: story ? await storyView(await settleAbandonedTurn(story), game.trackedStats) : null,
     offline: isOfflineStoryteller(),
     playerEmail: user.email,
   };

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, isNull } from "drizzle-orm";
 import { applyCreditChange, getBalance, ledgerTotal } from "#app/domain/credits.server.ts";
 import { creditLedger, gameContent, gameMessages, games } from "#app/db/schema.ts";
+import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
 import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
 import type { TestAccount } from "./accounts.ts";
 import { startTestServer, type TestServer } from "./server.ts";
@@ -65,6 +66,19 @@ export async function startGameMasterServer(startModel: () => Promise<FakeModelS
       await model.close();
     },
   };
+}
+
+/**
+ * The story tests' server: a local OpenAI-compatible model that gives up after 1.5 s of silence,
+ * so a test of a failing model does not wait a minute.
+ */
+export function startStoryTestServer() {
+  return startGameMasterServer(startOpenAICompatibleServer, {
+    AI_PROVIDER: "openai-compatible",
+    AI_MODEL: "fake-storyteller-7b",
+    AI_API_KEY: "test-key",
+    AI_TIMEOUT_MS: "1500",
+  });
 }
 
 export function postChat(server: TestServer, account: TestAccount | undefined, body: unknown, init: RequestInit = {}) {

@@ -10,13 +10,12 @@ import {
   postChat,
   readTurn,
   setBalance,
-  startGameMasterServer,
+  startStoryTestServer,
   storedMessages,
   TEST_GAME,
 } from "#tests/helpers/game-chat.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
 import { beginStory, OPENING_EXCHANGE } from "#tests/helpers/stories.ts";
-import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
 import type { FakeModelServer, RecordedRequest } from "#tests/fakes/streaming-model.ts";
 
 /**
@@ -29,16 +28,7 @@ let server: TestServer;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  ({
-    model,
-    server,
-    close: stop,
-  } = await startGameMasterServer(startOpenAICompatibleServer, {
-    AI_PROVIDER: "openai-compatible",
-    AI_MODEL: "fake-storyteller-7b",
-    AI_API_KEY: "test-key",
-    AI_TIMEOUT_MS: "1500",
-  }));
+  ({ model, server, close: stop } = await startStoryTestServer());
 });
 
 afterAll(() => stop());

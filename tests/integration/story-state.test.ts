@@ -4,9 +4,8 @@ import { gameMessages } from "#app/db/schema.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
 import type { TrackedStat } from "#app/lib/tracked-stats.ts";
 import { makeAdmin, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
-import { balanceAndLedger, createTestGame, postChat, readTurn, startGameMasterServer, TEST_GAME } from "#tests/helpers/game-chat.ts";
+import { balanceAndLedger, createTestGame, postChat, readTurn, startStoryTestServer, TEST_GAME } from "#tests/helpers/game-chat.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
-import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
 import type { FakeModelServer, RecordedRequest } from "#tests/fakes/streaming-model.ts";
 
 /**
@@ -29,16 +28,7 @@ let server: TestServer;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  ({
-    model,
-    server,
-    close: stop,
-  } = await startGameMasterServer(startOpenAICompatibleServer, {
-    AI_PROVIDER: "openai-compatible",
-    AI_MODEL: "fake-storyteller-7b",
-    AI_API_KEY: "test-key",
-    AI_TIMEOUT_MS: "1500",
-  }));
+  ({ model, server, close: stop } = await startStoryTestServer());
   await createTestGame(server, { slug: STATE_GAME, trackedStats: STATS });
 });
 

@@ -23,6 +23,7 @@ import {
   laterName,
   nameForms,
   parseStatusLine,
+  seededRandom,
   shortName,
   splitSentences,
   statement,
@@ -72,17 +73,6 @@ function hash(text: string) {
     value = Math.imul(value, 0x01000193);
   }
   return value >>> 0;
-}
-
-/** mulberry32: a small seeded generator, so a story replays identically. */
-function generator(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 type Random = () => number;
@@ -220,7 +210,7 @@ class Teller {
     this.story = story;
     this.address = address;
     this.variant = variant;
-    this.random = generator(hash(seed));
+    this.random = seededRandom(hash(seed));
   }
 
   /**

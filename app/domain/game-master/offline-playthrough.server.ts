@@ -5,7 +5,7 @@ import { applyStateChanges, resolveState, type StoryState, type TrackedStat } fr
 import { buildModelContext, type ConversationMessage } from "./context.server.ts";
 import { createOfflineStoryteller } from "./offline-storyteller.server.ts";
 import { StateBlockFilter } from "./state-block.server.ts";
-import { midSentence, readWorld, shortName, type World } from "./offline-world.server.ts";
+import { midSentence, readWorld, seededRandom, shortName, type World } from "./offline-world.server.ts";
 import { isWorldContentType, parseSystemPrompt, WORLD_CONTENT_TYPES, type StoryBrief, type WorldSection } from "./story-brief.server.ts";
 
 /**
@@ -125,17 +125,6 @@ export interface ScriptedMessage {
   move: Move;
 }
 
-/** mulberry32, so a script replays identically. */
-function generator(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const SPEECHES = [
   "“We will see,” I say quietly.",
   "“Nobody leaves until I have an answer,” I say.",
@@ -165,7 +154,7 @@ const INVESTIGATIONS = [
  * Lin Mei."). Deterministic for a seed.
  */
 export function scriptedPlayer(world: World, { seed, introduction, name }: { seed: number; introduction: string; name: string }) {
-  const random = generator(seed);
+  const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => {
     const item = items[Math.floor(random() * items.length)];
     if (item === undefined) throw new RangeError("pick() needs at least one item.");

@@ -18,7 +18,7 @@ const storiesRoute = apiRoute({
     handler: async ({ user, body }) => {
       const game = await findPlayableGame(body.game_slug);
       if (!game) throw new NotFoundError(PLAY_TOASTS.gameNotFound.description);
-      return storyView(await beginNewStory(user.id, game.slug));
+      return storyView(await beginNewStory(user.id, game.slug), game.trackedStats);
     },
   }),
 });
