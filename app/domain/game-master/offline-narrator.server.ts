@@ -855,7 +855,15 @@ export function narrateTurn({
       .join("\n"),
   );
   if (trackedState) {
-    paragraphs.push(offlineStateBlock({ trackedState, action, status: moved?.status, quiet: firstTurn || quiet, random: teller.random }));
+    paragraphs.push(
+      offlineStateBlock({
+        trackedState,
+        action,
+        status: moved && { line: moved.status, changes: moved.changes },
+        quiet: firstTurn || quiet,
+        random: teller.random,
+      }),
+    );
   }
   return paragraphs.join("\n\n");
 }

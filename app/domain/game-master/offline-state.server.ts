@@ -6,8 +6,9 @@ import type { Entity, StatusLine } from "./offline-world.server.ts";
 
 /**
  * The offline storyteller's state block: the game's tracked stats moved the way its reply moved
- * them. A stat the reply's status line also shows ("Grace 72 (−3)") takes the line's value, so
- * the panel and the prose agree; the others lean with the action — kindness builds standing, force
+ * them. A stat the reply's status line also shows ("Grace 72 (−3)") moves by the line's change, so
+ * the panel and the prose move together (and agree, where the game's starting values and its
+ * prompt's status line do); the others lean with the action — kindness builds standing, force
  * costs it and raises what is dangerous — and a person the player treats kindly joins a list of
  * allies or friends. A quiet turn (a question, the opening) changes nothing.
  */
@@ -33,17 +34,17 @@ export function offlineStateBlock({
 }: {
   trackedState: TrackedState;
   action: PlayerAction;
-  /** The status line the reply shows, if the game has one. */
-  status: StatusLine | undefined;
+  /** The status line the reply shows, if the game has one, and how much each of its stats moved. */
+  status: { line: StatusLine; changes: number[] } | undefined;
   quiet: boolean;
   random: () => number;
 }): string {
   const { stats, values } = trackedState;
   const changes: StoryState = {};
   for (const stat of stats) {
-    const shown = status?.stats.find((line) => line.kind !== "fixed" && line.kind !== "time" && sameStat(stat.name, line.label));
+    const shown = status?.line.stats.findIndex((line) => line.kind !== "fixed" && line.kind !== "time" && sameStat(stat.name, line.label)) ?? -1;
     if (stat.kind === "number") {
-      if (shown) changes[stat.name] = shown.value;
+      if (shown >= 0) changes[stat.name] = Number(values[stat.name]) + (status?.changes[shown] ?? 0);
       else if (!quiet && action.tone !== "neutral") {
         const step = Math.max(1, Math.round(((stat.max - stat.min) / 100) * (1 + Math.floor(random() * 3))));
         const rises = (action.tone === "kind") !== HARMFUL.test(stat.name);

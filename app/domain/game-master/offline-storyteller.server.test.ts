@@ -362,6 +362,22 @@ describe("the offline storyteller's state block", () => {
     expect(blockOf(turn("I threaten Oren Dask and seize his crates.")).state.Standing).toBeLessThan(50);
   });
 
+  it("moves a stat by the status line's change, not to its value, where the game starts it elsewhere", () => {
+    // The prompt's status line says Favour 55; this game starts its stories at 40.
+    const elsewhere: TrackedState = { ...trackedState, values: { ...trackedState.values, Favour: 40 } };
+    const first = narrateTurn({ world, action: "I'm ready.", previousReplies: [], trackedState: elsewhere });
+    expect(blockOf(first).state.Favour).toBe(40);
+    const reply = narrateTurn({
+      world,
+      action: "I thank Ilse Varga and help her count the ships.",
+      previousReplies: [opening],
+      previousActions: ["I'm ready."],
+      trackedState: elsewhere,
+    });
+    const line = parseStatusLine(blockOf(reply).prose)?.stats.find((stat) => stat.label === "Favour");
+    expect(blockOf(reply).state.Favour).toBe(40 + ((line?.value ?? 55) - 55));
+  });
+
   it("reads the stats from the system prompt a real model gets, and needs none", () => {
     const system = renderSystemPrompt(brief, brief.sections, { trackedState });
     expect(readTrackedState(system)).toEqual({
