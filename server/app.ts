@@ -19,7 +19,7 @@ import { logger } from "#app/logger.server.ts";
 import { projectPath } from "#app/lib/project-path.server.ts";
 import { RequestError } from "#app/http/errors.server.ts";
 import { requestContext } from "#app/request-context.ts";
-import { readPublicContentVersion } from "#app/domain/public-content-version.server.ts";
+import { publicContentVersionWatch } from "#app/domain/public-content-version.server.ts";
 import { controlRouter, registerControlFile, removeControlFile } from "./control.ts";
 import { PageCache } from "./page-cache.ts";
 import { limitRequestBody } from "./request-limits.ts";
@@ -56,10 +56,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
   setDatabaseConnection(connection);
   await seedDatabase(connection.db);
+  await publicContentVersionWatch.start(connection);
 
   const { viteDevServer } = options;
   // Pages kept for visitors are valid only while games, content and guides are unchanged.
-  const pageCache = viteDevServer ? undefined : new PageCache({ version: readPublicContentVersion });
+  const pageCache = viteDevServer ? undefined : new PageCache({ version: () => publicContentVersionWatch.current() });
 
   // In production the build is loaded once: handed a function, React Router would call it and
   // rebuild its route tables on every request.
@@ -99,6 +100,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       // Replies whose players already left are still being generated and stored.
       await settleInFlight(Math.max(0, deadline - Date.now()));
       if (connection.driver === "pglite") removeControlFile(config.DATA_DIR);
+      await publicContentVersionWatch.stop();
       await connection.close();
       setDatabaseConnection(undefined);
       log.info("shut down cleanly");
@@ -162,6 +164,9 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
     next();
   });
 
+  // A kept page is answered here, with the security headers it was rendered with.
+  if (pageCache) app.use(pageCache.serve());
+
   // Security headers; scripts run only with this response's nonce.
   app.use((_request, response, next) => {
     response.locals.cspNonce = randomBytes(16).toString("base64");
@@ -205,7 +210,7 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
   app.use(limitRequestBody);
   if (connection.driver === "pglite") app.use(controlRouter(config.DATA_DIR));
   // Before the static files: only pages React Router rendered are ever kept.
-  if (pageCache) app.use(pageCache.middleware());
+  if (pageCache) app.use(pageCache.capture());
 
   if (viteDevServer) {
     app.use(viteDevServer.middlewares);

@@ -3,7 +3,10 @@ import type { Server } from "node:http";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { VISITOR_CACHE_HEADER } from "#app/lib/visitor-cache.ts";
-import { FreshRead, PageCache } from "./page-cache.ts";
+import { createHash } from "node:crypto";
+import { request as httpRequest } from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { inlineScriptHashes, PageCache, preferredEncoding } from "./page-cache.ts";
 
 interface Harness {
   url: string;
@@ -18,19 +21,20 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-/** A real Express server: a per-response nonce like helmet's, the cache, and routes that count their renders. */
+/** A real Express server: the cache's two halves around a per-response nonce like helmet's, and routes that count their renders. */
 async function serve(cache: PageCache): Promise<Harness> {
   const renders = new Map<string, number>();
   let gate: Promise<void> | undefined;
   let nonces = 0;
   const app = express();
+  app.use(cache.serve());
   app.use((_request, response, next) => {
     nonces += 1;
     response.locals.cspNonce = `N${String(nonces).padStart(4, "0")}nonce`;
     response.setHeader("Content-Security-Policy", `script-src 'nonce-${String(response.locals.cspNonce)}'`);
     next();
   });
-  app.use(cache.middleware());
+  app.use(cache.capture());
   app.get("/{*path}", async (request, response) => {
     const count = (renders.get(request.path) ?? 0) + 1;
     renders.set(request.path, count);
@@ -72,21 +76,41 @@ async function serve(cache: PageCache): Promise<Harness> {
 async function get(harness: Harness, path: string, headers: Record<string, string> = {}) {
   const response = await fetch(harness.url + path, { headers });
   const body = await response.text();
-  const policyNonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
-  return { response, body, policyNonce, cache: response.headers.get("x-cache") };
+  const policy = response.headers.get("content-security-policy") ?? "";
+  const policyNonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+  return { response, body, policy, policyNonce, cache: response.headers.get("x-cache") };
+}
+
+/** The bytes as sent, with the encoding the server chose (fetch would decode them). */
+function getRaw(harness: Harness, path: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+    httpRequest(harness.url + path, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+function sha256(text: string) {
+  return `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
 }
 
 describe("the visitor page cache", () => {
-  it("renders a page once, then serves it with each response's own nonce", async () => {
+  it("renders a page once, then serves the same bytes, their inline scripts allowed by hash", async () => {
     const harness = await serve(new PageCache());
     const first = await get(harness, "/games?difficulty=beginner");
     const second = await get(harness, "/games?difficulty=beginner");
     expect(first.cache).toBe("MISS");
     expect(second.cache).toBe("HIT");
     expect(harness.renders.get("/games")).toBe(1);
-    expect(second.body).toContain("render 1 of /games");
-    expect(second.body).toContain(`<script nonce="${second.policyNonce}">`);
-    expect(second.policyNonce).not.toBe(first.policyNonce);
+    expect(second.body).toBe(first.body);
+    expect(first.policy).toContain(`'nonce-${first.policyNonce}'`);
+    // The nonce the page was rendered with allows nothing on a kept page: its scripts' hashes do.
+    expect(second.policyNonce).toBeUndefined();
+    expect(second.policy).toBe(`script-src ${sha256("render 1 of /games")}`);
     expect(first.response.headers.get(VISITOR_CACHE_HEADER)).toBeNull();
     expect(second.response.headers.get(VISITOR_CACHE_HEADER)).toBeNull();
     expect(second.response.headers.get("content-type")).toBe("text/html; charset=utf-8");
@@ -117,6 +141,46 @@ describe("the visitor page cache", () => {
       await get(harness, path);
       expect(harness.renders.get(path)).toBe(2);
     }
+  });
+
+  it("compresses a kept page once into br and gzip and answers each client the variant it accepts", async () => {
+    const harness = await serve(new PageCache());
+    const rendered = await getRaw(harness, "/", { "Accept-Encoding": "identity" });
+    const page = rendered.body;
+    const br = await getRaw(harness, "/", { "Accept-Encoding": "gzip, deflate, br" });
+    const gzip = await getRaw(harness, "/", { "Accept-Encoding": "gzip;q=1, br;q=0" });
+    const plain = await getRaw(harness, "/", {});
+    expect(br.headers).toMatchObject({ "content-encoding": "br", vary: "Accept-Encoding", "x-cache": "HIT" });
+    expect(brotliDecompressSync(br.body)).toEqual(page);
+    expect(Number(br.headers["content-length"])).toBe(br.body.length);
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gzip.body)).toEqual(page);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toEqual(page);
+    expect(harness.renders.get("/")).toBe(1);
+  });
+
+  it("answers a revalidation of an unchanged page with 304, per variant", async () => {
+    const harness = await serve(new PageCache());
+    await get(harness, "/");
+    const br = await getRaw(harness, "/", { "Accept-Encoding": "br" });
+    const plain = await getRaw(harness, "/", {});
+    expect(br.headers.etag).not.toBe(plain.headers.etag);
+    const revalidated = await getRaw(harness, "/", { "Accept-Encoding": "br", "If-None-Match": String(br.headers.etag) });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.body.length).toBe(0);
+    expect(revalidated.headers.etag).toBe(br.headers.etag);
+    // The tag of another encoding is another representation: the page is sent.
+    expect((await getRaw(harness, "/", { "If-None-Match": String(br.headers.etag) })).status).toBe(200);
+  });
+
+  it("takes a version it already knows without waiting for a read", async () => {
+    let version = 1;
+    const harness = await serve(new PageCache({ version: () => version }));
+    await get(harness, "/");
+    expect((await get(harness, "/")).cache).toBe("HIT");
+    version = 2;
+    expect((await get(harness, "/")).cache).toBe("MISS");
   });
 
   it("serves a page only while the public content version it was rendered at is current", async () => {
@@ -162,7 +226,7 @@ describe("the visitor page cache", () => {
     const meanwhile = await get(harness, "/slow");
     expect(meanwhile.cache).toBe("STALE");
     expect(meanwhile.body).toContain("render 1 of /slow");
-    expect(meanwhile.body).toContain(`nonce="${meanwhile.policyNonce}"`);
+    expect(meanwhile.policy).toBe(`script-src ${sha256("render 1 of /slow")}`);
 
     release();
     expect(await refresh).toMatchObject({ cache: "MISS" });
@@ -176,6 +240,7 @@ describe("the visitor page cache", () => {
   });
 
   it("forgets the least recently used pages beyond its size bound", async () => {
+    // Each /big page is about 3 KB, and about 100 bytes once compressed.
     const cache = new PageCache({ maxBytes: 7000 });
     const harness = await serve(cache);
     await get(harness, "/big?1");
@@ -188,43 +253,21 @@ describe("the visitor page cache", () => {
   });
 });
 
-describe("FreshRead", () => {
-  it("shares one read between callers that arrive while it has not started yet", async () => {
-    let reads = 0;
-    const release: (() => void)[] = [];
-    const fresh = new FreshRead(
-      () =>
-        new Promise<number>((resolve) => {
-          reads += 1;
-          const value = reads;
-          release.push(() => resolve(value));
-        }),
-    );
-    const first = fresh.read();
-    // These arrive while read 1 runs: it may have started before their change, so they wait for read 2.
-    const second = fresh.read();
-    const third = fresh.read();
-    expect(reads).toBe(1);
-    release.shift()?.();
-    expect(await first).toBe(1);
-    await expect.poll(() => reads).toBe(2);
-    release.shift()?.();
-    expect(await Promise.all([second, third])).toEqual([2, 2]);
-    // Idle again: the next caller starts its own read at once.
-    const fourth = fresh.read();
-    expect(reads).toBe(3);
-    release.shift()?.();
-    expect(await fourth).toBe(3);
+describe("inlineScriptHashes", () => {
+  it("hashes each inline script once, and no script loaded by address", () => {
+    const page = Buffer.from('<script nonce="n">a()</script><script src="/x.js"></script><script type="module">b()</script><script>a()</script>');
+    expect(inlineScriptHashes(page)).toBe(`${sha256("a()")} ${sha256("b()")}`);
   });
+});
 
-  it("passes a failed read to its callers and recovers on the next", async () => {
-    let fail = true;
-    const fresh = new FreshRead(async () => {
-      if (fail) throw new Error("down");
-      return 1;
-    });
-    await expect(fresh.read()).rejects.toThrow("down");
-    fail = false;
-    await expect(fresh.read()).resolves.toBe(1);
+describe("preferredEncoding", () => {
+  it("prefers br, then gzip, and honours q=0", () => {
+    expect(preferredEncoding("gzip, deflate, br, zstd")).toBe("br");
+    expect(preferredEncoding("gzip, deflate")).toBe("gzip");
+    expect(preferredEncoding("br;q=0, gzip;q=0.5")).toBe("gzip");
+    expect(preferredEncoding("br;q=0.0, gzip;q=0")).toBe("identity");
+    expect(preferredEncoding("*")).toBe("gzip");
+    expect(preferredEncoding(undefined)).toBe("identity");
+    expect(preferredEncoding("deflate")).toBe("identity");
   });
 });

@@ -1,34 +1,44 @@
+import { createHash } from "node:crypto";
 import type { OutgoingHttpHeader } from "node:http";
+import { promisify } from "node:util";
+import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import type { Request, RequestHandler, Response } from "express";
 import { carriesSession } from "#app/http/session-credentials.ts";
 import { VISITOR_CACHE_HEADER } from "#app/lib/visitor-cache.ts";
 
 /**
- * An in-process cache of pages for signed-out visitors (docs/decisions/020). Only GET responses
+ * An in-process cache of pages for signed-out visitors (docs/decisions/026). Only GET responses
  * whose route opted in (VISITOR_CACHE_HEADER), with status 200 and no cookie, are kept, keyed by
  * URL and by the public content version they were rendered at: a page is served only while that
- * version is still current, so every change shows on the next request, on every instance. The
- * CSP nonce inside a kept page is replaced by each response's own nonce.
+ * version is still current. A kept page is bytes made once: its inline scripts are allowed by CSP
+ * hashes instead of the nonce it was rendered with, so its body never changes, and its br and gzip
+ * variants are compressed once and chosen by `Accept-Encoding`.
  */
 
 export interface PageCacheOptions {
-  /** The current public content version; read for every visitor request (batched, see FreshRead). */
-  version?: () => Promise<number>;
-  /** Bound on the bytes kept, all pages together. */
+  /** The current public content version: a number when it is known, a promise when it must be read. */
+  version?: () => number | Promise<number>;
+  /** Bound on the bytes kept, all pages and their variants together. */
   maxBytes?: number;
   /** How long an expired page may still be served while one request renders it again. */
   staleSeconds?: number;
   now?: () => number;
 }
 
+type Encoding = "br" | "gzip" | "identity";
+
+interface Variant {
+  body: Buffer;
+  etag: string;
+}
+
 interface Entry {
   version: number;
-  status: number;
+  /** The rendered response's headers, with the CSP allowing the page's own inline scripts by hash. */
   headers: [string, OutgoingHttpHeader][];
-  /** The body cut at each occurrence of the nonce it was rendered with. */
-  parts: Buffer[];
-  /** Length of the nonce the parts were cut at. */
-  nonceBytes: number;
+  identity: Variant;
+  /** Compressed off the event loop; a hit waits for them (milliseconds) rather than render again. */
+  compressed: Promise<Record<"br" | "gzip", Variant>> | Record<"br" | "gzip", Variant>;
   bytes: number;
   expiresAt: number;
   staleUntil: number;
@@ -48,53 +58,22 @@ const NOT_KEPT = new Set([
   "date",
   "etag",
 ]);
+/** Where the serving middleware leaves the version a miss is rendered at, for the capturing one. */
+const RENDERED_AT = "pageCacheVersion";
 
-/**
- * Reads a value with the guarantee that the read started after the caller asked, while sharing
- * reads between concurrent callers: whoever arrives during a read waits for the next one.
- */
-export class FreshRead<T> {
-  readonly #load: () => Promise<T>;
-  #running: Promise<T> | undefined;
-  #queued: Promise<T> | undefined;
-
-  constructor(load: () => Promise<T>) {
-    this.#load = load;
-  }
-
-  read(): Promise<T> {
-    if (!this.#running) return this.#start();
-    this.#queued ??= this.#running.then(
-      () => this.#startQueued(),
-      () => this.#startQueued(),
-    );
-    return this.#queued;
-  }
-
-  #startQueued() {
-    this.#queued = undefined;
-    return this.#start();
-  }
-
-  #start() {
-    const run = this.#load().finally(() => {
-      if (this.#running === run) this.#running = undefined;
-    });
-    this.#running = run;
-    return run;
-  }
-}
+const compressBrotli = promisify(brotliCompress);
+const compressGzip = promisify(gzip);
 
 export class PageCache {
   readonly #entries = new Map<string, Entry>();
-  readonly #version: FreshRead<number>;
+  readonly #version: () => number | Promise<number>;
   readonly #maxBytes: number;
   readonly #staleMs: number;
   readonly #now: () => number;
   #bytes = 0;
 
-  constructor({ version = async () => 0, maxBytes = 32 * 1024 * 1024, staleSeconds = 30, now = Date.now }: PageCacheOptions = {}) {
-    this.#version = new FreshRead(version);
+  constructor({ version = () => 0, maxBytes = 32 * 1024 * 1024, staleSeconds = 30, now = Date.now }: PageCacheOptions = {}) {
+    this.#version = version;
     this.#maxBytes = maxBytes;
     this.#staleMs = staleSeconds * 1000;
     this.#now = now;
@@ -109,31 +88,49 @@ export class PageCache {
     this.#bytes = 0;
   }
 
-  middleware(): RequestHandler {
+  /**
+   * Serves kept pages. Goes before the security headers and compression: a kept page carries the
+   * headers it was rendered with, and its compressed variants.
+   */
+  serve(): RequestHandler {
     return (request, response, next) => {
       if (!isVisitorRead(request)) {
-        this.#capture(request, response, undefined);
         next();
         return;
       }
-      this.#version.read().then(
-        (version) => {
-          if (!this.#serve(request.originalUrl, version, response)) {
-            this.#capture(request, response, version);
-            next();
-          }
-        },
-        // Without the version nothing can be served or kept safely: render as if uncached.
-        () => {
-          this.#capture(request, response, undefined);
+      const answer = (version: number) => {
+        if (!this.#serve(request, response, version)) {
+          response.locals[RENDERED_AT] = version;
           next();
-        },
-      );
+        }
+      };
+      let version: number | Promise<number>;
+      try {
+        version = this.#version();
+      } catch {
+        next();
+        return;
+      }
+      // Without the version nothing can be served or kept safely: render as if uncached.
+      if (typeof version === "number") answer(version);
+      else version.then(answer, () => next());
+    };
+  }
+
+  /**
+   * Strips the route's marker from every response and keeps the body of a visitor's page. Goes
+   * after compression, so that it sees the body as rendered.
+   */
+  capture(): RequestHandler {
+    return (request, response, next) => {
+      this.#capture(request, response, response.locals[RENDERED_AT] as number | undefined);
+      next();
     };
   }
 
   /** Serves a kept page when it is current; false when the request must be rendered. */
-  #serve(key: string, version: number, response: Response) {
+  #serve(request: Request, response: Response, version: number) {
+    const key = request.originalUrl;
     const entry = this.#entries.get(key);
     if (!entry) return false;
     const now = this.#now();
@@ -151,11 +148,19 @@ export class PageCache {
     }
     this.#entries.delete(key);
     this.#entries.set(key, entry);
-    send(response, entry, now < entry.expiresAt ? "HIT" : "STALE");
+    const state = now < entry.expiresAt ? "HIT" : "STALE";
+    const encoding = preferredEncoding(request.headers["accept-encoding"]);
+    if (encoding === "identity" || !(entry.compressed instanceof Promise)) {
+      send(request, response, entry, encoding, state);
+    } else {
+      entry.compressed.then(
+        () => send(request, response, entry, encoding, state),
+        () => send(request, response, entry, "identity", state),
+      );
+    }
     return true;
   }
 
-  /** Strips the route's marker from every response; keeps the body of a visitor's page. */
   #capture(request: Request, response: Response, version: number | undefined) {
     const eligible = version !== undefined;
     const key = request.originalUrl;
@@ -204,22 +209,35 @@ export class PageCache {
         this.#delete(key);
         return;
       }
-      const nonce = String(response.locals.cspNonce ?? "");
       const body = Buffer.concat(chunks, size);
+      const nonce = String(response.locals.cspNonce ?? "");
+      const headers = Object.entries(response.getHeaders()).flatMap(([name, value]): [string, OutgoingHttpHeader][] => {
+        if (value === undefined || NOT_KEPT.has(name)) return [];
+        if (name === "content-security-policy" && nonce) return [[name, String(value).replace(`'nonce-${nonce}'`, inlineScriptHashes(body))]];
+        return [[name, value]];
+      });
       const now = this.#now();
-      this.#put(key, {
+      const tag = createHash("sha256").update(body).digest("base64url").slice(0, 27);
+      const compressed = compressVariants(body, tag);
+      const entry: Entry = {
         version,
-        status: 200,
-        headers: Object.entries(response.getHeaders()).flatMap(([name, value]): [string, OutgoingHttpHeader][] =>
-          value === undefined || NOT_KEPT.has(name) ? [] : [[name, value]],
-        ),
-        parts: nonce ? splitBuffer(body, Buffer.from(nonce)) : [body],
-        nonceBytes: Buffer.byteLength(nonce),
-        bytes: size,
+        headers,
+        identity: { body, etag: `"${tag}"` },
+        compressed,
+        bytes: body.length,
         expiresAt: now + lifetimeSeconds * 1000,
         staleUntil: now + lifetimeSeconds * 1000 + this.#staleMs,
         refreshing: false,
-      });
+      };
+      compressed.then(
+        (variants) => {
+          entry.compressed = variants;
+          if (this.#entries.get(key) === entry) this.#grow(entry, variants.br.body.length + variants.gzip.body.length);
+        },
+        // A page that could not be compressed is served as it is, never left unanswered.
+        () => {},
+      );
+      this.#put(key, entry);
     };
   }
 
@@ -234,6 +252,17 @@ export class PageCache {
     this.#delete(key);
     this.#entries.set(key, entry);
     this.#bytes += entry.bytes;
+    this.#evict();
+  }
+
+  #grow(entry: Entry, bytes: number) {
+    entry.bytes += bytes;
+    this.#bytes += bytes;
+    this.#evict();
+  }
+
+  /** Forgets the least recently used pages until the bound holds. */
+  #evict() {
     for (const [oldKey, oldEntry] of this.#entries) {
       if (this.#bytes <= this.#maxBytes) break;
       this.#entries.delete(oldKey);
@@ -247,30 +276,59 @@ function isVisitorRead(request: Request) {
   return request.method === "GET" && !carriesSession(request.headers.cookie, request.headers.authorization);
 }
 
-function send(response: Response, entry: Entry, state: "HIT" | "STALE") {
-  const nonce = Buffer.from(String(response.locals.cspNonce ?? ""));
-  const gaps = entry.parts.length - 1;
-  response.status(entry.status);
-  for (const [name, value] of entry.headers) if (!response.hasHeader(name)) response.setHeader(name, value);
-  response.setHeader("X-Cache", state);
-  response.setHeader("Content-Length", entry.bytes - gaps * entry.nonceBytes + gaps * nonce.length);
-  // Written piece by piece (one writev), not copied into a new buffer per response.
-  response.cork();
-  entry.parts.forEach((part, index) => {
-    if (index > 0) response.write(nonce);
-    response.write(part);
-  });
-  response.end();
-  response.uncork();
+async function compressVariants(body: Buffer, tag: string): Promise<Record<"br" | "gzip", Variant>> {
+  // Once per page and version: the smallest variants are worth a few milliseconds off the event loop.
+  const [br, gz] = await Promise.all([
+    compressBrotli(body, {
+      params: {
+        [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+        [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+    compressGzip(body, { level: zlib.Z_BEST_COMPRESSION }),
+  ]);
+  return { br: { body: br, etag: `"${tag}-br"` }, gzip: { body: gz, etag: `"${tag}-gzip"` } };
 }
 
-function splitBuffer(buffer: Buffer, separator: Buffer): Buffer[] {
-  const parts: Buffer[] = [];
-  let start = 0;
-  for (let index = buffer.indexOf(separator); index !== -1; index = buffer.indexOf(separator, start)) {
-    parts.push(buffer.subarray(start, index));
-    start = index + separator.length;
+/** The CSP sources that allow exactly the inline scripts of a page (`'sha256-…'` each). */
+export function inlineScriptHashes(body: Buffer): string {
+  const hashes = new Set<string>();
+  for (const [, attributes = "", script = ""] of body.toString("utf8").matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    if (/\ssrc\s*=/i.test(attributes)) continue;
+    hashes.add(`'sha256-${createHash("sha256").update(script, "utf8").digest("base64")}'`);
   }
-  parts.push(buffer.subarray(start));
-  return parts;
+  return [...hashes].join(" ");
+}
+
+/** br when the client takes it, then gzip, else the page as it is (a `q=0` refuses an encoding). */
+export function preferredEncoding(acceptEncoding: string | undefined): Encoding {
+  if (!acceptEncoding) return "identity";
+  const accepted = new Set<string>();
+  for (const item of acceptEncoding.split(",")) {
+    const [name = "", ...parameters] = item.trim().toLowerCase().split(";");
+    const refused = parameters.some((parameter) => /^\s*q\s*=\s*0(?:\.0*)?\s*$/.test(parameter));
+    if (!refused) accepted.add(name.trim());
+  }
+  if (accepted.has("br")) return "br";
+  if (accepted.has("gzip") || accepted.has("*")) return "gzip";
+  return "identity";
+}
+
+function send(request: Request, response: Response, entry: Entry, encoding: Encoding, state: "HIT" | "STALE") {
+  const variant = encoding === "identity" || entry.compressed instanceof Promise ? entry.identity : entry.compressed[encoding];
+  const sentEncoding = variant === entry.identity ? "identity" : encoding;
+  for (const [name, value] of entry.headers) response.setHeader(name, value);
+  response.setHeader("X-Cache", state);
+  response.setHeader("Vary", "Accept-Encoding");
+  response.setHeader("ETag", variant.etag);
+  if (request.headers["if-none-match"]?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === variant.etag)) {
+    response.writeHead(304);
+    response.end();
+    return;
+  }
+  if (sentEncoding !== "identity") response.setHeader("Content-Encoding", sentEncoding);
+  response.setHeader("Content-Length", variant.body.length);
+  response.writeHead(200);
+  response.end(variant.body);
 }

@@ -16,12 +16,14 @@ export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesW
 export type Queryable = Database | Transaction;
 
 type NotificationHandler = (payload: string) => void;
+/** Told `false` when notifications may have been missed (the connection was lost), `true` once they flow again. */
+type ListeningHandler = (listening: boolean) => void;
 
 export interface DatabaseConnection {
   db: Database;
   driver: "pglite" | "postgres";
   /** LISTEN on a channel; the returned function stops listening. */
-  listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
+  listen(channel: string, handler: NotificationHandler, onListening?: ListeningHandler): Promise<() => Promise<void>>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -89,7 +91,7 @@ function connectPostgres(databaseUrl: string, maxConnections: number, statementT
   return {
     db,
     driver: "postgres",
-    listen: (channel, handler) => listener.listen(channel, handler),
+    listen: (channel, handler, onListening) => listener.listen(channel, handler, onListening),
     async ping() {
       await pool.query("select 1");
     },
@@ -108,6 +110,7 @@ class NotificationListener {
   #client: pg.Client | undefined;
   #connecting: Promise<pg.Client> | undefined;
   #handlers = new Map<string, Set<NotificationHandler>>();
+  #listening = new Set<ListeningHandler>();
   #closed = false;
   readonly #databaseUrl: string;
 
@@ -115,8 +118,9 @@ class NotificationListener {
     this.#databaseUrl = databaseUrl;
   }
 
-  async listen(channel: string, handler: NotificationHandler) {
+  async listen(channel: string, handler: NotificationHandler, onListening?: ListeningHandler) {
     const client = await this.#connection();
+    if (onListening) this.#listening.add(onListening);
     let handlers = this.#handlers.get(channel);
     if (!handlers) {
       handlers = new Set();
@@ -125,6 +129,7 @@ class NotificationListener {
     }
     handlers.add(handler);
     return async () => {
+      if (onListening) this.#listening.delete(onListening);
       handlers.delete(handler);
       if (handlers.size === 0 && this.#handlers.get(channel) === handlers) {
         this.#handlers.delete(channel);
@@ -136,6 +141,7 @@ class NotificationListener {
   async close() {
     this.#closed = true;
     this.#handlers.clear();
+    this.#listening.clear();
     await this.#client?.end().catch(() => {});
   }
 
@@ -155,6 +161,7 @@ class NotificationListener {
     const lost = () => {
       if (this.#client !== client) return;
       this.#client = undefined;
+      for (const observer of this.#listening) observer(false);
       this.#reconnectSoon();
     };
     client.on("error", lost);
@@ -162,6 +169,7 @@ class NotificationListener {
     await client.connect();
     for (const channel of this.#handlers.keys()) await client.query(`LISTEN ${quoteIdentifier(channel)}`);
     this.#client = client;
+    for (const observer of this.#listening) observer(true);
     return client;
   }
 

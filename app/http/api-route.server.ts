@@ -3,6 +3,7 @@ import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
 import { getSessionUser, type SessionUser } from "../domain/auth.server.ts";
 import { NotFoundError } from "../domain/errors.server.ts";
+import { publicContentVersionWatch } from "../domain/public-content-version.server.ts";
 import { fieldErrorsOf } from "../lib/admin-forms.ts";
 import { requestContext } from "../request-context.ts";
 import { bodyTooLargeError, PRIVATE_NO_STORE, RequestError, responseForError } from "./errors.server.ts";
@@ -88,6 +89,9 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>) {
       }
       const user = await authenticate(request, spec);
       const answer = await spec.run({ request, params, context, user, logger });
+      // An admin's change must show on this instance's very next page, not when the notification
+      // of the new public content version arrives.
+      if (spec.access === "admin" && method !== "GET" && method !== "HEAD") await publicContentVersionWatch.refresh();
       const response = answer instanceof Response ? answer : Response.json(answer);
       // Every answer of the API is about its caller or changes something: none may be kept.
       if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", PRIVATE_NO_STORE);
