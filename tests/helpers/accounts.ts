@@ -32,7 +32,7 @@ export function uniqueEmail(prefix = "player") {
  * test where this is used).
  */
 export async function signUp(
-  server: TestServer,
+  server: Pick<TestServer, "url" | "fetch">,
   { email = uniqueEmail(), password = "correct horse battery", name = "Test Player" } = {},
 ): Promise<TestAccount> {
   const response = await server.fetch("/api/auth/sign-up/email", {

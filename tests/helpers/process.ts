@@ -25,11 +25,14 @@ function startCommandFlags(): string[] {
 /**
  * Runs the built app as `npm start` does, as its own process, and waits until it answers /readyz.
  * `nodeFlags` come after the start command's own, to measure other settings; `args` go to the server.
+ * `discardLogs` sends its standard output (the request log) where production's collector would
+ * take it without keeping it here: benchmarks log at `info` as production does.
  */
 export async function startServerProcess(
   env: Record<string, string | undefined>,
   nodeFlags: string[] = [],
   args: string[] = [],
+  { discardLogs = false } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -46,11 +49,11 @@ export async function startServerProcess(
       AUTH_SECRET: "test-secret-shared-by-every-instance-0123456789",
       ...env,
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", discardLogs ? "ignore" : "pipe", "pipe"],
   });
   let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
 
   await untilReady(url, exited, () => output);
