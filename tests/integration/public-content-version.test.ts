@@ -2,8 +2,9 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseConnection } from "#app/db/client.server.ts";
 import { setDatabaseConnection } from "#app/db/database.server.ts";
-import { games } from "#app/db/schema.ts";
+import { gameContent, games } from "#app/db/schema.ts";
 import { seedDatabase } from "#app/db/seed/seed.server.ts";
+import { loadStoryBrief } from "#app/domain/game-master/game-source.server.ts";
 import { publicContentVersionWatch, readPublicContentVersion } from "#app/domain/public-content-version.server.ts";
 import { createTestDatabase, queryRows, type TestDatabase } from "#tests/helpers/database.ts";
 
@@ -66,9 +67,36 @@ describe("the public content version each process keeps", () => {
       await retitle("Empress Simulator (missed)");
       const stored = await readPublicContentVersion();
       expect(await publicContentVersionWatch.current()).toBe(stored);
-      await expect.poll(() => publicContentVersionWatch.current(), { timeout: 5000 }).toBe(stored);
+      await expect.poll(() => typeof publicContentVersionWatch.current(), { timeout: 5000 }).toBe("number");
+      expect(publicContentVersionWatch.current()).toBe(stored);
       await retitle("Empress Simulator");
       await expect.poll(() => publicContentVersionWatch.current()).toBe(stored + 1);
+      expect(typeof publicContentVersionWatch.current()).toBe("number");
     },
   );
+});
+
+describe("the Game Master's brief of a game", () => {
+  it("is read once per public content version, and again once a change is heard", async () => {
+    const first = await loadStoryBrief("empress-simulator");
+    expect(first?.title).toBe("Empress Simulator");
+    expect(await loadStoryBrief("empress-simulator")).toBe(first);
+
+    await connection.db.insert(gameContent).values({
+      gameSlug: "empress-simulator",
+      contentType: "world_setting",
+      title: "The Eastern Wing",
+      content: "A NEW WING OF THE PALACE opens.",
+      sectionOrder: 900,
+    });
+    await expect
+      .poll(async () => (await loadStoryBrief("empress-simulator"))?.sections.map((section) => section.content))
+      .toContain("A NEW WING OF THE PALACE opens.");
+    await connection.db.update(games).set({ isActive: false }).where(eq(games.slug, "empress-simulator"));
+    try {
+      await expect.poll(() => loadStoryBrief("empress-simulator")).toBeUndefined();
+    } finally {
+      await connection.db.update(games).set({ isActive: true }).where(eq(games.slug, "empress-simulator"));
+    }
+  });
 });

@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { preparedQuery } from "../../db/prepared.server.ts";
 import { gameContent, games } from "../../db/schema.ts";
 import type { TrackedStat } from "../../lib/tracked-stats.ts";
+import { publicContentVersionWatch } from "../public-content-version.server.ts";
 import { WORLD_CONTENT_TYPES, type StoryBrief, type WorldContentType } from "./story-brief.server.ts";
 
 /** The game of the statement's `slug`, if it is active: only active games can be played. */
@@ -46,8 +47,36 @@ const storyBriefQuery = preparedQuery((database) =>
 
 export type PlayableStory = StoryBrief & { slug: string; trackedStats: TrackedStat[] };
 
-/** An active game's prompt and published world content; undefined for an unknown or inactive game. */
+/**
+ * Briefs by slug, each with the public content version it was read at: any change to games or
+ * their content moves the version, so a brief is reused only while nothing it holds can have
+ * changed. Every game fits; the bound only guards memory.
+ */
+const briefs = new Map<string, { version: number; brief: PlayableStory }>();
+const MAX_KEPT_BRIEFS = 500;
+
+/**
+ * An active game's prompt and published world content; undefined for an unknown or inactive game.
+ * Read from memory while this process knows the public content version and it has not moved.
+ */
 export async function loadStoryBrief(slug: string): Promise<PlayableStory | undefined> {
+  const version = publicContentVersionWatch.current();
+  if (typeof version !== "number") return readStoryBrief(slug);
+  const kept = briefs.get(slug);
+  if (kept?.version === version) return kept.brief;
+  // Read after the version: a change committed in between is kept under the older version, and
+  // read again as soon as its notification moves the version on.
+  const brief = await readStoryBrief(slug);
+  if (brief) {
+    if (briefs.size >= MAX_KEPT_BRIEFS) briefs.clear();
+    briefs.set(slug, { version, brief });
+  } else {
+    briefs.delete(slug);
+  }
+  return brief;
+}
+
+async function readStoryBrief(slug: string): Promise<PlayableStory | undefined> {
   const [row] = await storyBriefQuery().execute({ slug });
   if (!row) return undefined;
   const priority = (type: WorldContentType) => WORLD_CONTENT_TYPES.indexOf(type);
