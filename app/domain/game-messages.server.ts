@@ -1,11 +1,9 @@
-import { and, asc, between, desc, eq, gte, isNotNull, isNull, lt, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
-import { preparedQuery } from "../db/prepared.server.ts";
+import { and, asc, between, desc, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
 import { gameMessages } from "../db/schema.ts";
 import type { MessageRole } from "../lib/constants.ts";
 import { MATCH_END, MATCH_START, type StoryMessageView } from "../lib/story-view.ts";
 import { ConflictError } from "./errors.server.ts";
-import type { StoredConversation } from "./game-master/context.server.ts";
 import type { Story } from "./stories.server.ts";
 
 /**
@@ -64,80 +62,6 @@ export async function listStoryMessages(storyId: string): Promise<StoryMessage[]
     .from(gameMessages)
     .where(liveStory(storyId))
     .orderBy(...storyOrder);
-}
-
-/** Rows as one JSON array of [exchange, role, content]: parsed natively, not mapped row by row. */
-type MessageTuples = [exchange: number, role: MessageRole, content: string][];
-
-function messageTuples(rows: { exchange: SQL.Aliased | AnyColumn; role: SQL.Aliased | AnyColumn; content: SQL.Aliased | AnyColumn }) {
-  return sql`coalesce(json_agg(json_build_array(${rows.exchange}, ${rows.role}, ${rows.content}) order by ${rows.exchange}, ${rows.role} desc), '[]')::text`;
-}
-
-/**
- * What a model's context reads of a story, in one statement: the opening exchange, and the newest
- * exchanges before `before` — at most `maxExchanges`, and only those the context could still hold
- * after the newer ones (fewer than `maxCharacters` in the newer messages), so a story of long
- * replies does not send rows that the budget then drops.
- */
-const storyForContextQuery = preparedQuery((database) => {
-  const story = and(eq(gameMessages.storyId, sql.placeholder("storyId")), isNull(gameMessages.removedAt));
-  const contextColumns = { exchange: gameMessages.exchange, role: gameMessages.role, content: gameMessages.content };
-  const opening = database
-    .select(contextColumns)
-    .from(gameMessages)
-    .where(and(story, eq(gameMessages.exchange, 1)))
-    .as("opening");
-  const page = database
-    .select(contextColumns)
-    .from(gameMessages)
-    .where(and(story, gte(gameMessages.exchange, sql.placeholder("firstExchange")), lt(gameMessages.exchange, sql.placeholder("before"))))
-    .as("page");
-  const measured = database
-    .select({
-      exchange: page.exchange,
-      role: page.role,
-      content: page.content,
-      newerCharacters:
-        sql<number>`coalesce(sum(length(${page.content})) over (order by ${page.exchange} desc, ${page.role} rows between unbounded preceding and 1 preceding), 0)`.as(
-          "newer_characters",
-        ),
-    })
-    .from(page)
-    .as("measured");
-  return database
-    .select({
-      opening: sql<string>`(select ${messageTuples(opening)} from ${opening})`,
-      recent: sql<string>`${messageTuples(measured)}`,
-    })
-    .from(measured)
-    .where(lt(measured.newerCharacters, sql.placeholder("maxCharacters")))
-    .prepare("story_for_context");
-});
-
-/**
- * What the model's context may draw on for a call about exchange `before` (the exchanges before
- * it): the opening exchange and as many of the newest as `maxExchanges` and `maxCharacters` allow.
- */
-export async function loadStoryContext(
-  storyId: string,
-  before: number,
-  { maxExchanges, maxCharacters }: { maxExchanges: number; maxCharacters: number },
-): Promise<StoredConversation> {
-  if (before <= 1) return { messages: [], hasGap: false };
-  const firstExchange = Math.max(1, before - maxExchanges);
-  const [row] = await storyForContextQuery().execute({ storyId, firstExchange, before, maxCharacters });
-  const opening = JSON.parse(row?.opening ?? "[]") as MessageTuples;
-  const recent = JSON.parse(row?.recent ?? "[]") as MessageTuples;
-  // The character budget may have cut an exchange in two: a reply whose player's message was left
-  // out would read as the answer to another.
-  const firstAction = recent.findIndex(([, role]) => role === "user");
-  const kept = firstAction < 0 ? [] : recent.slice(firstAction);
-  const oldestKept = kept[0]?.[0] ?? before;
-  const head = opening.filter(([exchange]) => exchange < oldestKept);
-  return {
-    messages: [...head, ...kept].map(([, role, content]) => ({ role, content })),
-    hasGap: oldestKept > 2,
-  };
 }
 
 /**

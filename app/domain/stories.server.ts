@@ -65,24 +65,6 @@ export async function findLatestStory(userId: string, gameSlug: string): Promise
   return story;
 }
 
-/** The player's current story in a game, begun if they have none (one per player and game, even when two tabs begin at once). */
-export async function findOrBeginStory(userId: string, gameSlug: string): Promise<Story> {
-  const existing = await findLatestStory(userId, gameSlug);
-  if (existing) return existing;
-  return db().transaction(async (transaction) => {
-    await transaction.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`story:${userId}:${gameSlug}`}, 0))`);
-    const [found] = await transaction
-      .select(storyColumns)
-      .from(stories)
-      .where(and(eq(stories.userId, userId), eq(stories.gameSlug, gameSlug)))
-      .limit(1);
-    if (found) return found;
-    const [created] = await transaction.insert(stories).values({ userId, gameSlug }).returning(storyColumns);
-    if (!created) throw new Error("The story could not be begun.");
-    return created;
-  });
-}
-
 /** One of the player's stories; another player's is as unknown as one that does not exist. */
 export async function findStory(userId: string, storyId: string): Promise<Story> {
   const [story] = await db()

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseConnection } from "#app/db/client.server.ts";
@@ -7,7 +8,7 @@ import { creditLedger, gameContent, games, guides, profiles, rateLimit, user } f
 import { loadSeedGames, loadSeedGuides, seedDatabase } from "#app/db/seed/seed.server.ts";
 import { applyCreditChange, getBalance, InsufficientCreditsError, ledgerTotal } from "#app/domain/credits.server.ts";
 import { loadStoryBrief } from "#app/domain/game-master/game-source.server.ts";
-import { loadStoryContext } from "#app/domain/game-messages.server.ts";
+import { beginTurn } from "#app/domain/game-master/begin-turn.server.ts";
 import { seedStory } from "#tests/helpers/stories.ts";
 import { consumeRateLimit, releaseRateLimit, resetRateLimit } from "#app/domain/rate-limit.server.ts";
 import { CONTENT_TYPES, STARTER_CREDITS } from "#app/lib/constants.ts";
@@ -245,7 +246,7 @@ describe("rate limits", () => {
   });
 });
 
-describe("a stored story read for the model's context", () => {
+describe("a stored story read for the model's context as a turn begins", () => {
   const limits = { maxExchanges: 20, maxCharacters: 1000 };
   const gameSlug = "story-reading";
 
@@ -256,8 +257,24 @@ describe("a stored story read for the model's context", () => {
   async function story(email: string, exchanges: { message: string; reply: string }[]) {
     const userId = await createUser(email);
     const storyId = await seedStory(connection.db, { userId, gameSlug, exchanges });
-    // What a new turn reads: the exchanges before the next one.
-    return (read: { maxExchanges: number; maxCharacters: number } = limits) => loadStoryContext(storyId, exchanges.length + 1, read);
+    // What a new turn reads: the exchanges before the one it begins.
+    return async (read: { maxExchanges: number; maxCharacters: number } = limits) => {
+      const begun = await beginTurn({
+        userId,
+        storyId,
+        turnId: randomUUID(),
+        kind: "turn",
+        message: "the next move",
+        cost: 1,
+        leaseSeconds: 30,
+        chatLimit: { name: "chat", limit: 100, windowMs: 60_000 },
+        openingLimit: { name: "opening", limit: 100, windowMs: 60_000 },
+        ...read,
+      });
+      if (begun.outcome !== "started") throw new Error(`the turn did not begin: ${begun.outcome}`);
+      expect(begun.exchange).toBe(exchanges.length + 1);
+      return begun.conversation;
+    };
   }
 
   const numbered = (count: number, replyLength = 10) =>

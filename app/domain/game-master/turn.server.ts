@@ -6,23 +6,14 @@ import { db } from "../../db/database.server.ts";
 import { env } from "../../env.server.ts";
 import { CREDITS_PER_MESSAGE } from "../../lib/constants.ts";
 import { trackInFlight } from "../../lib/in-flight.server.ts";
-import { PLAY_TOASTS, RESEND_CONFIRMATION_PATH, STORY_REFUSALS } from "../../lib/play-texts.ts";
+import { PLAY_TOASTS, RESEND_CONFIRMATION_PATH } from "../../lib/play-texts.ts";
 import type { SessionUser } from "../auth.server.ts";
 import { InsufficientCreditsError } from "../credits.server.ts";
 import { DomainError, NotFoundError } from "../errors.server.ts";
-import { enforceRateLimit } from "../rate-limit.server.ts";
-import { latestStoryStates, loadStoryContext } from "../game-messages.server.ts";
+import { rateLimitRefusal } from "../rate-limit.server.ts";
 import { applyStateChanges, resolveState, type StoryState } from "../../lib/tracked-stats.ts";
-import {
-  findOrBeginStory,
-  findStory,
-  refuseStoryChange,
-  renewTurnLease,
-  settleAbandonedTurn,
-  TURN_HEARTBEAT_MS,
-  TURN_LEASE_SECONDS,
-  type Story,
-} from "../stories.server.ts";
+import { refuseStoryChange, renewTurnLease, TURN_HEARTBEAT_MS, TURN_LEASE_SECONDS } from "../stories.server.ts";
+import { beginTurn, type BegunTurn } from "./begin-turn.server.ts";
 import { buildModelContext, type ModelContext } from "./context.server.ts";
 import { StateBlockFilter } from "./state-block.server.ts";
 import { CONTINUE_INSTRUCTION, type TrackedState } from "./story-brief.server.ts";
@@ -83,19 +74,6 @@ export interface StoryCallRequest {
   logger: Logger;
 }
 
-/** What begin_story_operation answers (migration 0006). */
-const beginColumns = {
-  outcome: sql<"started" | "missing" | "busy" | "stale" | "insufficient">`outcome`,
-  messageId: sql<number | null>`message_id`.mapWith(Number),
-  replyId: sql<number>`reply_id`.mapWith(Number),
-  exchange: sql<number>`exchange`,
-  version: sql<number>`version`,
-  versions: sql<number>`versions`,
-  previousVersion: sql<number | null>`previous_version`,
-  playerText: sql<string | null>`player_text`,
-  replySoFar: sql<string | null>`reply_so_far`,
-};
-
 /** Finishes a call: its reply and the story state it left stored, or, with no text, the call undone. */
 function finishCall(storyId: string, turnId: string, text: string, restoreVersion: number | null, state: StoryState | null = null) {
   return retryWhileDatabaseBusy(async () => {
@@ -108,16 +86,12 @@ function finishCall(storyId: string, turnId: string, text: string, restoreVersio
   });
 }
 
-/** Whether this call writes the reply that opens the story (free, and limited per minute instead). */
-function opensStory(story: Story, call: StoryCall) {
-  return call.kind === "turn" ? story.exchanges === 0 : call.kind !== "continue" && story.exchanges === 1;
-}
-
 /**
  * A call with the rules that come before it: a confirmed email address where the site requires
  * one, at most CHAT_TURNS_PER_MINUTE calls (and OPENINGS_PER_MINUTE free openings) a minute, a
- * playable game, a story not busy with another call. Each refusal is a typed error and costs
- * nothing. Returns the reply's event stream.
+ * playable game, a story not busy with another call, a credit to pay with. All of it is one round
+ * trip (beginTurn); each refusal is a typed error and costs nothing. Returns the reply's event
+ * stream.
  */
 export async function callGameMaster({ user, gameSlug, storyId, call, logger }: StoryCallRequest): Promise<ReadableStream<Uint8Array>> {
   const config = env();
@@ -128,87 +102,85 @@ export async function callGameMaster({ user, gameSlug, storyId, call, logger }: 
       { details: { resendUrl: RESEND_CONFIRMATION_PATH } },
     );
   }
-  // The story and its game, read while the rate limit is checked: a new turn names its game
-  // (whose latest story it continues, begun if there is none), a control its story.
-  const storyAndGame = async (): Promise<[Story, PlayableStory | undefined]> => {
-    if (storyId) {
-      const found = await findStory(user.id, storyId);
-      // A turn that names its game and its story: the story must be of that game.
-      if (gameSlug && found.gameSlug !== gameSlug) throw new NotFoundError(STORY_REFUSALS.missing);
-      return [found, await loadStoryBrief(found.gameSlug)];
-    }
-    const game = await loadStoryBrief(gameSlug ?? "");
-    if (!game) throw new NotFoundError(PLAY_TOASTS.gameNotFound.description);
-    return [await findOrBeginStory(user.id, game.slug), game];
-  };
-  const [, [found, game]] = await Promise.all([
-    enforceRateLimit(
-      { name: "chat", limit: config.CHAT_TURNS_PER_MINUTE, windowMs: 60_000 },
-      user.id,
-      () =>
-        `You are sending messages faster than the Game Master can answer: at most ${config.CHAT_TURNS_PER_MINUTE} a minute. Please wait a moment.`,
-    ),
-    storyAndGame(),
+  const turnId = randomUUID();
+  // The game's brief comes from memory (read again only after an admin's change), while the
+  // database begins the call.
+  const [begun, namedGame] = await Promise.all([
+    beginTurn({
+      userId: user.id,
+      gameSlug,
+      storyId,
+      turnId,
+      kind: call.kind,
+      exchange: "exchange" in call ? call.exchange : undefined,
+      message: "message" in call ? call.message : undefined,
+      cost: CREDITS_PER_MESSAGE,
+      leaseSeconds: TURN_LEASE_SECONDS,
+      chatLimit: { name: "chat", limit: config.CHAT_TURNS_PER_MINUTE, windowMs: 60_000 },
+      openingLimit: { name: "opening", limit: OPENINGS_PER_MINUTE, windowMs: 60_000 },
+      ...storyReadLimits(config.AI_CONTEXT_TOKENS),
+    }),
+    gameSlug ? loadStoryBrief(gameSlug) : undefined,
   ]);
-  if (!game) throw new NotFoundError(PLAY_TOASTS.gameNotFound.description);
-  const story = await settleAbandonedTurn(found);
-  if (opensStory(story, call)) {
-    await enforceRateLimit(
-      { name: "opening", limit: OPENINGS_PER_MINUTE, windowMs: 60_000 },
-      user.id,
-      () => `You have begun ${OPENINGS_PER_MINUTE} stories in the last minute. Please wait a moment before beginning another.`,
-    );
+  switch (begun.outcome) {
+    case "started":
+      break;
+    case "rate_limited":
+      throw rateLimitRefusal(
+        begun.limit,
+        () =>
+          `You are sending messages faster than the Game Master can answer: at most ${config.CHAT_TURNS_PER_MINUTE} a minute. Please wait a moment.`,
+      );
+    case "opening_limited":
+      throw rateLimitRefusal(
+        begun.limit,
+        () => `You have begun ${OPENINGS_PER_MINUTE} stories in the last minute. Please wait a moment before beginning another.`,
+      );
+    case "game_missing":
+      throw new NotFoundError(PLAY_TOASTS.gameNotFound.description);
+    case "insufficient":
+      throw new InsufficientCreditsError();
+    default:
+      refuseStoryChange(begun.outcome);
   }
-  return startCall({ userId: user.id, story, game, call, logger });
+  const game = namedGame ?? (await loadStoryBrief(begun.story.gameSlug));
+  if (!game) {
+    // The game was retired while the call began.
+    await finishCall(begun.story.id, turnId, "", begun.previousVersion);
+    throw new NotFoundError(PLAY_TOASTS.gameNotFound.description);
+  }
+  return startCall({ turnId, begun, game, call, logger });
 }
 
-async function startCall({
-  userId,
-  story,
+function startCall({
+  turnId,
+  begun,
   game,
   call,
   logger,
 }: {
-  userId: string;
-  story: Story;
+  turnId: string;
+  begun: BegunTurn;
   game: PlayableStory;
   call: StoryCall;
   logger: Logger;
-}): Promise<ReadableStream<Uint8Array>> {
+}): ReadableStream<Uint8Array> {
   const config = env();
-  const turnId = randomUUID();
+  const { story, exchange, replyId, previousVersion: restoreVersion } = begun;
   const log = logger.child({ turnId, game: game.slug, storyId: story.id, call: call.kind });
 
-  const [begun] = await db()
-    .select(beginColumns)
-    .from(
-      sql`begin_story_operation(${story.id}::uuid, ${userId}, ${turnId}::uuid, ${call.kind}, ${"exchange" in call ? call.exchange : null}::int, ${
-        "message" in call ? call.message : null
-      }, ${CREDITS_PER_MESSAGE}::int, ${TURN_LEASE_SECONDS}::int)`,
-    );
-  if (!begun) throw new Error("A story call returned nothing.");
-  if (begun.outcome === "insufficient") throw new InsufficientCreditsError();
-  if (begun.outcome !== "started") refuseStoryChange(begun.outcome);
-  const { exchange, replyId, previousVersion: restoreVersion } = begun;
-
+  const trackedState: TrackedState | undefined =
+    game.trackedStats.length > 0 ? { stats: game.trackedStats, values: resolveState(game.trackedStats, begun.state) } : undefined;
+  const stored = begun.conversation;
   let context: ModelContext | undefined;
-  let keptFrom = 0;
-  let trackedState: TrackedState | undefined;
   try {
-    const [stored, states] = await Promise.all([
-      loadStoryContext(story.id, exchange, storyReadLimits(config.AI_CONTEXT_TOKENS)),
-      // The state this reply starts from: the previous exchange's, or for Continue the reply's own.
-      game.trackedStats.length > 0 ? latestStoryStates(story.id, call.kind === "continue" ? exchange : exchange - 1, 1) : undefined,
-    ]);
-    if (states) trackedState = { stats: game.trackedStats, values: resolveState(game.trackedStats, states[0]) };
-    const playerText = begun.playerText ?? "";
     context =
       call.kind === "continue"
         ? buildModelContext({
             brief: game,
             conversation: {
               ...stored,
-              messages: [...stored.messages, { role: "user", content: playerText }, { role: "assistant", content: begun.replySoFar ?? "" }],
+              messages: [...stored.messages, { role: "user", content: begun.playerText }, { role: "assistant", content: begun.replySoFar }],
             },
             message: CONTINUE_INSTRUCTION,
             budgetTokens: config.AI_CONTEXT_TOKENS,
@@ -218,17 +190,19 @@ async function startCall({
         : buildModelContext({
             brief: game,
             conversation: stored,
-            message: playerText,
+            message: begun.playerText,
             budgetTokens: config.AI_CONTEXT_TOKENS,
             memory: story,
             trackedState,
           });
-    // Exchanges the model no longer sees are folded into the story so far, after this turn.
-    keptFrom = exchange - context.keptTurns;
   } catch (error) {
-    await finishCall(story.id, turnId, "", restoreVersion);
+    void finishCall(story.id, turnId, "", restoreVersion).catch((undoError: unknown) =>
+      log.error({ err: undoError }, "the call could not be undone"),
+    );
     throw error;
   }
+  // Exchanges the model no longer sees are folded into the story so far, after this turn.
+  const keptFrom = exchange - context.keptTurns;
 
   const announcement: TurnAnnouncement = {
     storyId: story.id,
@@ -238,7 +212,7 @@ async function startCall({
     replyId,
     version: begun.version,
     versions: begun.versions,
-    replySoFar: begun.replySoFar ?? "",
+    replySoFar: begun.replySoFar,
   };
   const live = openLiveReply(announcement);
   const stream = live.watch();

@@ -1,0 +1,170 @@
+import { sql } from "drizzle-orm";
+import { preparedQuery } from "../../db/prepared.server.ts";
+import type { MessageRole, StoryOperation } from "../../lib/constants.ts";
+import { rateLimitKey, rateLimitResult, type RateLimitResult, type RateLimitRule } from "../rate-limit.server.ts";
+import type { Story } from "../stories.server.ts";
+import type { StoredConversation } from "./context.server.ts";
+
+/**
+ * The start of a Game Master call in one round trip (begin_turn, migration 0011): the player's
+ * rate limit counted, their story found (or begun), an abandoned call in it settled, the free
+ * opening's limit counted, the credit debited with the player's message and the reply-to-be
+ * stored, and what the model's context is built from read — in one statement and one commit.
+ */
+
+export interface BeginTurnRequest {
+  userId: string;
+  /** The game of a new turn (its player's latest story, begun if there is none); with storyId, the game that story must be of. */
+  gameSlug?: string;
+  storyId?: string;
+  turnId: string;
+  kind: StoryOperation;
+  /** The latest exchange as the player saw it (story controls). */
+  exchange?: number;
+  message?: string;
+  cost: number;
+  leaseSeconds: number;
+  chatLimit: RateLimitRule;
+  openingLimit: RateLimitRule;
+  /** What of the stored story the context may use at most. */
+  maxExchanges: number;
+  maxCharacters: number;
+  now?: number;
+}
+
+/** A call that began: its story, its operation, the story it continues and the state it starts from. */
+export interface BegunTurn {
+  outcome: "started";
+  story: Pick<Story, "id" | "gameSlug" | "exchanges" | "pinnedFacts" | "authorNote" | "summary" | "summaryThrough">;
+  messageId: number | null;
+  replyId: number;
+  exchange: number;
+  version: number;
+  versions: number;
+  /** The version a failed Retry goes back to. */
+  previousVersion: number | null;
+  playerText: string;
+  replySoFar: string;
+  conversation: StoredConversation;
+  /** The stored state the reply starts from (unchecked: the game's stats may have changed since). */
+  state: unknown;
+}
+
+export type BeginTurnOutcome =
+  | BegunTurn
+  | { outcome: "rate_limited" | "opening_limited"; limit: RateLimitResult }
+  | { outcome: "game_missing" | "missing" | "busy" | "stale" | "insufficient" };
+
+const columns = {
+  outcome: sql<BeginTurnOutcome["outcome"]>`outcome`,
+  limitCount: sql<number | null>`limit_count`,
+  limitWindowStartedAt: sql<number | null>`limit_window_started_at`.mapWith(Number),
+  storyId: sql<string>`story_id`,
+  gameSlug: sql<string>`game_slug`,
+  exchanges: sql<number>`exchanges`,
+  pinnedFacts: sql<string>`pinned_facts`,
+  authorNote: sql<string>`author_note`,
+  summary: sql<string>`summary`,
+  summaryThrough: sql<number>`summary_through`,
+  messageId: sql<number | null>`message_id`.mapWith(Number),
+  replyId: sql<number>`reply_id`.mapWith(Number),
+  exchange: sql<number>`exchange`,
+  version: sql<number>`version`,
+  versions: sql<number>`versions`,
+  previousVersion: sql<number | null>`previous_version`,
+  playerText: sql<string | null>`player_text`,
+  replySoFar: sql<string | null>`reply_so_far`,
+  opening: sql<string | null>`opening`,
+  recent: sql<string | null>`recent`,
+  state: sql<unknown>`state`,
+};
+
+const beginTurnQuery = preparedQuery((database) => {
+  const p = sql.placeholder;
+  return database
+    .select(columns)
+    .from(
+      sql`begin_turn(${p("userId")}, ${p("gameSlug")}, ${p("storyId")}::uuid, ${p("turnId")}::uuid, ${p("kind")}, ${p("exchange")}::int, ${p("message")},
+        ${p("cost")}::int, ${p("leaseSeconds")}::int, ${p("now")}::bigint, ${p("windowMs")}::int, ${p("chatKey")}, ${p("chatLimit")}::int,
+        ${p("openingKey")}, ${p("openingLimit")}::int, ${p("maxExchanges")}::int, ${p("maxCharacters")}::int)`,
+    )
+    .prepare("begin_turn");
+});
+
+export async function beginTurn(request: BeginTurnRequest): Promise<BeginTurnOutcome> {
+  const { chatLimit, openingLimit, now = Date.now() } = request;
+  if (chatLimit.windowMs !== openingLimit.windowMs) throw new Error("begin_turn counts both limits in one window length.");
+  const [row] = await beginTurnQuery().execute({
+    userId: request.userId,
+    gameSlug: request.gameSlug ?? null,
+    storyId: request.storyId ?? null,
+    turnId: request.turnId,
+    kind: request.kind,
+    exchange: request.exchange ?? null,
+    message: request.message ?? null,
+    cost: request.cost,
+    leaseSeconds: request.leaseSeconds,
+    now,
+    windowMs: chatLimit.windowMs,
+    chatKey: rateLimitKey(chatLimit, request.userId),
+    chatLimit: chatLimit.limit,
+    openingKey: rateLimitKey(openingLimit, request.userId),
+    openingLimit: openingLimit.limit,
+    maxExchanges: request.maxExchanges,
+    maxCharacters: request.maxCharacters,
+  });
+  if (!row) throw new Error("begin_turn returned nothing.");
+  switch (row.outcome) {
+    case "rate_limited":
+    case "opening_limited": {
+      const rule = row.outcome === "rate_limited" ? chatLimit : openingLimit;
+      return { outcome: row.outcome, limit: rateLimitResult(rule, { count: row.limitCount ?? 0, windowStartedAt: row.limitWindowStartedAt }, now) };
+    }
+    case "started":
+      return {
+        outcome: "started",
+        story: {
+          id: row.storyId,
+          gameSlug: row.gameSlug,
+          exchanges: row.exchanges,
+          pinnedFacts: row.pinnedFacts,
+          authorNote: row.authorNote,
+          summary: row.summary,
+          summaryThrough: row.summaryThrough,
+        },
+        messageId: row.messageId,
+        replyId: row.replyId,
+        exchange: row.exchange,
+        version: row.version,
+        versions: row.versions,
+        previousVersion: row.previousVersion,
+        playerText: row.playerText ?? "",
+        replySoFar: row.replySoFar ?? "",
+        conversation: storedConversation(row.opening, row.recent, row.exchange),
+        state: row.state,
+      };
+    default:
+      return { outcome: row.outcome };
+  }
+}
+
+/** story_context's rows: one JSON array of [exchange, role, content] each. */
+type MessageTuples = [exchange: number, role: MessageRole, content: string][];
+
+/**
+ * The conversation a call about exchange `before` continues, from story_context's opening and
+ * newest exchanges: the opening where the newest do not already hold it, and no reply whose
+ * player's message the character budget cut off (it would read as the answer to another).
+ */
+function storedConversation(openingJson: string | null, recentJson: string | null, before: number): StoredConversation {
+  const opening = JSON.parse(openingJson ?? "[]") as MessageTuples;
+  const recent = JSON.parse(recentJson ?? "[]") as MessageTuples;
+  const firstAction = recent.findIndex(([, role]) => role === "user");
+  const kept = firstAction < 0 ? [] : recent.slice(firstAction);
+  const oldestKept = kept[0]?.[0] ?? before;
+  const head = opening.filter(([exchange]) => exchange < oldestKept);
+  return {
+    messages: [...head, ...kept].map(([, role, content]) => ({ role, content })),
+    hasGap: oldestKept > 2,
+  };
+}
