@@ -118,7 +118,10 @@ export async function beginTurn(request: BeginTurnRequest): Promise<BeginTurnOut
     case "rate_limited":
     case "opening_limited": {
       const rule = row.outcome === "rate_limited" ? chatLimit : openingLimit;
-      return { outcome: row.outcome, limit: rateLimitResult(rule, { count: row.limitCount ?? 0, windowStartedAt: row.limitWindowStartedAt }, now) };
+      return {
+        outcome: row.outcome,
+        limit: rateLimitResult(rule, { count: row.limitCount ?? 0, windowStartedAt: row.limitWindowStartedAt }, now),
+      };
     }
     case "started":
       return {
