@@ -39,6 +39,7 @@ const environmentSchema = z
     AI_TIMEOUT_MS: positiveInteger(60_000),
     AI_OFFLINE_WORD_DELAY_MS: z.coerce.number().int().min(0).default(35),
     CHAT_TURNS_PER_MINUTE: positiveInteger(20),
+    GAME_MASTER_MAX_STREAMS: positiveInteger(2000),
     STRIPE_SECRET_KEY: optionalText,
     STRIPE_WEBHOOK_SECRET: optionalText,
     STRIPE_API_URL: z.url().optional(),

@@ -57,6 +57,16 @@ export class RateLimitedError extends DomainError {
   }
 }
 
+/** The server has as much work as it takes now: the same request may succeed after retryAfterSeconds. */
+export class BusyError extends DomainError {
+  override name = "BusyError";
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds: number) {
+    super("busy", message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
 /** A service the request needs is not there now (payments not configured, a provider down). */
 export class UnavailableError extends DomainError {
   override name = "UnavailableError";

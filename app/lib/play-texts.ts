@@ -36,6 +36,11 @@ export const PLAY_TOASTS = {
   restarted: { title: "Game restarted" },
   authenticationRequired: { title: "Authentication required", description: "Please sign in to play games." },
   gameNotFound: { title: "Game not found", description: "The requested game could not be found." },
+  /** The server refused the call at its door (too many replies being written): nothing was spent. */
+  gameMasterBusy: {
+    title: "The Game Master is busy",
+    description: "Many stories are being told right now. Please try again in a moment; your message is still in the box.",
+  },
   emailNotConfirmed: {
     title: "Confirm your email",
     description: "Please confirm your email address before playing. We can send you a new confirmation link.",

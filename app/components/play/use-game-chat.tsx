@@ -28,7 +28,7 @@ export type StoryControl = { kind: "retry" } | { kind: "continue" } | { kind: "e
 /** The most exchanges on screen at once: reading further back (or forward) lets the far end go, so the page stays light. */
 const MAX_WINDOW_EXCHANGES = 120;
 
-const RETURNED_TO_COMPOSER = new Set<ErrorCode>(["email_not_confirmed", "rate_limited", "busy", "invalid_input", "invalid_text"]);
+const RETURNED_TO_COMPOSER = new Set<ErrorCode>(["email_not_confirmed", "rate_limited", "invalid_input", "invalid_text"]);
 
 let sequence = 0;
 function localKey() {
@@ -269,6 +269,10 @@ export function useGameChat({ gameSlug, initialStory }: { gameSlug: string; init
       if (refusal.code === "story_busy" || refusal.code === "story_changed") {
         toast.error(PLAY_TOASTS.sendFailed.title, { description: refusal.message ?? PLAY_TOASTS.sendFailed.description });
         await reload();
+        return true;
+      }
+      if (refusal.code === "busy") {
+        toast.error(PLAY_TOASTS.gameMasterBusy.title, { description: PLAY_TOASTS.gameMasterBusy.description });
         return true;
       }
       if (refusal.code && RETURNED_TO_COMPOSER.has(refusal.code)) {

@@ -13,6 +13,7 @@ import { DomainError, NotFoundError } from "../errors.server.ts";
 import { rateLimitRefusal } from "../rate-limit.server.ts";
 import { applyStateChanges, resolveState, type StoryState } from "../../lib/tracked-stats.ts";
 import { refuseStoryChange, renewTurnLease, TURN_HEARTBEAT_MS, TURN_LEASE_SECONDS } from "../stories.server.ts";
+import { admitGameMasterCall } from "./admission.server.ts";
 import { beginTurn, type BegunTurn } from "./begin-turn.server.ts";
 import { buildModelContext, type ModelContext } from "./context.server.ts";
 import { StateBlockFilter } from "./state-block.server.ts";
@@ -102,6 +103,17 @@ export async function callGameMaster({ user, gameSlug, storyId, call, logger }: 
       { details: { resendUrl: RESEND_CONFIRMATION_PATH } },
     );
   }
+  const release = admitGameMasterCall(config.GAME_MASTER_MAX_STREAMS);
+  try {
+    return await beginCall({ user, gameSlug, storyId, call, logger }, release);
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+async function beginCall({ user, gameSlug, storyId, call, logger }: StoryCallRequest, release: () => void) {
+  const config = env();
   const turnId = randomUUID();
   // The game's brief comes from memory (read again only after an admin's change), while the
   // database begins the call.
@@ -149,7 +161,7 @@ export async function callGameMaster({ user, gameSlug, storyId, call, logger }: 
     await finishCall(begun.story.id, turnId, "", begun.previousVersion);
     throw new NotFoundError(PLAY_TOASTS.gameNotFound.description);
   }
-  return startCall({ turnId, begun, game, call, logger });
+  return startCall({ turnId, begun, game, call, logger, release });
 }
 
 function startCall({
@@ -158,12 +170,15 @@ function startCall({
   game,
   call,
   logger,
+  release,
 }: {
   turnId: string;
   begun: BegunTurn;
   game: PlayableStory;
   call: StoryCall;
   logger: Logger;
+  /** Gives the call's place at the door back, when its reply has ended. */
+  release: () => void;
 }): ReadableStream<Uint8Array> {
   const config = env();
   const { story, exchange, replyId, previousVersion: restoreVersion } = begun;
@@ -311,7 +326,9 @@ function startCall({
       live,
       !stored ? eventLine({ error: TURN_ERRORS.notStored }) : failure ? eventLine({ error: TURN_ERRORS.interrupted }) : DONE_LINE,
     );
-  })().catch((error: unknown) => log.error({ err: error }, "call failed"));
+  })()
+    .catch((error: unknown) => log.error({ err: error }, "call failed"))
+    .finally(release);
   trackInFlight(generation, () => stop.abort(new Error("The server is shutting down.")));
   return stream;
 }

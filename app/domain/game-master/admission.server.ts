@@ -1,0 +1,28 @@
+import { BusyError } from "../errors.server.ts";
+
+/**
+ * The Game Master's door. Each reply being written holds a place from the moment its call is
+ * admitted until the reply ends; past GAME_MASTER_MAX_STREAMS places the next call is refused at
+ * once, before the session's credit or story is touched, with a 503 and Retry-After. Without a
+ * door, an instance past what it can serve answers everyone late (or drops connections); with
+ * one, the players it has keep their pace and the rest are told to try again.
+ */
+
+/** How long a refused player is asked to wait: about the time a reply takes to be written. */
+export const GAME_MASTER_BUSY_RETRY_SECONDS = 5;
+
+export const GAME_MASTER_BUSY_MESSAGE = "The Game Master is busy with many stories right now. Please try again in a moment.";
+
+let admitted = 0;
+
+/** Takes a place for a call, or refuses it; the returned function gives the place back (once). */
+export function admitGameMasterCall(maxStreams: number): () => void {
+  if (admitted >= maxStreams) throw new BusyError(GAME_MASTER_BUSY_MESSAGE, GAME_MASTER_BUSY_RETRY_SECONDS);
+  admitted += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    admitted -= 1;
+  };
+}
