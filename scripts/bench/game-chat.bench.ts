@@ -1,117 +1,170 @@
 /**
- * The Game Master under load: the production server in its own process, talking to a local
- * OpenAI-compatible model that answers instantly (first token at once, then a steady stream). The
- * model (model-worker.ts) and the probe player (probe-worker.ts) have threads of their own, so
- * what the probe measures is the server's time, not the other players' load on this process.
+ * The Game Master under load, against a baseline doing the same job in the same run: a minimal
+ * relay (relay.ts: the session, the debit with its ledger row and the story window in one
+ * statement, the model's reply streamed through, the exchange stored) on the same PostgreSQL
+ * database, with the same players, the same local OpenAI-compatible model and the same load
+ * generator. The site runs as `npm start` does, logging at `info`. Site and relay take turns at
+ * each step, and every figure is printed with its ratio to the relay's (issue 18's goals).
  *
- * Prints, for 1, 50 and 200 concurrent streams, the latency the server adds before a player sees
- * the first token (measured by a probe player taking turns while the other streams run), then
- * raises the number of concurrent streams until errors appear, with the server's memory.
+ *   - Added time to first token, p50 and p99, at 1, 50 and 200 streams: a probe player (a thread
+ *     of its own) takes turns answered at once while the other streams run.
+ *   - Turns per second with an instant model: players taking turns back to back; CPU per turn of
+ *     the server process and of the database's backends.
+ *   - Streams held at 50 ms a token: each level is held for a while, each ending turn replaced at
+ *     once; held means no turn failed, responsive that the first token came within a second at
+ *     p99. Turns the site's door refused (503) are counted apart from failures.
  *
- *   npm run bench -- game-chat                                  (embedded PGlite)
- *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench -- game-chat
+ *   npm run bench -- game-chat
  *
- * BENCH_LATENCY=1,50,200 sets the latency levels and BENCH_CAPACITY=500,1000,2000 the capacity
- * steps (either may be empty, to skip that part); BENCH_QUICK=1 runs a short version;
- * BENCH_SERVER_NODE_FLAGS adds Node flags to those of `npm start` (e.g. --max-old-space-size=512),
- * to measure other memory settings.
+ * PostgreSQL from BENCH_DATABASE_URL, TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres
+ * (a scratch database is created and dropped). BENCH_LATENCY=1,50,200 and
+ * BENCH_CAPACITY=500,1000,1500,2000,2500 set the levels (either may be empty); BENCH_QUICK=1 runs
+ * a short version; BENCH_SERVER_NODE_FLAGS adds Node flags to those of `npm start`.
  */
+import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { Worker } from "node:worker_threads";
 import path from "node:path";
+import { Worker } from "node:worker_threads";
+import pg from "pg";
 import { connectDatabase } from "#app/db/client.server.ts";
 import { setDatabaseConnection } from "#app/db/database.server.ts";
 import { applyCreditChange } from "#app/domain/credits.server.ts";
 import { startServerProcess } from "#tests/helpers/process.ts";
+import { OPENING_EXCHANGE, seedStory } from "#tests/helpers/stories.ts";
 import type { ModelSettings } from "./model-worker.ts";
 import type { ProbeRequest } from "./probe-worker.ts";
+import { markdownTable, writeReportSection } from "./report.ts";
 import { createScratchDatabase } from "./scratch-database.ts";
 import { createTurnClient, PROBE_MARKER, type TurnResult } from "./turn-client.ts";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 const levels = (list: string) => list.split(",").filter(Boolean).map(Number);
 const LATENCY_LEVELS = levels(process.env.BENCH_LATENCY ?? "1,50,200");
-const CAPACITY_LEVELS = levels(process.env.BENCH_CAPACITY ?? (QUICK ? "500,1000" : "500,1000,1500,2000,3000"));
+const CAPACITY_LEVELS = levels(process.env.BENCH_CAPACITY ?? (QUICK ? "500,1000" : "500,1000,1500,2000,2500"));
 /** Enough turns that p99 is not decided by two or three of them. */
-const PROBE_TURNS = QUICK ? 100 : 500;
-/**
- * The probe pauses between its turns, as a player reads before answering: back to back, its own
- * turns (a dozen database queries and an upstream request each) were a large part of the load it
- * was meant to measure.
- */
-const PROBE_PAUSE_MS = 100;
-/** Background replies: 100 tokens, 100 ms apart — a 10 s reply, like a model writing 10 tokens a second. */
+const PROBE_TURNS = QUICK ? 100 : 300;
+/** The probe pauses between its turns, as a player reads before answering. */
+const PROBE_PAUSE_MS = 50;
+/** Background replies: 100 tokens, 50 ms apart — a 5 s reply. */
 const REPLY_TOKENS = Array.from({ length: 100 }, (_, index) => (index % 12 === 11 ? "word.\n\n" : "word "));
-const TOKEN_DELAY_MS = 100;
-const CAPACITY_HOLD_MS = QUICK ? 15_000 : 30_000;
+const TOKEN_DELAY_MS = 50;
+const CAPACITY_HOLD_MS = QUICK ? 10_000 : 20_000;
+/** Players taking instant turns back to back in the throughput test, and for how long. */
+const THROUGHPUT_PLAYERS = 32;
+const THROUGHPUT_MS = QUICK ? 5_000 : 10_000;
+const RESPONSIVE_P99_MS = 1000;
+const GOALS = { turnsPerSecond: 0.7, firstTokenP50: 1.5, firstTokenP99: 2, streams: 2000, memoryMiB: 512 };
 const GAMES = ["empress-simulator", "cultivation-simulator", "celebrity-life", "matriarch-harem-simulator", "mary-sue-campus"];
 /** A story has one reply in flight at a time: enough players that every stream has a story of its own. */
-const PLAYERS = Math.max(100, Math.ceil(Math.max(...CAPACITY_LEVELS, ...LATENCY_LEVELS) / GAMES.length) + 1);
+const PLAYERS = Math.max(THROUGHPUT_PLAYERS + 1, Math.ceil(Math.max(...CAPACITY_LEVELS, ...LATENCY_LEVELS) / GAMES.length) + 1);
+const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 // ---------------------------------------------------------------------------------------------
-// The model, the database and the server
+// The model, the database, the site and the relay
 
 const modelThread = new Worker(new URL("./model-worker.ts", import.meta.url), {
   workerData: { probeMarker: PROBE_MARKER, replyTokens: REPLY_TOKENS, tokenDelayMs: TOKEN_DELAY_MS } satisfies ModelSettings,
 });
 const [modelBaseUrl] = (await once(modelThread, "message")) as [string];
 
+const scratch = await createScratchDatabase(POSTGRES_URL, "bench_chat");
+if (!scratch) {
+  console.log("The Game Master bench needs PostgreSQL: the relay it is measured against runs on it.");
+  await modelThread.terminate();
+  process.exit(0);
+}
+const databaseUrl = scratch.url;
 const dataDir = mkdtempSync(path.join(tmpdir(), "pae-bench-chat-"));
-const scratch = process.env.BENCH_DATABASE_URL ? await createScratchDatabase(process.env.BENCH_DATABASE_URL, "bench_chat") : undefined;
-const databaseUrl = scratch?.url;
 
-const server = await startServerProcess(
+interface Target {
+  name: "relay" | "site";
+  url: string;
+  pid: number;
+  stop(): Promise<unknown>;
+}
+
+const site = await startServerProcess(
   {
     DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl ?? "",
+    DATABASE_URL: databaseUrl,
     AI_PROVIDER: "openai-compatible",
     AI_BASE_URL: modelBaseUrl,
     AI_MODEL: "bench-model",
     AI_TIMEOUT_MS: "30000",
     CHAT_TURNS_PER_MINUTE: "1000000",
-    LOG_LEVEL: "warn",
   },
   process.env.BENCH_SERVER_NODE_FLAGS?.split(/\s+/).filter(Boolean),
+  [],
+  { discardLogs: true },
 );
-const base = server.url;
 
-function serverMemoryMiB() {
-  const status = readFileSync(`/proc/${server.child.pid}/status`, "utf8");
+async function startRelay(): Promise<Target> {
+  const child: ChildProcess = spawn(process.execPath, [path.join(import.meta.dirname, "relay.ts"), databaseUrl, modelBaseUrl, "bench-model"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      const match = /listening (\d+)/.exec(chunk.toString());
+      if (match) resolve(match[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`the relay exited with ${code}`)));
+  });
+  return { name: "relay", url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: async () => child.kill() };
+}
+
+const targets: Target[] = [await startRelay(), { name: "site", url: site.url, pid: site.child.pid!, stop: () => site.stop() }];
+
+function memoryMiB(pid: number) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rss: kib("VmRSS") / 1024, peak: kib("VmHWM") / 1024 };
 }
 
-/** CPU seconds the server has used (user + system), from /proc. */
-function serverCpuSeconds() {
-  const fields = readFileSync(`/proc/${server.child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  // utime and stime are fields 14 and 15 of stat(5); the split above starts at field 3.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+/** CPU seconds a process has used (user + system), from /proc; 0 once it is gone. */
+function cpuSeconds(pid: number) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    // utime and stime are fields 14 and 15 of stat(5); the split above starts at field 3.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
 }
 
-/**
- * The server's peak RSS and the share of one core it used while `run` ran, and this process's
- * share (the players and the model: when it nears 100%, the figures measure the load generator).
- */
-async function measureUsage<T>(run: () => Promise<T>) {
+/** The PostgreSQL backends serving the scratch database: their CPU is the database's share of a turn. */
+const observer = new pg.Client({ connectionString: databaseUrl });
+await observer.connect();
+async function databaseCpuSeconds() {
+  const { rows } = await observer.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database()");
+  return rows.reduce((sum, row) => sum + cpuSeconds(row.pid), 0);
+}
+
+/** The target's peak RSS and share of one core while `run` ran, and the load generator's share. */
+async function measureUsage<T>(target: Target, run: () => Promise<T>) {
   let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, serverMemoryMiB().rss)), 250);
-  const serverCpuBefore = serverCpuSeconds();
+  const sampler = setInterval(() => (peak = Math.max(peak, memoryMiB(target.pid).rss)), 250);
+  const targetCpuBefore = cpuSeconds(target.pid);
+  const databaseCpuBefore = await databaseCpuSeconds();
   const ownCpuBefore = process.cpuUsage();
   const startedAt = performance.now();
   const result = await run();
   clearInterval(sampler);
   const seconds = (performance.now() - startedAt) / 1000;
-  const serverShare = (serverCpuSeconds() - serverCpuBefore) / seconds;
   const ownCpu = process.cpuUsage(ownCpuBefore);
-  const ownShare = (ownCpu.user + ownCpu.system) / 1e6 / seconds;
-  const percent = (share: number) => `${(share * 100).toFixed(0)}%`;
-  return { result, usage: `server RSS ${peak.toFixed(0)} MiB, CPU ${percent(serverShare)} │ load generator CPU ${percent(ownShare)}` };
+  return {
+    result,
+    seconds,
+    peakMiB: peak,
+    targetCpu: cpuSeconds(target.pid) - targetCpuBefore,
+    databaseCpu: (await databaseCpuSeconds()) - databaseCpuBefore,
+    generatorShare: (ownCpu.user + ownCpu.system) / 1e6 / seconds,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
-// Players
+// Players and turns
 
 interface Player {
   email: string;
@@ -120,49 +173,38 @@ interface Player {
 
 async function signUp(index: number): Promise<Player> {
   const email = `bench-${index}@example.com`;
-  const response = await fetch(`${base}/api/auth/sign-up/email`, {
+  const response = await fetch(`${site.url}/api/auth/sign-up/email`, {
     method: "POST",
     // Each player from their own address: the sign-up limit is per address, and it is not what is measured.
-    headers: { "Content-Type": "application/json", Origin: base, "X-Forwarded-For": `10.0.${index >> 8}.${index & 255}` },
+    headers: { "Content-Type": "application/json", Origin: site.url, "X-Forwarded-For": `10.0.${index >> 8}.${index & 255}` },
     body: JSON.stringify({ email, password: "a long enough password", name: "Bench" }),
   });
   if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
   return { email, token: ((await response.json()) as { token: string }).token };
 }
 
-async function grantCredits(players: Player[], credits: number) {
-  if (databaseUrl) {
-    const connection = await connectDatabase({ databaseUrl, dataDir, maxConnections: 4 });
-    setDatabaseConnection(connection);
-    const rows = await connection.db.query.user.findMany({ columns: { id: true } });
-    for (const row of rows) {
-      await applyCreditChange({ userId: row.id, delta: credits, reason: "admin_grant", reference: `bench:${row.id}` });
-    }
-    await connection.close();
-    return;
+/**
+ * Credits for every player, and a story begun in every game: the opening scene is free and
+ * limited per minute, and it is not what is measured.
+ */
+async function prepareStories(credits: number) {
+  const connection = await connectDatabase({ databaseUrl, dataDir, maxConnections: 4 });
+  setDatabaseConnection(connection);
+  const rows = await connection.db.query.user.findMany({ columns: { id: true } });
+  for (const row of rows) {
+    await applyCreditChange({ userId: row.id, delta: credits, reason: "admin_grant", reference: `bench:${row.id}` });
+    for (const gameSlug of GAMES) await seedStory(connection.db, { userId: row.id, gameSlug, exchanges: [OPENING_EXCHANGE] });
   }
-  // The embedded database belongs to the server process: ask it, as `npm run credits:grant` does.
-  const token = readFileSync(path.join(dataDir, "control-token"), "utf8").trim();
-  for (const player of players) {
-    const response = await fetch(`${base}/internal/cli`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-      body: JSON.stringify({ command: "credits:grant", args: [player.email, String(credits)] }),
-    });
-    if (!response.ok) throw new Error(`credits:grant failed: ${await response.text()}`);
-  }
+  await connection.close();
 }
 
-// ---------------------------------------------------------------------------------------------
-// Turns
+const clients = new Map(targets.map((target) => [target.name, createTurnClient(target.url)]));
+const takeTurn = (target: Target, player: Player, game: string, probe: boolean) => clients.get(target.name)!.takeTurn(player.token, game, probe);
 
-const client = createTurnClient(base);
-const takeTurn = (player: Player, game: string, probe: boolean) => client.takeTurn(player.token, game, probe);
-
-/** The probe's turns, taken in a worker thread of their own (see probe-worker.ts). */
-function probeTurns(player: Player, turns: number) {
+/** The probe's turns, taken in a worker thread of its own (see probe-worker.ts). */
+function probeTurns(target: Target, player: Player, turns: number) {
   const worker = new Worker(new URL("./probe-worker.ts", import.meta.url), {
-    workerData: { base, token: player.token, games: GAMES, turns, pauseMs: PROBE_PAUSE_MS } satisfies ProbeRequest,
+    workerData: { base: target.url, token: player.token, games: GAMES, turns, pauseMs: PROBE_PAUSE_MS } satisfies ProbeRequest,
   });
   return new Promise<TurnResult[]>((resolve, reject) => {
     worker.once("message", (results: TurnResult[]) => {
@@ -173,112 +215,254 @@ function probeTurns(player: Player, turns: number) {
   });
 }
 
-function percentile(sorted: number[], p: number) {
+function percentile(values: number[], p: number) {
+  const sorted = values.toSorted((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
-function describeLatencies(values: number[]) {
-  const sorted = values.toSorted((a, b) => a - b);
-  return `p50 ${percentile(sorted, 50).toFixed(1)} ms · p99 ${percentile(sorted, 99).toFixed(1)} ms · max ${(sorted.at(-1) ?? Number.NaN).toFixed(1)} ms (${sorted.length} turns)`;
-}
+const firstTokens = (results: TurnResult[]) =>
+  results.flatMap((result) => (result.ok && result.firstToken !== undefined ? [result.firstToken] : []));
+const refusedAtTheDoor = (results: TurnResult[]) => results.filter((result) => result.error === "HTTP 503").length;
+const failures = (results: TurnResult[]) => results.filter((result) => !result.ok && result.error !== "HTTP 503");
 
 /**
- * Keeps `streams` replies streaming at once — each background player starts a new turn as soon as
- * the last one ends — until `until()` says stop. Starts are spread over one reply's length.
+ * Keeps `streams` replies streaming at once — each player starts a new turn as soon as the last
+ * one ends — until `until()` says stop. Starts are spread over one reply's length; a turn the door
+ * refused is tried again after a pause, as the play screen's player would.
  */
-function holdStreams(streams: number, players: Player[], until: () => boolean) {
+function holdStreams(target: Target, streams: number, players: Player[], until: () => boolean, probe = false) {
   const results: TurnResult[] = [];
-  const replyMs = REPLY_TOKENS.length * TOKEN_DELAY_MS;
+  const replyMs = probe ? 0 : REPLY_TOKENS.length * TOKEN_DELAY_MS;
   const workers = Array.from({ length: streams }, async (_, index) => {
     await new Promise((resolve) => setTimeout(resolve, (index / Math.max(1, streams)) * replyMs));
     const player = players[index % players.length]!;
     const game = GAMES[Math.floor(index / players.length) % GAMES.length]!;
-    while (!until()) results.push(await takeTurn(player, game, false));
+    while (!until()) {
+      const result = await takeTurn(target, player, game, probe);
+      results.push(result);
+      if (result.error === "HTTP 503") await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
   });
   return { results, done: Promise.all(workers) };
 }
 
-async function latencyLevel(streams: number, players: Player[]) {
-  const [probe, ...others] = players;
-  let probing = true;
-  const background = holdStreams(streams - 1, others, () => !probing);
-  // Let the background reach its full number of open streams before measuring.
-  if (streams > 1) await new Promise((resolve) => setTimeout(resolve, REPLY_TOKENS.length * TOKEN_DELAY_MS));
-  const { result: probeResults, usage } = await measureUsage(() => probeTurns(probe!, PROBE_TURNS));
-  const probeLatencies = probeResults.flatMap((result) => (result.ok && result.firstToken !== undefined ? [result.firstToken] : []));
-  const errors = probeResults.length - probeLatencies.length;
-  probing = false;
-  await background.done;
-  const backgroundErrors = background.results.filter((result) => !result.ok).length;
-  console.log(
-    `${String(streams).padStart(5)} streams │ first token ${describeLatencies(probeLatencies)} │ errors ${errors + backgroundErrors} │ ${usage}`,
-  );
+const ms = (value: number) => (Number.isNaN(value) ? "—" : value < 10 ? value.toFixed(1) : value.toFixed(0));
+const ratio = (site: number, relay: number) => (relay > 0 ? `${(site / relay).toFixed(2)}×` : "—");
+
+// ---------------------------------------------------------------------------------------------
+// Measures
+
+interface LatencyRow {
+  streams: number;
+  p50: Record<Target["name"], number>;
+  p99: Record<Target["name"], number>;
+  errors: number;
 }
 
-/**
- * A level is held when no turn failed, and responsive when, besides, the first token came within
- * RESPONSIVE_P99_MS for 99% of turns: past that the server is saturated, however few errors.
- */
-const RESPONSIVE_P99_MS = 1000;
+async function latencyLevel(streams: number, players: Player[]): Promise<LatencyRow> {
+  const row: LatencyRow = { streams, p50: { relay: 0, site: 0 }, p99: { relay: 0, site: 0 }, errors: 0 };
+  for (const target of targets) {
+    const [probe, ...others] = players;
+    let probing = true;
+    const background = holdStreams(target, streams - 1, others, () => !probing);
+    // Let the background reach its full number of open streams before measuring.
+    if (streams > 1) await new Promise((resolve) => setTimeout(resolve, REPLY_TOKENS.length * TOKEN_DELAY_MS));
+    const results = await probeTurns(target, probe!, PROBE_TURNS);
+    probing = false;
+    await background.done;
+    const latencies = firstTokens(results);
+    row.p50[target.name] = percentile(latencies, 50);
+    row.p99[target.name] = percentile(latencies, 99);
+    row.errors += results.length - latencies.length + failures(background.results).length;
+  }
+  console.log(
+    `${String(streams).padStart(5)} streams │ first token p50 ${ms(row.p50.site)} ms (relay ${ms(row.p50.relay)}, ${ratio(row.p50.site, row.p50.relay)}) · p99 ${ms(row.p99.site)} ms (relay ${ms(row.p99.relay)}, ${ratio(row.p99.site, row.p99.relay)}) │ errors ${row.errors}`,
+  );
+  return row;
+}
 
-async function capacityLevel(streams: number, players: Player[]) {
-  const deadline = performance.now() + CAPACITY_HOLD_MS + REPLY_TOKENS.length * TOKEN_DELAY_MS;
-  const { result: streamed, usage } = await measureUsage(async () => {
-    const streaming = holdStreams(streams, players, () => performance.now() > deadline);
-    await streaming.done;
-    return streaming;
+interface ThroughputRow {
+  name: Target["name"];
+  turnsPerSecond: number;
+  processCpuMs: number;
+  databaseCpuMs: number;
+  generatorShare: number;
+  errors: number;
+}
+
+async function throughput(target: Target, players: Player[]): Promise<ThroughputRow> {
+  const deadline = performance.now() + THROUGHPUT_MS;
+  const measured = await measureUsage(target, async () => {
+    const running = holdStreams(target, THROUGHPUT_PLAYERS, players, () => performance.now() > deadline, true);
+    await running.done;
+    return running.results;
   });
-  const failures = streamed.results.filter((result) => !result.ok);
-  const latencies = streamed.results.flatMap((result) => (result.ok && result.firstToken !== undefined ? [result.firstToken] : []));
-  const reasons = [...new Set(failures.map((failure) => failure.error))].slice(0, 3).join("; ");
-  console.log(
-    `${String(streams).padStart(5)} streams │ first token ${describeLatencies(latencies)} │ errors ${failures.length}${reasons ? ` (${reasons})` : ""} │ ${usage}`,
-  );
-  const held = failures.length === 0;
-  const responsive =
-    held &&
-    percentile(
-      latencies.toSorted((a, b) => a - b),
-      99,
-    ) < RESPONSIVE_P99_MS;
-  return { held, responsive, peakMiB: serverMemoryMiB().peak };
+  const done = measured.result.filter((result) => result.ok).length;
+  return {
+    name: target.name,
+    turnsPerSecond: done / measured.seconds,
+    processCpuMs: (measured.targetCpu / Math.max(1, done)) * 1000,
+    databaseCpuMs: (measured.databaseCpu / Math.max(1, done)) * 1000,
+    generatorShare: measured.generatorShare,
+    errors: measured.result.length - done,
+  };
 }
+
+interface CapacityRow {
+  name: Target["name"];
+  streams: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  refused: number;
+  peakMiB: number;
+  responsive: boolean;
+}
+
+async function capacityLevel(target: Target, streams: number, players: Player[]): Promise<CapacityRow> {
+  const deadline = performance.now() + CAPACITY_HOLD_MS + REPLY_TOKENS.length * TOKEN_DELAY_MS;
+  const measured = await measureUsage(target, async () => {
+    const streaming = holdStreams(target, streams, players, () => performance.now() > deadline);
+    await streaming.done;
+    return streaming.results;
+  });
+  const latencies = firstTokens(measured.result);
+  const failed = failures(measured.result);
+  const row: CapacityRow = {
+    name: target.name,
+    streams,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors: failed.length,
+    refused: refusedAtTheDoor(measured.result),
+    peakMiB: measured.peakMiB,
+    responsive: failed.length === 0 && percentile(latencies, 99) < RESPONSIVE_P99_MS,
+  };
+  const reasons = [...new Set(failed.map((failure) => failure.error))].slice(0, 3).join("; ");
+  console.log(
+    `${target.name.padStart(5)} ${String(streams).padStart(5)} streams │ first token p50 ${ms(row.p50)} · p99 ${ms(row.p99)} ms │ errors ${row.errors}${reasons ? ` (${reasons})` : ""} · refused ${row.refused} │ peak RSS ${row.peakMiB.toFixed(0)} MiB │ load generator CPU ${(measured.generatorShare * 100).toFixed(0)}%`,
+  );
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
 
 try {
   const players: Player[] = [];
   for (let first = 0; first < PLAYERS; first += 10) {
     players.push(...(await Promise.all(Array.from({ length: Math.min(10, PLAYERS - first) }, (_, offset) => signUp(first + offset)))));
   }
-  await grantCredits(players, 1_000_000);
-  // Warm up: compile paths, fill connection pools.
-  await Promise.all(players.slice(0, 10).map((player) => takeTurn(player, GAMES[0]!, true)));
+  await prepareStories(1_000_000);
+  // Warm up both: compile code paths, fill connection pools.
+  for (const target of targets) await Promise.all(players.slice(0, 50).map((player) => takeTurn(target, player, GAMES[0]!, true)));
 
-  const idle = serverMemoryMiB();
   console.log(
-    `database: ${databaseUrl ? "PostgreSQL" : "PGlite (embedded)"}; model: local OpenAI-compatible server, first token at once, then ${REPLY_TOKENS.length} tokens ${TOKEN_DELAY_MS} ms apart`,
+    `PostgreSQL; model: local OpenAI-compatible server, first token at once, then ${REPLY_TOKENS.length} tokens ${TOKEN_DELAY_MS} ms apart (the probe's and the throughput test's replies: 3 tokens at once)`,
   );
-  console.log(`server RSS at rest: ${idle.rss.toFixed(0)} MiB\n`);
-  console.log(`Latency the server adds before the first token (a probe player's ${PROBE_TURNS} turns while the other streams run):`);
-  for (const streams of LATENCY_LEVELS) await latencyLevel(streams, players);
+  console.log(`RSS at rest: site ${memoryMiB(site.child.pid!).rss.toFixed(0)} MiB, relay ${memoryMiB(targets[0]!.pid).rss.toFixed(0)} MiB\n`);
 
-  console.log(`\nConcurrent streams held for ${CAPACITY_HOLD_MS / 1000} s (each ending turn immediately replaced):`);
-  type Reached = { streams: number; peakMiB: number };
-  let held: Reached | undefined;
-  let responsive: Reached | undefined;
-  for (const streams of CAPACITY_LEVELS) {
-    const level = await capacityLevel(streams, players);
-    if (!level.held) break;
-    held = { streams, peakMiB: level.peakMiB };
-    if (level.responsive) responsive = held;
+  console.log(`Time to first token, a probe player's ${PROBE_TURNS} turns while the other streams run:`);
+  const latency: LatencyRow[] = [];
+  for (const streams of LATENCY_LEVELS) latency.push(await latencyLevel(streams, players));
+
+  console.log(`\nTurns per second with an instant model, ${THROUGHPUT_PLAYERS} players taking turns back to back:`);
+  const throughputRows: ThroughputRow[] = [];
+  for (let round = 0; round < 2; round += 1) {
+    for (const target of targets) {
+      const row = await throughput(target, players);
+      throughputRows.push(row);
+      console.log(
+        `${target.name.padStart(5)} │ ${row.turnsPerSecond.toFixed(0)} turns/s │ CPU a turn: process ${row.processCpuMs.toFixed(2)} ms, database ${row.databaseCpuMs.toFixed(2)} ms │ errors ${row.errors} │ load generator CPU ${(row.generatorShare * 100).toFixed(0)}%`,
+      );
+    }
   }
-  const describeReach = (level: Reached | undefined) =>
-    level ? `${level.streams} (server peak RSS by then ${level.peakMiB.toFixed(0)} MiB)` : "none of the steps";
-  console.log(`\nMost concurrent streams held without errors: ${describeReach(held)}`);
-  console.log(`Most held with the first token within ${RESPONSIVE_P99_MS} ms at p99: ${describeReach(responsive)}`);
+
+  console.log(`\nStreams held for ${CAPACITY_HOLD_MS / 1000} s at ${TOKEN_DELAY_MS} ms a token (each ending turn replaced at once):`);
+  const capacity: CapacityRow[] = [];
+  const stillResponsive = new Set(targets.map((target) => target.name));
+  for (const streams of CAPACITY_LEVELS) {
+    for (const target of targets.filter((candidate) => stillResponsive.has(candidate.name))) {
+      const row = await capacityLevel(target, streams, players);
+      capacity.push(row);
+      if (!row.responsive || row.refused > 0) stillResponsive.delete(target.name);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The report
+
+  const best = (name: Target["name"]) => Math.max(...throughputRows.filter((row) => row.name === name).map((row) => row.turnsPerSecond));
+  const mean = (name: Target["name"], pick: (row: ThroughputRow) => number) => {
+    const rows = throughputRows.filter((row) => row.name === name);
+    return rows.reduce((sum, row) => sum + pick(row), 0) / rows.length;
+  };
+  const heldBy = (name: Target["name"]) =>
+    capacity.filter((row) => row.name === name && row.responsive && row.refused === 0).at(-1);
+  const at200 = latency.find((row) => row.streams === 200) ?? latency.at(-1);
+  const turnsRatio = best("site") / best("relay");
+  const siteHeld = heldBy("site");
+  const verdict = (met: boolean) => (met ? "met" : "MISSED");
+
+  const latencyTable = markdownTable(
+    ["streams", "site p50 / p99 ms", "relay p50 / p99 ms", "p50 ratio", "p99 ratio", "errors"],
+    latency.map((row) => [
+      row.streams,
+      `${ms(row.p50.site)} / ${ms(row.p99.site)}`,
+      `${ms(row.p50.relay)} / ${ms(row.p99.relay)}`,
+      ratio(row.p50.site, row.p50.relay),
+      ratio(row.p99.site, row.p99.relay),
+      row.errors,
+    ]),
+  );
+  const throughputTable = markdownTable(
+    ["", "turns/s (best of 2)", "process CPU a turn", "database CPU a turn", "load generator CPU"],
+    targets.map((target) => [
+      target.name,
+      best(target.name).toFixed(0),
+      `${mean(target.name, (row) => row.processCpuMs).toFixed(2)} ms`,
+      `${mean(target.name, (row) => row.databaseCpuMs).toFixed(2)} ms`,
+      `${(mean(target.name, (row) => row.generatorShare) * 100).toFixed(0)}%`,
+    ]),
+  );
+  const capacityTable = markdownTable(
+    ["", "streams", "first token p50 / p99 ms", "errors", "refused (503)", "peak RSS MiB"],
+    capacity.map((row) => [row.name, row.streams, `${ms(row.p50)} / ${ms(row.p99)}`, row.errors, row.refused, row.peakMiB.toFixed(0)]),
+  );
+  const verdicts = [
+    `- Turns per second, site against relay: ${turnsRatio.toFixed(2)}× (goal ≥ ${GOALS.turnsPerSecond}×) — ${verdict(turnsRatio >= GOALS.turnsPerSecond)}.`,
+    at200
+      ? `- Added first-token latency at ${at200.streams} streams: p50 ${ratio(at200.p50.site, at200.p50.relay)} (goal ≤ ${GOALS.firstTokenP50}×) — ${verdict(at200.p50.site <= GOALS.firstTokenP50 * at200.p50.relay)}; p99 ${ratio(at200.p99.site, at200.p99.relay)} (goal ≤ ${GOALS.firstTokenP99}×) — ${verdict(at200.p99.site <= GOALS.firstTokenP99 * at200.p99.relay)}.`
+      : "",
+    `- Streams held with the first token within ${RESPONSIVE_P99_MS} ms at p99: site ${siteHeld ? `${siteHeld.streams} in ${siteHeld.peakMiB.toFixed(0)} MiB` : "none of the levels"}, relay ${heldBy("relay")?.streams ?? "none of the levels"} (goal ≥ ${GOALS.streams} in < ${GOALS.memoryMiB} MiB) — ${verdict(Boolean(siteHeld && siteHeld.streams >= GOALS.streams && siteHeld.peakMiB < GOALS.memoryMiB))}.`,
+  ].filter(Boolean);
+
+  console.log(`\n${verdicts.join("\n")}`);
+  writeReportSection(
+    "game-chat",
+    "The Game Master against a minimal relay (`game-chat`)",
+    [
+      `The site (as \`npm start\` runs it, logging at \`info\`) and a minimal relay doing the same job (\`scripts/bench/relay.ts\`: the session, the debit with its ledger row and the story window in one statement, the reply streamed through, the exchange stored) take turns on one PostgreSQL database with the same players, model and load generator, which share this machine's cores. The model answers at once; background replies stream ${REPLY_TOKENS.length} tokens ${TOKEN_DELAY_MS} ms apart.`,
+      "",
+      `**Time to first token** (a probe player's ${PROBE_TURNS} turns, answered at once, while the other streams run):`,
+      "",
+      latencyTable,
+      "",
+      `**Turns per second** with an instant model, ${THROUGHPUT_PLAYERS} players taking turns back to back for ${THROUGHPUT_MS / 1000} s, twice each; CPU a turn from /proc (the database's: the backends serving the bench's database):`,
+      "",
+      throughputTable,
+      "",
+      `**Streams held** for ${CAPACITY_HOLD_MS / 1000} s, each ending turn replaced at once; a target stops climbing at the first level it does not hold within ${RESPONSIVE_P99_MS} ms at p99 or where its door refuses turns (the site's GAME_MASTER_MAX_STREAMS, default 2000):`,
+      "",
+      capacityTable,
+      "",
+      ...verdicts,
+    ].join("\n"),
+  );
 } finally {
-  await server.stop();
-  client.close();
+  await observer.end();
+  for (const target of targets) await target.stop();
+  for (const client of clients.values()) client.close();
   await modelThread.terminate();
   rmSync(dataDir, { recursive: true, force: true });
-  await scratch?.drop();
+  await scratch.drop();
 }

@@ -1,0 +1,130 @@
+/**
+ * The baseline a Game Master turn is measured against (issue 18): a minimal relay doing the same
+ * job as POST /api/game-chat, and nothing else — no framework, no logging, no validation past
+ * what the job needs. On the site's own PostgreSQL database, with the site's players, sessions
+ * and credit function:
+ *
+ *   1. the session: the bearer token looked up (one round trip);
+ *   2. the credit debited with its ledger row (apply_credit_change) and the story window read, in
+ *      one statement (one round trip, one commit);
+ *   3. the game's prompt (kept in memory) and the window sent to the model, its reply streamed
+ *      through as game-chat's events (`data: {"content": …}`);
+ *   4. the exchange stored (one round trip, one commit), then `data: [DONE]`.
+ *
+ * `node relay.ts <database url> <model base url> <model>`; prints `listening <port>`. Its story is
+ * a table of its own (relay_messages), so it never disturbs the site's.
+ */
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import pg from "pg";
+
+const [databaseUrl, modelBaseUrl, model] = process.argv.slice(2);
+if (!databaseUrl || !modelBaseUrl || !model) throw new Error("usage: relay.ts <database url> <model base url> <model>");
+
+/** As many recent messages as the site's context would hold of short turns. */
+const WINDOW_MESSAGES = 40;
+
+const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
+const modelAgent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+const prompts = new Map<string, string>();
+
+await pool.query(`CREATE TABLE IF NOT EXISTS relay_messages (
+  id bigserial PRIMARY KEY, user_id text NOT NULL, game_slug text NOT NULL, exchange integer NOT NULL, role text NOT NULL, content text NOT NULL)`);
+await pool.query("CREATE INDEX IF NOT EXISTS relay_messages_story_idx ON relay_messages (user_id, game_slug, exchange)");
+for (const row of (await pool.query<{ slug: string; prompt: string }>("SELECT slug, prompt FROM games")).rows) prompts.set(row.slug, row.prompt);
+
+const BEGIN = `WITH debit AS (SELECT outcome FROM apply_credit_change($1, -1, 'chat_message', $3)),
+  recent AS (SELECT exchange, role, content FROM relay_messages WHERE user_id = $1 AND game_slug = $2 ORDER BY exchange DESC LIMIT ${WINDOW_MESSAGES})
+SELECT (SELECT outcome FROM debit) AS outcome,
+  (SELECT coalesce(max(exchange), 0) FROM recent) AS exchanges,
+  (SELECT coalesce(json_agg(json_build_object('role', role, 'content', content) ORDER BY exchange, role DESC), '[]') FROM recent) AS messages`;
+
+function readBody(request: http.IncomingMessage) {
+  return new Promise<string>((resolve, reject) => {
+    let body = "";
+    request.setEncoding("utf8");
+    request.on("data", (chunk: string) => (body += chunk));
+    request.on("end", () => resolve(body));
+    request.on("error", reject);
+  });
+}
+
+function refuse(response: http.ServerResponse, status: number, error: string) {
+  response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify({ error }));
+}
+
+/** Streams the model's reply through to `response`; resolves the whole reply. */
+function relayModel(messages: unknown[], response: http.ServerResponse) {
+  return new Promise<string>((resolve, reject) => {
+    const request = http.request(
+      `${modelBaseUrl}/chat/completions`,
+      { method: "POST", agent: modelAgent, headers: { "Content-Type": "application/json" } },
+      (upstream) => {
+        let reply = "";
+        let buffer = "";
+        upstream.setEncoding("utf8");
+        upstream.on("data", (chunk: string) => {
+          buffer += chunk;
+          let end: number;
+          let out = "";
+          while ((end = buffer.indexOf("\n\n")) >= 0) {
+            const event = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            if (!event.startsWith("data: ") || event === "data: [DONE]") continue;
+            const content = (JSON.parse(event.slice(6)) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content;
+            if (!content) continue;
+            reply += content;
+            out += `data: ${JSON.stringify({ content })}\n\n`;
+          }
+          if (out) response.write(out);
+        });
+        upstream.on("end", () => resolve(reply));
+        upstream.on("error", reject);
+      },
+    );
+    request.on("error", reject);
+    request.end(JSON.stringify({ model, stream: true, messages }));
+  });
+}
+
+async function turn(request: http.IncomingMessage, response: http.ServerResponse) {
+  const { message, game_slug: gameSlug } = JSON.parse(await readBody(request)) as { message: string; game_slug: string };
+  const token = request.headers.authorization?.slice("Bearer ".length) ?? "";
+  const session = await pool.query<{ user_id: string }>({
+    name: "session",
+    text: "SELECT user_id FROM session WHERE token = $1 AND expires_at > now()",
+    values: [token],
+  });
+  const userId = session.rows[0]?.user_id;
+  if (!userId) return refuse(response, 401, "Please sign in to continue.");
+  const prompt = prompts.get(gameSlug);
+  if (prompt === undefined) return refuse(response, 404, "The requested game could not be found.");
+
+  const begun = await pool.query<{ outcome: string; exchanges: number; messages: { role: string; content: string }[] }>({
+    name: "begin",
+    text: BEGIN,
+    values: [userId, gameSlug, `relay:${randomUUID()}`],
+  });
+  const { outcome, exchanges, messages } = begun.rows[0]!;
+  if (outcome !== "applied") return refuse(response, 402, "Insufficient credits.");
+
+  response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+  const reply = await relayModel([{ role: "system", content: prompt }, ...messages, { role: "user", content: message }], response);
+  await pool.query({
+    name: "store",
+    text: "INSERT INTO relay_messages (user_id, game_slug, exchange, role, content) VALUES ($1, $2, $3, 'user', $4), ($1, $2, $3, 'assistant', $5)",
+    values: [userId, gameSlug, exchanges + 1, message, reply],
+  });
+  response.end("data: [DONE]\n\n");
+}
+
+const server = http.createServer((request, response) => {
+  if (request.method !== "POST" || request.url !== "/api/game-chat") return refuse(response, 404, "Not found.");
+  turn(request, response).catch((error: unknown) => {
+    if (response.headersSent) response.destroy(error as Error);
+    else refuse(response, 500, (error as Error).message);
+  });
+});
+server.keepAliveTimeout = 65_000;
+server.listen(0, "127.0.0.1", () => console.log(`listening ${(server.address() as AddressInfo).port}`));
