@@ -28,7 +28,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import pg from "pg";
+import { eq } from "drizzle-orm";
 import { connectDatabase } from "#app/db/client.server.ts";
+import { stories } from "#app/db/schema.ts";
 import { setDatabaseConnection } from "#app/db/database.server.ts";
 import { applyCreditChange } from "#app/domain/credits.server.ts";
 import { startServerProcess } from "#tests/helpers/process.ts";
@@ -59,6 +61,8 @@ const GOALS = { turnsPerSecond: 0.7, firstTokenP50: 1.5, firstTokenP99: 2, strea
 const GAMES = ["empress-simulator", "cultivation-simulator", "celebrity-life", "matriarch-harem-simulator", "mary-sue-campus"];
 /** A story has one reply in flight at a time: enough players that every stream has a story of its own. */
 const PLAYERS = Math.max(THROUGHPUT_PLAYERS + 1, Math.ceil(Math.max(...CAPACITY_LEVELS, ...LATENCY_LEVELS) / GAMES.length) + 1);
+/** The relay plays stories of its own, with this title. */
+const RELAY_STORY_TITLE = "relay";
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 // ---------------------------------------------------------------------------------------------
@@ -101,9 +105,13 @@ const site = await startServerProcess(
 );
 
 async function startRelay(): Promise<Target> {
-  const child: ChildProcess = spawn(process.execPath, [path.join(import.meta.dirname, "relay.ts"), databaseUrl, modelBaseUrl, "bench-model"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(import.meta.dirname, "relay.ts"), databaseUrl, modelBaseUrl, "bench-model", RELAY_STORY_TITLE],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const port = await new Promise<string>((resolve, reject) => {
     child.stdout?.on("data", (chunk: Buffer) => {
       const match = /listening (\d+)/.exec(chunk.toString());
@@ -193,7 +201,15 @@ async function prepareStories(credits: number) {
   const rows = await connection.db.query.user.findMany({ columns: { id: true } });
   for (const row of rows) {
     await applyCreditChange({ userId: row.id, delta: credits, reason: "admin_grant", reference: `bench:${row.id}` });
-    for (const gameSlug of GAMES) await seedStory(connection.db, { userId: row.id, gameSlug, exchanges: [OPENING_EXCHANGE] });
+    for (const gameSlug of GAMES) {
+      // The relay's story first: the site continues the newest.
+      const relayStory = await seedStory(connection.db, { userId: row.id, gameSlug, exchanges: [OPENING_EXCHANGE] });
+      await connection.db
+        .update(stories)
+        .set({ title: RELAY_STORY_TITLE, updatedAt: new Date(0) })
+        .where(eq(stories.id, relayStory));
+      await seedStory(connection.db, { userId: row.id, gameSlug, exchanges: [OPENING_EXCHANGE] });
+    }
   }
   await connection.close();
 }
@@ -396,8 +412,7 @@ try {
     const rows = throughputRows.filter((row) => row.name === name);
     return rows.reduce((sum, row) => sum + pick(row), 0) / rows.length;
   };
-  const heldBy = (name: Target["name"]) =>
-    capacity.filter((row) => row.name === name && row.responsive && row.refused === 0).at(-1);
+  const heldBy = (name: Target["name"]) => capacity.filter((row) => row.name === name && row.responsive && row.refused === 0).at(-1);
   const at200 = latency.find((row) => row.streams === 200) ?? latency.at(-1);
   const turnsRatio = best("site") / best("relay");
   const siteHeld = heldBy("site");

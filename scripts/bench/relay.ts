@@ -1,26 +1,29 @@
 /**
  * The baseline a Game Master turn is measured against (issue 18): a minimal relay doing the same
  * job as POST /api/game-chat, and nothing else — no framework, no logging, no validation past
- * what the job needs. On the site's own PostgreSQL database, with the site's players, sessions
- * and credit function:
+ * what the job needs. On the site's own PostgreSQL database and tables, with the site's players,
+ * sessions, stories and credit function:
  *
  *   1. the session: the bearer token looked up (one round trip);
- *   2. the credit debited with its ledger row (apply_credit_change) and the story window read, in
- *      one statement (one round trip, one commit);
- *   3. the game's prompt (kept in memory) and the window sent to the model, its reply streamed
- *      through as game-chat's events (`data: {"content": …}`);
- *   4. the exchange stored (one round trip, one commit), then `data: [DONE]`.
+ *   2. the credit debited with its ledger row (apply_credit_change), the player's story found and
+ *      its newest messages read, in one statement (one round trip, one commit);
+ *   3. the game's prompt and published world (kept in memory) and the window sent to the model,
+ *      its reply streamed through as game-chat's events (`data: {"content": …}`);
+ *   4. the exchange stored in game_messages and the story moved on, in one statement (one round
+ *      trip, one commit), then `data: [DONE]`.
  *
- * `node relay.ts <database url> <model base url> <model>`; prints `listening <port>`. Its story is
- * a table of its own (relay_messages), so it never disturbs the site's.
+ * `node relay.ts <database url> <model base url> <model> <story title>`; prints `listening <port>`.
+ * It plays the stories with that title (the bench begins one per player and game, older than the
+ * site's, and the relay never touches their updated_at), so it never disturbs the site's.
  */
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
 
-const [databaseUrl, modelBaseUrl, model] = process.argv.slice(2);
-if (!databaseUrl || !modelBaseUrl || !model) throw new Error("usage: relay.ts <database url> <model base url> <model>");
+const [databaseUrl, modelBaseUrl, model, storyTitle] = process.argv.slice(2);
+if (!databaseUrl || !modelBaseUrl || !model || !storyTitle)
+  throw new Error("usage: relay.ts <database url> <model base url> <model> <story title>");
 
 /** As many recent messages as the site's context would hold of short turns. */
 const WINDOW_MESSAGES = 40;
@@ -29,16 +32,24 @@ const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
 const modelAgent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
 const prompts = new Map<string, string>();
 
-await pool.query(`CREATE TABLE IF NOT EXISTS relay_messages (
-  id bigserial PRIMARY KEY, user_id text NOT NULL, game_slug text NOT NULL, exchange integer NOT NULL, role text NOT NULL, content text NOT NULL)`);
-await pool.query("CREATE INDEX IF NOT EXISTS relay_messages_story_idx ON relay_messages (user_id, game_slug, exchange)");
-for (const row of (await pool.query<{ slug: string; prompt: string }>("SELECT slug, prompt FROM games")).rows) prompts.set(row.slug, row.prompt);
+const games = await pool.query<{ slug: string; brief: string }>(
+  `SELECT g.slug, g.prompt || coalesce((SELECT string_agg(c.title || E'\n' || c.content, E'\n\n' ORDER BY c.section_order)
+     FROM game_content c WHERE c.game_slug = g.slug AND c.is_published), '') AS brief FROM games g`,
+);
+for (const row of games.rows) prompts.set(row.slug, row.brief);
 
 const BEGIN = `WITH debit AS (SELECT outcome FROM apply_credit_change($1, -1, 'chat_message', $3)),
-  recent AS (SELECT exchange, role, content FROM relay_messages WHERE user_id = $1 AND game_slug = $2 ORDER BY exchange DESC LIMIT ${WINDOW_MESSAGES})
-SELECT (SELECT outcome FROM debit) AS outcome,
-  (SELECT coalesce(max(exchange), 0) FROM recent) AS exchanges,
-  (SELECT coalesce(json_agg(json_build_object('role', role, 'content', content) ORDER BY exchange, role DESC), '[]') FROM recent) AS messages`;
+  story AS (SELECT id, exchanges FROM stories WHERE user_id = $1 AND game_slug = $2 AND title = $4),
+  recent AS (SELECT m.exchange, m.role, m.content FROM game_messages m, story
+    WHERE m.story_id = story.id AND m.removed_at IS NULL ORDER BY m.exchange DESC, m.role LIMIT ${WINDOW_MESSAGES})
+SELECT (SELECT outcome FROM debit) AS outcome, story.id AS story_id, story.exchanges,
+  (SELECT coalesce(json_agg(json_build_object('role', role, 'content', content) ORDER BY exchange, role DESC), '[]') FROM recent) AS messages
+FROM story`;
+
+const STORE = `WITH stored AS (
+  INSERT INTO game_messages (user_id, game_slug, story_id, exchange, role, content)
+  VALUES ($1, $2, $3, $4, 'user', $5), ($1, $2, $3, $4, 'assistant', $6))
+UPDATE stories SET exchanges = $4 WHERE id = $3`;
 
 function readBody(request: http.IncomingMessage) {
   return new Promise<string>((resolve, reject) => {
@@ -101,21 +112,18 @@ async function turn(request: http.IncomingMessage, response: http.ServerResponse
   const prompt = prompts.get(gameSlug);
   if (prompt === undefined) return refuse(response, 404, "The requested game could not be found.");
 
-  const begun = await pool.query<{ outcome: string; exchanges: number; messages: { role: string; content: string }[] }>({
+  const begun = await pool.query<{ outcome: string; story_id: string; exchanges: number; messages: { role: string; content: string }[] }>({
     name: "begin",
     text: BEGIN,
-    values: [userId, gameSlug, `relay:${randomUUID()}`],
+    values: [userId, gameSlug, `relay:${randomUUID()}`, storyTitle],
   });
-  const { outcome, exchanges, messages } = begun.rows[0]!;
-  if (outcome !== "applied") return refuse(response, 402, "Insufficient credits.");
+  const started = begun.rows[0];
+  if (!started) return refuse(response, 404, "No story to continue.");
+  if (started.outcome !== "applied") return refuse(response, 402, "Insufficient credits.");
 
   response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
-  const reply = await relayModel([{ role: "system", content: prompt }, ...messages, { role: "user", content: message }], response);
-  await pool.query({
-    name: "store",
-    text: "INSERT INTO relay_messages (user_id, game_slug, exchange, role, content) VALUES ($1, $2, $3, 'user', $4), ($1, $2, $3, 'assistant', $5)",
-    values: [userId, gameSlug, exchanges + 1, message, reply],
-  });
+  const reply = await relayModel([{ role: "system", content: prompt }, ...started.messages, { role: "user", content: message }], response);
+  await pool.query({ name: "store", text: STORE, values: [userId, gameSlug, started.story_id, started.exchanges + 1, message, reply] });
   response.end("data: [DONE]\n\n");
 }
 

@@ -20,11 +20,15 @@ export interface TestServer {
 /**
  * Starts the built app (`npm run build`) in this test process on a free port, against a fresh
  * database. The configuration is read once per process, so one test file runs one server
- * configuration; `env` adds variables to the embedded defaults.
+ * configuration; `env` adds variables to the embedded defaults (or says them once the database
+ * exists, to reach it another way).
  */
-export async function startTestServer(env: Record<string, string | undefined> = {}): Promise<TestServer> {
+export async function startTestServer(
+  envOrFromDatabase: Record<string, string | undefined> | ((database: TestDatabase) => Promise<Record<string, string | undefined>>) = {},
+): Promise<TestServer> {
   if (!existsSync(BUILD_ENTRY)) throw new Error("Build the app first: npm run build");
   const database = await createTestDatabase();
+  const env = typeof envOrFromDatabase === "function" ? await envOrFromDatabase(database) : envOrFromDatabase;
   const port = await freePort();
   Object.assign(process.env, {
     NODE_ENV: "test",
