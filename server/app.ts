@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
@@ -167,37 +167,45 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
   // A kept page is answered here, with the security headers it was rendered with.
   if (pageCache) app.use(pageCache.serve());
 
-  // Security headers; scripts run only with this response's nonce.
-  app.use((_request, response, next) => {
-    response.locals.cspNonce = randomBytes(16).toString("base64");
-    next();
+  // Security headers. A page's scripts run only with its response's nonce; an API answer (JSON or
+  // an event stream, never a page with scripts) has no nonce, so its headers are the same for
+  // every answer and made once.
+  const contentSecurityPolicy = (scriptSrc: Array<string | ((request: IncomingMessage, response: ServerResponse) => string)>) => ({
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc,
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      // Images from elsewhere would tell that server who reads a page (and could carry what
+      // it says): content may only show the site's own (app/lib/content-urls.ts).
+      imgSrc: ["'self'", "data:"],
+      fontSrc: ["'self'", "data:"],
+      connectSrc: ["'self'"],
+      frameAncestors: ["'none'"],
+      formAction: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      upgradeInsecureRequests: config.PUBLIC_URL.startsWith("https://") ? [] : null,
+    },
   });
-  app.use(
+  const securityHeaders = (csp: ReturnType<typeof contentSecurityPolicy> | false) =>
     helmet({
-      contentSecurityPolicy: viteDevServer
-        ? false
-        : {
-            directives: {
-              defaultSrc: ["'self'"],
-              scriptSrc: ["'self'", (_request, response) => `'nonce-${(response as express.Response).locals.cspNonce}'`],
-              styleSrc: ["'self'", "'unsafe-inline'"],
-              // Images from elsewhere would tell that server who reads a page (and could carry what
-              // it says): content may only show the site's own (app/lib/content-urls.ts).
-              imgSrc: ["'self'", "data:"],
-              fontSrc: ["'self'", "data:"],
-              connectSrc: ["'self'"],
-              frameAncestors: ["'none'"],
-              formAction: ["'self'"],
-              objectSrc: ["'none'"],
-              baseUri: ["'self'"],
-              upgradeInsecureRequests: config.PUBLIC_URL.startsWith("https://") ? [] : null,
-            },
-          },
+      contentSecurityPolicy: csp,
       strictTransportSecurity: config.PUBLIC_URL.startsWith("https://"),
       referrerPolicy: { policy: "strict-origin-when-cross-origin" },
       crossOriginEmbedderPolicy: false,
-    }),
+    });
+  const pageHeaders = securityHeaders(
+    !viteDevServer && contentSecurityPolicy(["'self'", (_request, response) => `'nonce-${(response as express.Response).locals.cspNonce}'`]),
   );
+  const apiHeaders = securityHeaders(!viteDevServer && contentSecurityPolicy(["'self'"]));
+  app.use((request, response, next) => {
+    if (request.path.startsWith("/api/")) {
+      apiHeaders(request, response, next);
+      return;
+    }
+    response.locals.cspNonce = randomBytes(16).toString("base64");
+    pageHeaders(request, response, next);
+  });
 
   // Server-sent events must reach the browser as they are written, never buffered for gzip.
   app.use(

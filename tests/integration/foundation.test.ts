@@ -69,6 +69,16 @@ describe("the server shell", () => {
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
   });
 
+  it("sends API answers the same security headers, with a policy that lets no inline script run", async () => {
+    const response = await server.fetch("/api/game-messages?game_slug=empress-simulator");
+    expect(response.status).toBe(401);
+    const directives = (response.headers.get("content-security-policy") ?? "").split(";").map((directive) => directive.trim());
+    expect(directives).toContain("script-src 'self'");
+    expect(directives).toContain("frame-ancestors 'none'");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+  });
+
   it("lets pages load images from the site itself (and data: URLs) only", async () => {
     const response = await server.fetch("/game/empress-simulator");
     expect(response.status).toBe(200);
