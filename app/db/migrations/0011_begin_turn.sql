@@ -21,26 +21,41 @@ $$ LANGUAGE sql;
 -- What a model's context may draw on for a call about exchange p_before: the opening exchange, and
 -- the newest exchanges before p_before — at most p_max_exchanges, and only those the context could
 -- still hold after the newer ones (fewer than p_max_characters in the newer messages). Each as one
--- JSON array of [exchange, role, content], in story order. Read by exchange range from the index
--- on (story, exchange, role): never a sort of the whole story.
+-- JSON array of [exchange, role, content], in story order. Read newest first by exchange range from
+-- the index on (story, exchange, role), and no further than the budget: never a sort of the story,
+-- and a story of long replies reads only the rows the context can hold.
 CREATE OR REPLACE FUNCTION story_context(p_story_id uuid, p_before integer, p_max_exchanges integer, p_max_characters integer)
 RETURNS TABLE (opening text, recent text) AS $$
-  WITH page AS (
+DECLARE
+  message record;
+  v_characters integer := 0;
+  v_exchanges integer[] := '{}';
+  v_roles text[] := '{}';
+  v_contents text[] := '{}';
+BEGIN
+  IF p_before <= 1 THEN
+    RETURN QUERY SELECT '[]'::text, '[]'::text;
+    RETURN;
+  END IF;
+  FOR message IN
     SELECT m.exchange, m.role, m.content FROM game_messages AS m
     WHERE m.story_id = p_story_id AND m.removed_at IS NULL
       AND m.exchange >= greatest(1, p_before - p_max_exchanges) AND m.exchange < p_before
-  ), measured AS (
-    SELECT page.*, coalesce(sum(length(page.content)) OVER (ORDER BY page.exchange DESC, page.role
-      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS newer_characters
-    FROM page
-  )
-  SELECT
+    ORDER BY m.exchange DESC, m.role
+  LOOP
+    EXIT WHEN v_characters >= p_max_characters;
+    v_exchanges := v_exchanges || message.exchange;
+    v_roles := v_roles || message.role;
+    v_contents := v_contents || message.content;
+    v_characters := v_characters + length(message.content);
+  END LOOP;
+  RETURN QUERY SELECT
     (SELECT coalesce(json_agg(json_build_array(m.exchange, m.role, m.content) ORDER BY m.role DESC), '[]')::text
-      FROM game_messages AS m WHERE m.story_id = p_story_id AND m.removed_at IS NULL AND m.exchange = 1 AND p_before > 1),
-    coalesce(json_agg(json_build_array(measured.exchange, measured.role, measured.content)
-      ORDER BY measured.exchange, measured.role DESC), '[]')::text
-  FROM measured WHERE measured.newer_characters < p_max_characters;
-$$ LANGUAGE sql STABLE;
+      FROM game_messages AS m WHERE m.story_id = p_story_id AND m.removed_at IS NULL AND m.exchange = 1),
+    (SELECT coalesce(json_agg(json_build_array(kept.exchange, kept.role, kept.content) ORDER BY kept.newest DESC), '[]')::text
+      FROM unnest(v_exchanges, v_roles, v_contents) WITH ORDINALITY AS kept(exchange, role, content, newest));
+END;
+$$ LANGUAGE plpgsql STABLE;
 --> statement-breakpoint
 
 -- A call of the Game Master, from the rate limit to the context. p_story_id names the story (a
