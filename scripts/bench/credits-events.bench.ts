@@ -12,6 +12,7 @@ import path from "node:path";
 import { applyCreditChange } from "#app/domain/credits.server.ts";
 import type { RunningServer } from "#server/app.ts";
 import { freePort } from "#tests/helpers/server.ts";
+import { writeReportSection } from "./report.ts";
 import { openEventStream, type SseConnection } from "#tests/helpers/sse.ts";
 
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 50);
@@ -93,11 +94,15 @@ try {
     const sorted = latencies.toSorted((a, b) => a - b);
     return `p50 ${percentile(sorted, 50).toFixed(1)} ms · p95 ${percentile(sorted, 95).toFixed(1)} ms · p99 ${percentile(sorted, 99).toFixed(1)} ms · max ${percentile(sorted, 100).toFixed(1)} ms (${sorted.length} deliveries)`;
   };
-  console.log(`database: ${server.connection.driver}; ${PLAYERS} players × ${TABS_PER_PLAYER} tabs = ${streams} open streams`);
-  console.log("delay from a balance change being requested to the event in each of the player's tabs:");
-  console.log(`  one change at a time:          ${summary(oneAtATime)}`);
-  console.log(`  ${PLAYERS} players' changes at once: ${summary(bursts)}`);
-  console.log(`memory per open stream (client and server in one process): ${(memoryPerStream / 1024).toFixed(1)} KiB`);
+  const lines = [
+    `${server.connection.driver === "pglite" ? "PGlite" : "PostgreSQL"}; ${PLAYERS} players × ${TABS_PER_PLAYER} tabs = ${streams} open streams. Delay from a balance change being requested to the event in each of the player's tabs:`,
+    "",
+    `- one change at a time: ${summary(oneAtATime)}`,
+    `- ${PLAYERS} players' changes at once: ${summary(bursts)}`,
+    `- memory per open stream (client and server in one process): ${(memoryPerStream / 1024).toFixed(1)} KiB`,
+  ];
+  console.log(lines.join("\n"));
+  writeReportSection("credits-events", "Live balance (`credits-events`)", lines.join("\n"));
   for (const opened of tabs.values()) for (const tab of opened) tab.close();
 } finally {
   await server.close();

@@ -25,6 +25,7 @@ import { chromium } from "playwright-core";
 import { mostCharactersWithin } from "#app/domain/game-master/tokens.server.ts";
 import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
 import { startServerProcess } from "#tests/helpers/process.ts";
+import { writeReportSection } from "./report.ts";
 import { createScratchDatabase } from "./scratch-database.ts";
 
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -261,14 +262,18 @@ try {
     ["phone (4× CPU): composer takes typing", (row) => row.typingMs, 1.5, (value) => `${value.toFixed(0)} ms`],
     ["DOM nodes", (row) => row.domNodes, 1.5, (value) => value.toFixed(0)],
   ];
-  console.log("database: PostgreSQL; a local OpenAI-compatible model answering at once; ratios are to the 10-exchange story in this run\n");
-  console.log(`| measure | ${rows.map((row) => `${row.exchanges.toLocaleString("en-US")} exchanges`).join(" | ")} | worst ratio | goal |`);
-  console.log(`|---|${rows.map(() => "---|").join("")}---|---|`);
-  for (const [name, value, goal, format] of goals) {
-    const worst = Math.max(...rows.slice(1).map((row) => ratio(value(row), value(base!))));
-    const verdict = goal === undefined ? "—" : `≤ ${goal}× ${worst <= goal ? "met" : "MISSED"}`;
-    console.log(`| ${name} | ${rows.map((row) => format(value(row))).join(" | ")} | ${worst.toFixed(2)}× | ${verdict} |`);
-  }
+  const lines = [
+    `| measure | ${rows.map((row) => `${row.exchanges.toLocaleString("en-US")} exchanges`).join(" | ")} | worst ratio | goal |`,
+    `|---|${rows.map(() => "---|").join("")}---|---|`,
+    ...goals.map(([name, value, goal, format]) => {
+      const worst = Math.max(...rows.slice(1).map((row) => ratio(value(row), value(base!))));
+      const verdict = goal === undefined ? "—" : `≤ ${goal}× ${worst <= goal ? "met" : "MISSED"}`;
+      return `| ${name} | ${rows.map((row) => format(value(row))).join(" | ")} | ${worst.toFixed(2)}× | ${verdict} |`;
+    }),
+  ];
+  const heading = "PostgreSQL; a local OpenAI-compatible model answering at once; ratios are to the 10-exchange story in this run.";
+  console.log(`${heading}\n\n${lines.join("\n")}`);
+  writeReportSection("long-story", "Long stories (`long-story`)", `${heading}\n\n${lines.join("\n")}`);
 } finally {
   await database.end();
   await server.stop();
