@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { retryWhileDatabaseBusy } from "../../db/busy.server.ts";
-import { db } from "../../db/database.server.ts";
+import { preparedQuery } from "../../db/prepared.server.ts";
 import { env } from "../../env.server.ts";
 import { CREDITS_PER_MESSAGE } from "../../lib/constants.ts";
 import { trackInFlight } from "../../lib/in-flight.server.ts";
@@ -75,14 +75,20 @@ export interface StoryCallRequest {
   logger: Logger;
 }
 
+const finishCallQuery = preparedQuery((database) => {
+  const p = sql.placeholder;
+  return database
+    .select({ outcome: sql<"stored" | "reverted" | "settled">`outcome` })
+    .from(
+      sql`finish_story_operation(${p("storyId")}::uuid, ${p("turnId")}::uuid, ${p("text")}, ${p("restoreVersion")}::int, ${p("state")}::jsonb)`,
+    )
+    .prepare("finish_call");
+});
+
 /** Finishes a call: its reply and the story state it left stored, or, with no text, the call undone. */
 function finishCall(storyId: string, turnId: string, text: string, restoreVersion: number | null, state: StoryState | null = null) {
   return retryWhileDatabaseBusy(async () => {
-    const [row] = await db()
-      .select({ outcome: sql<"stored" | "reverted" | "settled">`outcome` })
-      .from(
-        sql`finish_story_operation(${storyId}::uuid, ${turnId}::uuid, ${text}, ${restoreVersion}::int, ${state ? JSON.stringify(state) : null}::jsonb)`,
-      );
+    const [row] = await finishCallQuery().execute({ storyId, turnId, text, restoreVersion, state: state ? JSON.stringify(state) : null });
     return row?.outcome ?? "settled";
   });
 }
