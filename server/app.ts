@@ -216,6 +216,7 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
   );
 
   app.use(limitRequestBody);
+  app.use("/api", sendEventStreamHeadersWithFirstEvent);
   if (connection.driver === "pglite") app.use(controlRouter(config.DATA_DIR));
   // Before the static files: only pages React Router rendered are ever kept.
   if (pageCache) app.use(pageCache.capture());
@@ -249,6 +250,24 @@ function reactRouterHandler({ shutdownSignal, build }: Pick<AppOptions, "shutdow
     },
   });
 }
+
+/**
+ * React Router's adapter sends an event stream's headers on their own, before the body, for
+ * streams that may wait before their first event; each of ours writes its first event at once
+ * (which reply, or the balance), so the headers wait for it and both go out in one write: one
+ * system call less on every Game Master call. At worst (a first event later than this tick) the
+ * headers go out alone, as before.
+ */
+const sendEventStreamHeadersWithFirstEvent: RequestHandler = (_request, response, next) => {
+  const flushHeaders = response.flushHeaders.bind(response);
+  response.flushHeaders = () => {
+    const socket = response.socket;
+    socket?.cork();
+    flushHeaders();
+    if (socket) process.nextTick(() => socket.uncork());
+  };
+  next();
+};
 
 /** What fails outside React Router (a middleware, a malformed request Express refused) in the one error shape. */
 const finalErrorHandler: ErrorRequestHandler = (error: unknown, request, response, next) => {
