@@ -1,9 +1,13 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { firstLoadChunk, lucideIconImports } from "./vite.first-load.ts";
 
 export default defineConfig({
   environments: {
+    client: {
+      build: { rolldownOptions: { output: { codeSplitting: { groups: [{ name: firstLoadChunk }] } } } },
+    },
     ssr: {
       // Bundled, not imported from node_modules: Node's ES module loader re-reads drizzle-orm's
       // 180 KB package.json for each of its files it loads (~130 MB of heap and ~400 ms at start),
@@ -19,5 +23,5 @@ export default defineConfig({
       },
     },
   },
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [tailwindcss(), reactRouter(), lucideIconImports()],
 });

@@ -3,7 +3,7 @@ import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestora
 import displayFont from "@fontsource/cormorant-garamond/files/cormorant-garamond-latin-700-normal.woff2?url";
 import textFont from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 import type { Route } from "./+types/root";
-import "./app.css";
+import stylesheet from "./app.css?url";
 import { useLiveCreditsStream } from "./components/live-credits.ts";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
@@ -42,6 +42,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#120d1c" />
+        {/* A precedence makes React write the stylesheet before the scripts' modulepreloads: on
+            HTTP/1.1 the render-blocking CSS no longer waits behind them for a connection. */}
+        <link rel="stylesheet" href={stylesheet} precedence="site" />
         <Meta />
         <Links />
       </head>

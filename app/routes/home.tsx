@@ -46,7 +46,7 @@ const FEATURES = [
 ] as const;
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { viewer } = useRootData();
+  const { site, viewer } = useRootData();
   return (
     <>
       <section className="relative overflow-hidden bg-gradient-to-b from-ink via-ink to-plum/20">
@@ -62,7 +62,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               <Link to="/games">Start Playing</Link>
             </Button>
             <Button asChild size="lg" variant="outline">
-              <Link to="/about">Learn More</Link>
+              <Link to="/about">
+                Learn More
+                {/* Search engines rate a link by its own words; "Learn More" alone says nothing of where it leads. */}
+                <span className="sr-only"> about {site.name}</span>
+              </Link>
             </Button>
           </div>
         </div>

@@ -41,8 +41,14 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "pae-lighthouse-"));
 const server = await startServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: "warn" });
 const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
 const results: Measured[] = [];
-try {
-  for (const page of PAGES) {
+
+/**
+ * One Lighthouse run of a page. Now and then Chromium's trace of the load comes back without its
+ * navigation start (NO_NAVSTART): Lighthouse then reports a score of 0 for a page it did not
+ * measure, so that run is made again, with the same settings.
+ */
+async function measure(page: string) {
+  for (let attempt = 1; ; attempt++) {
     const run = await lighthouse(`${server.url}${page}`, {
       port: chrome.port,
       output: "json",
@@ -50,6 +56,16 @@ try {
       onlyCategories: ["performance", "accessibility", "seo", "best-practices"],
     });
     if (!run) throw new Error(`Lighthouse returned nothing for ${page}`);
+    const failure = run.lhr.runtimeError;
+    if (!failure) return run;
+    if (attempt === 3) throw new Error(`Lighthouse could not measure ${page}: ${failure.code} ${failure.message}`);
+    console.log(`${page}: Lighthouse could not measure the load (${failure.code}); measuring again`);
+  }
+}
+
+try {
+  for (const page of PAGES) {
+    const run = await measure(page);
     const { categories, audits } = run.lhr as unknown as {
       categories: Record<string, { score: number | null }>;
       audits: Record<string, Audit>;
