@@ -1,6 +1,9 @@
-import { mkdirSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import { promisify } from "node:util";
+import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import { drizzle as drizzleNodePostgres } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
@@ -49,10 +52,24 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
   return connection;
 }
 
+/**
+ * PostgreSQL settings of the embedded database (docs/decisions/028). In WebAssembly, PostgreSQL's
+ * shared memory is memory of this process, allocated and zeroed at start: initdb's 128 MB of
+ * shared_buffers were 128 MB of RSS for a database of a few megabytes. 16 MB holds the seeded
+ * site several times over; a page beyond it is read again from the data directory, which the
+ * operating system caches. Given at every start, so directories made before this setting get it too.
+ */
+const PGLITE_SETTINGS = ["-c", "shared_buffers=16MB"];
+const PGLITE_OPTIONS = {
+  startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
+  initDbStartParams: PGLITE_SETTINGS,
+} satisfies PGliteOptions;
+
 async function connectPglite(dataDir: string): Promise<DatabaseConnection> {
-  const directory = dataDir === "memory://" ? dataDir : path.join(dataDir, "pglite");
-  if (directory !== "memory://") mkdirSync(directory, { recursive: true });
-  const client = await PGlite.create(directory);
+  const inMemory = dataDir === "memory://";
+  const directory = inMemory ? dataDir : path.join(dataDir, "pglite");
+  if (!inMemory && !existsSync(path.join(directory, "PG_VERSION"))) await createPgliteDirectory(directory);
+  const client = await PGlite.create(directory, { ...PGLITE_OPTIONS });
   const db = drizzlePglite({ client, schema }) as unknown as Database;
   return {
     db,
@@ -70,6 +87,25 @@ async function connectPglite(dataDir: string): Promise<DatabaseConnection> {
       if (!client.closed) await client.close();
     },
   };
+}
+
+/**
+ * PGlite runs initdb with a second instance beside the first and copies the result across: a
+ * server that did so in-process peaked at twice its usual memory and, idle, kept about 80 MiB of
+ * it (garbage an idle server never collects). A short-lived process makes the directory instead,
+ * so the server opens it as after a restart. The child stays on WebAssembly's baseline compiler,
+ * as `npm start` does, and initdb gets the small buffers: its own peak is about 510 MiB, not 1 GiB.
+ */
+async function createPgliteDirectory(directory: string) {
+  mkdirSync(directory, { recursive: true });
+  const pglite = createRequire(import.meta.url).resolve("@electric-sql/pglite");
+  const script = `require(${JSON.stringify(pglite)}).PGlite.create(${JSON.stringify(directory)}, ${JSON.stringify(PGLITE_OPTIONS)}).then((client) => client.close())`;
+  try {
+    await promisify(execFile)(process.execPath, ["--liftoff-only", "-e", script]);
+  } catch (error) {
+    const { stderr } = error as { stderr?: string };
+    throw new Error(`Could not create the embedded database in ${directory}: ${stderr?.trim() || (error as Error).message}`, { cause: error });
+  }
 }
 
 /** How long a query waits for a free PostgreSQL connection before failing as busy (busy.server.ts). */
