@@ -48,22 +48,28 @@ export class ConflictError extends DomainError {
   }
 }
 
-export class RateLimitedError extends DomainError {
-  override name = "RateLimitedError";
+/** A refusal for now: the same request may succeed after retryAfterSeconds (answered with Retry-After). */
+export class RetryLaterError extends DomainError {
+  override name = "RetryLaterError";
   readonly retryAfterSeconds: number;
-  constructor(message: string, retryAfterSeconds: number) {
-    super("rate_limited", message);
+  constructor(code: Extract<ErrorCode, "rate_limited" | "busy">, message: string, retryAfterSeconds: number) {
+    super(code, message);
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
-/** The server has as much work as it takes now: the same request may succeed after retryAfterSeconds. */
-export class BusyError extends DomainError {
-  override name = "BusyError";
-  readonly retryAfterSeconds: number;
+export class RateLimitedError extends RetryLaterError {
+  override name = "RateLimitedError";
   constructor(message: string, retryAfterSeconds: number) {
-    super("busy", message);
-    this.retryAfterSeconds = retryAfterSeconds;
+    super("rate_limited", message, retryAfterSeconds);
+  }
+}
+
+/** The server has as much work as it takes now. */
+export class BusyError extends RetryLaterError {
+  override name = "BusyError";
+  constructor(message: string, retryAfterSeconds: number) {
+    super("busy", message, retryAfterSeconds);
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { data } from "react-router";
 import { isDatabaseBusy } from "../db/busy.server.ts";
-import { BusyError, DomainError, RateLimitedError } from "../domain/errors.server.ts";
+import { DomainError, RetryLaterError } from "../domain/errors.server.ts";
 import type { ErrorBody, ErrorCode } from "../lib/error-codes.ts";
 import { MAX_REQUEST_BODY_BYTES } from "./limits.ts";
 
@@ -91,7 +91,7 @@ export function responseForError(error: unknown, { logger, requestId }: { logger
   if (error instanceof RequestError) {
     return errorResponse({ error: error.message, code: error.code, ...fields(error.fieldErrors) }, error.headers);
   }
-  if (error instanceof RateLimitedError || error instanceof BusyError) {
+  if (error instanceof RetryLaterError) {
     return errorResponse(
       { error: error.message, code: error.code, retryAfterSeconds: error.retryAfterSeconds },
       { "Retry-After": String(error.retryAfterSeconds) },

@@ -20,6 +20,7 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
+import { readBody } from "#tests/fakes/streaming-model.ts";
 
 const [databaseUrl, modelBaseUrl, model, storyTitle] = process.argv.slice(2);
 if (!databaseUrl || !modelBaseUrl || !model || !storyTitle)
@@ -50,16 +51,6 @@ const STORE = `WITH stored AS (
   INSERT INTO game_messages (user_id, game_slug, story_id, exchange, role, content)
   VALUES ($1, $2, $3, $4, 'user', $5), ($1, $2, $3, $4, 'assistant', $6))
 UPDATE stories SET exchanges = $4 WHERE id = $3`;
-
-function readBody(request: http.IncomingMessage) {
-  return new Promise<string>((resolve, reject) => {
-    let body = "";
-    request.setEncoding("utf8");
-    request.on("data", (chunk: string) => (body += chunk));
-    request.on("end", () => resolve(body));
-    request.on("error", reject);
-  });
-}
 
 function refuse(response: http.ServerResponse, status: number, error: string) {
   response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify({ error }));

@@ -49,7 +49,7 @@ export interface FakeModelServer {
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
-function readBody(request: IncomingMessage) {
+export function readBody(request: IncomingMessage) {
   return new Promise<string>((resolve, reject) => {
     let body = "";
     request.setEncoding("utf8");

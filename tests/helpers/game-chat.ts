@@ -70,14 +70,15 @@ export async function startGameMasterServer(startModel: () => Promise<FakeModelS
 
 /**
  * The story tests' server: a local OpenAI-compatible model that gives up after 1.5 s of silence,
- * so a test of a failing model does not wait a minute.
+ * so a test of a failing model does not wait a minute; `env` adds to its settings.
  */
-export function startStoryTestServer() {
+export function startStoryTestServer(env: Record<string, string> = {}) {
   return startGameMasterServer(startOpenAICompatibleServer, {
     AI_PROVIDER: "openai-compatible",
     AI_MODEL: "fake-storyteller-7b",
     AI_API_KEY: "test-key",
     AI_TIMEOUT_MS: "1500",
+    ...env,
   });
 }
 

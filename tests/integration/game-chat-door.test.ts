@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GAME_MASTER_BUSY_MESSAGE } from "#app/domain/game-master/admission.server.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
-import { balanceAndLedger, postChat, readTurn, startGameMasterServer, storedMessages, TEST_GAME } from "#tests/helpers/game-chat.ts";
+import { balanceAndLedger, postChat, readTurn, startStoryTestServer, storedMessages, TEST_GAME } from "#tests/helpers/game-chat.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
 import { beginStory } from "#tests/helpers/stories.ts";
-import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
 import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
 
 /**
@@ -19,15 +18,7 @@ let server: TestServer;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  ({
-    model,
-    server,
-    close: stop,
-  } = await startGameMasterServer(startOpenAICompatibleServer, {
-    AI_PROVIDER: "openai-compatible",
-    AI_MODEL: "fake-storyteller-7b",
-    GAME_MASTER_MAX_STREAMS: String(MAX_STREAMS),
-  }));
+  ({ model, server, close: stop } = await startStoryTestServer({ GAME_MASTER_MAX_STREAMS: String(MAX_STREAMS) }));
 });
 
 afterAll(async () => {

@@ -89,25 +89,24 @@ DECLARE
 BEGIN
   SELECT * INTO counter FROM consume_rate_limit(p_chat_key, p_now, p_window_ms);
   IF counter.count > p_chat_limit THEN
-    RETURN QUERY SELECT 'rate_limited'::text, counter.count, counter.window_started_at,
-      NULL::uuid, NULL::text, NULL::integer, NULL::text, NULL::text, NULL::text, NULL::integer,
-      NULL::bigint, NULL::bigint, NULL::integer, NULL::integer, NULL::integer, NULL::integer, NULL::text, NULL::text, NULL::text, NULL::text, NULL::jsonb;
+    outcome := 'rate_limited';
+    limit_count := counter.count;
+    limit_window_started_at := counter.window_started_at;
+    RETURN NEXT;
     RETURN;
   END IF;
 
   IF p_story_id IS NOT NULL THEN
     SELECT * INTO story FROM stories AS s WHERE s.id = p_story_id AND s.user_id = p_user_id;
     IF NOT FOUND OR story.game_slug IS DISTINCT FROM coalesce(p_game_slug, story.game_slug) THEN
-      RETURN QUERY SELECT 'missing'::text, NULL::integer, NULL::bigint,
-        NULL::uuid, NULL::text, NULL::integer, NULL::text, NULL::text, NULL::text, NULL::integer,
-        NULL::bigint, NULL::bigint, NULL::integer, NULL::integer, NULL::integer, NULL::integer, NULL::text, NULL::text, NULL::text, NULL::text, NULL::jsonb;
+      outcome := 'missing';
+      RETURN NEXT;
       RETURN;
     END IF;
   END IF;
   IF NOT EXISTS (SELECT 1 FROM games AS g WHERE g.slug = coalesce(story.game_slug, p_game_slug) AND g.is_active) THEN
-    RETURN QUERY SELECT 'game_missing'::text, NULL::integer, NULL::bigint,
-      NULL::uuid, NULL::text, NULL::integer, NULL::text, NULL::text, NULL::text, NULL::integer,
-      NULL::bigint, NULL::bigint, NULL::integer, NULL::integer, NULL::integer, NULL::integer, NULL::text, NULL::text, NULL::text, NULL::text, NULL::jsonb;
+    outcome := 'game_missing';
+    RETURN NEXT;
     RETURN;
   END IF;
   IF p_story_id IS NULL THEN
@@ -133,18 +132,18 @@ BEGIN
   IF v_opens THEN
     SELECT * INTO counter FROM consume_rate_limit(p_opening_key, p_now, p_window_ms);
     IF counter.count > p_opening_limit THEN
-      RETURN QUERY SELECT 'opening_limited'::text, counter.count, counter.window_started_at,
-        NULL::uuid, NULL::text, NULL::integer, NULL::text, NULL::text, NULL::text, NULL::integer,
-        NULL::bigint, NULL::bigint, NULL::integer, NULL::integer, NULL::integer, NULL::integer, NULL::text, NULL::text, NULL::text, NULL::text, NULL::jsonb;
+      outcome := 'opening_limited';
+      limit_count := counter.count;
+      limit_window_started_at := counter.window_started_at;
+      RETURN NEXT;
       RETURN;
     END IF;
   END IF;
 
   SELECT * INTO begun FROM begin_story_operation(story.id, p_user_id, p_turn_id, p_kind, p_exchange, p_message, p_cost, p_lease_seconds);
   IF begun.outcome <> 'started' THEN
-    RETURN QUERY SELECT begun.outcome, NULL::integer, NULL::bigint,
-      story.id, story.game_slug, NULL::integer, NULL::text, NULL::text, NULL::text, NULL::integer,
-      NULL::bigint, NULL::bigint, NULL::integer, NULL::integer, NULL::integer, NULL::integer, NULL::text, NULL::text, NULL::text, NULL::text, NULL::jsonb;
+    outcome := begun.outcome;
+    RETURN NEXT;
     RETURN;
   END IF;
 
