@@ -141,12 +141,21 @@ function cpuSeconds(pid: number) {
   }
 }
 
-/** The PostgreSQL backends serving the scratch database: their CPU is the database's share of a turn. */
+/**
+ * The CPU seconds of each PostgreSQL backend serving the scratch database, by pid: the database's
+ * share of a turn. Pools open and close connections, so a measure compares backend by backend.
+ */
 const observer = new pg.Client({ connectionString: databaseUrl });
 await observer.connect();
-async function databaseCpuSeconds() {
+async function databaseBackendsCpu() {
   const { rows } = await observer.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database()");
-  return rows.reduce((sum, row) => sum + cpuSeconds(row.pid), 0);
+  return new Map(rows.map((row) => [row.pid, cpuSeconds(row.pid)]));
+}
+/** CPU the backends used since `before`; a backend opened meanwhile counts from its start. */
+async function databaseCpuSince(before: Map<number, number>) {
+  let total = 0;
+  for (const [pid, seconds] of await databaseBackendsCpu()) total += seconds - (before.get(pid) ?? 0);
+  return total;
 }
 
 /** The target's peak RSS and share of one core while `run` ran, and the load generator's share. */
@@ -154,7 +163,7 @@ async function measureUsage<T>(target: Target, run: () => Promise<T>) {
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, memoryMiB(target.pid).rss)), 250);
   const targetCpuBefore = cpuSeconds(target.pid);
-  const databaseCpuBefore = await databaseCpuSeconds();
+  const databaseCpuBefore = await databaseBackendsCpu();
   const ownCpuBefore = process.cpuUsage();
   const startedAt = performance.now();
   const result = await run();
@@ -166,7 +175,7 @@ async function measureUsage<T>(target: Target, run: () => Promise<T>) {
     seconds,
     peakMiB: peak,
     targetCpu: cpuSeconds(target.pid) - targetCpuBefore,
-    databaseCpu: (await databaseCpuSeconds()) - databaseCpuBefore,
+    databaseCpu: await databaseCpuSince(databaseCpuBefore),
     generatorShare: (ownCpu.user + ownCpu.system) / 1e6 / seconds,
   };
 }
