@@ -69,6 +69,11 @@ export function recordErrors(page: Page): Page & { errors: string[] } {
 
 /** Serious and critical accessibility violations on the page (axe-core). */
 export async function seriousAccessibilityViolations(page: Page) {
+  // Colours are judged at rest: a toast still fading in has, for a moment, a contrast of its own.
+  // Endless animations (a spinner, a pulse) never settle and are not waited for.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== "running" || animation.effect?.getTiming().iterations === Infinity),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
