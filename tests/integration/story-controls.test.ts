@@ -1,10 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { gameMessages, replyVersions, stories } from "#app/db/schema.ts";
+import { gameMessages, games, replyVersions, stories } from "#app/db/schema.ts";
+import { PLAY_TOASTS } from "#app/lib/play-texts.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import {
   balanceAndLedger,
+  createTestGame,
   eventually,
   ledgerRows,
   postChat,
@@ -308,6 +310,40 @@ describe("a turn that outlives its page", () => {
     expect(settled.busy).toBe(false);
     expect(settled.messages.map((message) => message.content)).not.toContain("Into the void.");
     await hanging.then(readTurn);
+    expect(await balanceAndLedger(player)).toEqual({ balance: 19, ledger: 19 });
+  });
+
+  it("is settled by the next turn itself, which then begins in its place", async () => {
+    const { player, storyId } = await playing();
+    model.script(() => ({ hang: true }));
+    const hanging = postChat(server, player, { message: "Into the void.", game_slug: TEST_GAME.slug });
+    await eventually(async () => ((await storyOf(player, storyId)).busy ? true : undefined));
+    await server.connection.db
+      .update(stories)
+      .set({ activeTurnLeaseUntil: sql`now() - interval '1 second'` })
+      .where(eq(stories.id, storyId));
+    // No page read settles it first: the next turn finds the call abandoned, refunds it and begins.
+    model.script(() => ({ tokens: ["The ", "lamp ", "relit."] }));
+    const next = await readTurn(await postChat(server, player, { message: "I light the lamp again.", game_slug: TEST_GAME.slug }));
+    expect(next).toMatchObject({ text: "The lamp relit.", done: true });
+    await hanging.then(readTurn);
+    const contents = (await storyOf(player, storyId)).messages.map((message) => message.content);
+    expect(contents).not.toContain("Into the void.");
+    expect(contents.slice(-2)).toEqual(["I light the lamp again.", "The lamp relit."]);
+    // 20 − the first turn − the abandoned one (refunded) − this one.
+    expect(await balanceAndLedger(player)).toEqual({ balance: 18, ledger: 18 });
+  });
+
+  it("refuses a control on a story whose game was retired, spending nothing", async () => {
+    const slug = await createTestGame(server, { slug: "retired-harbor" });
+    const player = await signUp(server);
+    const storyId = await beginStory(server, player, slug);
+    model.script(() => ({ tokens: ["Never ", "written."] }));
+    expect((await readTurn(await postChat(server, player, { message: "I sail in.", game_slug: slug }))).done).toBe(true);
+    await server.connection.db.update(games).set({ isActive: false }).where(eq(games.slug, slug));
+    const refused = await api(player, `/api/stories/${storyId}/retry`, { body: { exchange: 2 } });
+    expect(refused.status).toBe(404);
+    expect(await refused.json()).toEqual({ code: "not_found", error: PLAY_TOASTS.gameNotFound.description });
     expect(await balanceAndLedger(player)).toEqual({ balance: 19, ledger: 19 });
   });
 
