@@ -110,9 +110,14 @@ export function formatWait(seconds: number): string {
   return minutes === 1 ? "1 minute" : `${minutes} minutes`;
 }
 
-/** The refusal of an attempt over its limit, said with `message(wait)` (the wait as formatWait says it). */
+/** The refusal of an attempt known to be over its limit, said with `message(wait)` (the wait as formatWait says it). */
+export function rateLimitedError(result: RateLimitResult, message: (wait: string) => string): RateLimitedError {
+  return new RateLimitedError(message(formatWait(result.retryAfterSeconds)), result.retryAfterSeconds);
+}
+
+/** The refusal of an attempt over its limit; undefined when the attempt is allowed. */
 export function rateLimitRefusal(result: RateLimitResult, message: (wait: string) => string): RateLimitedError | undefined {
-  return result.allowed ? undefined : new RateLimitedError(message(formatWait(result.retryAfterSeconds)), result.retryAfterSeconds);
+  return result.allowed ? undefined : rateLimitedError(result, message);
 }
 
 /** Counts one attempt; over the limit, throws its RateLimitedError. */

@@ -22,7 +22,7 @@ import { request } from "node:http";
 import { gunzipSync } from "node:zlib";
 import pg from "pg";
 import { chromium } from "playwright-core";
-import { mostCharactersWithin } from "#app/domain/game-master/tokens.server.ts";
+import { storyReadLimits } from "#app/domain/game-master/tokens.server.ts";
 import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
 import { startServerProcess } from "#tests/helpers/process.ts";
 import { writeReportSection } from "./report.ts";
@@ -164,12 +164,13 @@ async function executionMs(statement: string, parameters: unknown[]) {
 async function turnReadsMs(storyId: string) {
   const { rows: story } = await database.query<{ exchanges: number }>("select exchanges from stories where id = $1", [storyId]);
   const before = story[0]!.exchanges + 1;
-  // What the site reads for its default budget (AI_CONTEXT_TOKENS 8000: 160 exchanges at most, and the characters 8,000 tokens hold).
+  // What the site reads for its default budget (AI_CONTEXT_TOKENS 8000).
+  const { maxExchanges, maxCharacters } = storyReadLimits(8000);
   const contextMs = await executionMs("select * from story_context($1::uuid, $2::int, $3::int, $4::int)", [
     storyId,
     before,
-    160,
-    mostCharactersWithin(8000),
+    maxExchanges,
+    maxCharacters,
   ]);
   const stateMs = await executionMs(
     `select state from game_messages where story_id = $1 and removed_at is null and role = 'assistant' and exchange <= $2 and state is not null

@@ -21,7 +21,7 @@ export function estimateTokens(text: string): number {
  * No text of more characters can fit in `tokens`: every character counts at least 1/3.5 of a
  * token (PostgreSQL's length() and a string's length both count a character at least once).
  */
-export function mostCharactersWithin(tokens: number): number {
+function mostCharactersWithin(tokens: number): number {
   return Math.ceil(tokens * ASCII_CHARACTERS_PER_TOKEN);
 }
 
@@ -43,4 +43,12 @@ export function truncateToTokens(text: string, maxTokens: number): string {
   const cut = text.slice(0, low);
   const boundary = cut.search(/\s\S*$/);
   return (boundary > low * 0.8 ? cut.slice(0, boundary) : cut).trimEnd();
+}
+
+/**
+ * What a call reads of the stored story at most for a context of `budgetTokens`: enough exchanges
+ * to fill it with short turns, and no more characters than it could hold.
+ */
+export function storyReadLimits(budgetTokens: number) {
+  return { maxExchanges: Math.min(1000, Math.max(20, Math.ceil(budgetTokens / 50))), maxCharacters: mostCharactersWithin(budgetTokens) };
 }

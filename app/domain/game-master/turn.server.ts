@@ -10,7 +10,7 @@ import { PLAY_TOASTS, RESEND_CONFIRMATION_PATH } from "../../lib/play-texts.ts";
 import type { SessionUser } from "../auth.server.ts";
 import { InsufficientCreditsError } from "../credits.server.ts";
 import { DomainError, NotFoundError } from "../errors.server.ts";
-import { rateLimitRefusal } from "../rate-limit.server.ts";
+import { rateLimitedError } from "../rate-limit.server.ts";
 import { applyStateChanges, resolveState, type StoryState } from "../../lib/tracked-stats.ts";
 import { refuseStoryChange, renewTurnLease, TURN_HEARTBEAT_MS, TURN_LEASE_SECONDS } from "../stories.server.ts";
 import { admitGameMasterCall } from "./admission.server.ts";
@@ -23,7 +23,7 @@ import { loadStoryBrief, type PlayableStory } from "./game-source.server.ts";
 import type { TurnAnnouncement } from "../../lib/story-view.ts";
 import { closeLiveReply, DONE_LINE, eventLine, openLiveReply } from "./live-replies.server.ts";
 import { gameMasterModel } from "./model.server.ts";
-import { mostCharactersWithin } from "./tokens.server.ts";
+import { storyReadLimits } from "./tokens.server.ts";
 import { streamReply } from "./reply-stream.server.ts";
 
 /**
@@ -51,14 +51,6 @@ const HEARTBEAT_MS = 15_000;
 const MAX_RETRIES = 1;
 /** Stories a player may open (their free first reply) in a minute: enough to start over, too few to farm. */
 export const OPENINGS_PER_MINUTE = 3;
-
-/**
- * What a call reads of the stored story at most: enough exchanges to fill any budget with short
- * turns, and no more characters than the budget could hold.
- */
-function storyReadLimits(budgetTokens: number) {
-  return { maxExchanges: Math.min(1000, Math.max(20, Math.ceil(budgetTokens / 50))), maxCharacters: mostCharactersWithin(budgetTokens) };
-}
 
 export type StoryCall =
   | { kind: "turn"; message: string }
@@ -144,13 +136,13 @@ async function beginCall({ user, gameSlug, storyId, call, logger }: StoryCallReq
     case "started":
       break;
     case "rate_limited":
-      throw rateLimitRefusal(
+      throw rateLimitedError(
         begun.limit,
         () =>
           `You are sending messages faster than the Game Master can answer: at most ${config.CHAT_TURNS_PER_MINUTE} a minute. Please wait a moment.`,
       );
     case "opening_limited":
-      throw rateLimitRefusal(
+      throw rateLimitedError(
         begun.limit,
         () => `You have begun ${OPENINGS_PER_MINUTE} stories in the last minute. Please wait a moment before beginning another.`,
       );
