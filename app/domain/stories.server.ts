@@ -199,6 +199,15 @@ export async function saveStoryMemory(userId: string, storyId: string, memory: M
  * The story so far, moved on: stored only if no one else moved it meanwhile (the summary it
  * extends still ends at `from`), so two refreshes never overwrite each other.
  */
+/** Where a story's summary stands now (for the background summary, which acts on no player's behalf). */
+export async function storySummary(storyId: string): Promise<Pick<Story, "summary" | "summaryThrough"> | undefined> {
+  const [story] = await db()
+    .select({ summary: stories.summary, summaryThrough: stories.summaryThrough })
+    .from(stories)
+    .where(eq(stories.id, storyId));
+  return story;
+}
+
 export async function advanceStorySummary(storyId: string, { from, through, summary }: { from: number; through: number; summary: string }) {
   const advanced = await db()
     .update(stories)

@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stories } from "#app/db/schema.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import { eventually, ledgerRows, postChat, readTurn, startGameMasterServer, TEST_GAME } from "#tests/helpers/game-chat.ts";
@@ -242,5 +244,47 @@ describe("story memory", () => {
     expect((next.body.messages as { content: string }[])[0]!.content).toContain("SUMMARY-WRITTEN: Lin walked the quay for many nights.");
     // Two turns, two credits: the summary cost the player nothing.
     expect((await ledgerRows(server, keeper)).filter((row) => row.reason === "chat_message")).toHaveLength(2);
+  });
+
+  it("summarises a dozen exchanges ahead, so a story at its window's edge calls the summary model once in many turns, not on every turn", async () => {
+    const keeper = await signUp(server);
+    const scene = "The lanterns burn low over the black water. ".repeat(12);
+    const storyId = await seedStory(server.connection.db, {
+      userId: keeper.userId,
+      gameSlug: TEST_GAME.slug,
+      exchanges: Array.from({ length: 60 }, (_, index) => ({
+        message: `Step ${index + 1}: I cross the bridge.`,
+        reply: `Night ${index + 1}. ${scene}`,
+      })),
+    });
+    const isSummaryRequest = (request: { body: { messages?: unknown } }) =>
+      JSON.stringify(request.body.messages).includes("You keep the summary") &&
+      JSON.stringify(request.body.messages).includes("I cross the bridge");
+    let summaries = 0;
+    // Replies as long as the story's own, so each turn pushes about one exchange out of the window.
+    model.script((request) => (isSummaryRequest(request) ? { tokens: [`SUMMARY ${++summaries}`] } : { tokens: [`Night again. ${scene}`] }));
+    const summaryRequestsBefore = model.requests.filter(isSummaryRequest).length;
+    let oldestShown = 0;
+    for (let move = 61; move <= 68; move += 1) {
+      await play(keeper, `Step ${move}: I cross the bridge.`, storyId);
+      const request = model.requests.findLast((entry) => JSON.stringify(entry.body.messages).includes(`Step ${move}: I cross`))!;
+      const shown = [...JSON.stringify(request.body.messages).matchAll(/Step (\d+): I cross/g)].map((match) => Number(match[1]));
+      oldestShown = Math.min(...shown.filter((exchange) => exchange > 1));
+    }
+    model.script(numberedReply);
+    // The window moved on by eight exchanges; the summary was asked for at most three times (once
+    // more to catch up with the seeded backlog), where one exchange at a time would take eight.
+    expect(oldestShown).toBeGreaterThan(8);
+    const summaryRequests = model.requests.filter(isSummaryRequest).length - summaryRequestsBefore;
+    expect(summaryRequests).toBeGreaterThan(0);
+    expect(summaryRequests).toBeLessThanOrEqual(3);
+    // And nothing fell between the summary and the window.
+    const caughtUp = await eventually(async () => {
+      const view = (await (await api(keeper, `/api/stories/${storyId}`)).json()) as StoryView;
+      return view.memory.summary === `SUMMARY ${summaries}` ? view : undefined;
+    });
+    expect(caughtUp.memory.summary).toBe(`SUMMARY ${summaries}`);
+    const [row] = await server.connection.db.select({ through: stories.summaryThrough }).from(stories).where(eq(stories.id, storyId));
+    expect(row!.through).toBeGreaterThanOrEqual(oldestShown - 1);
   });
 });

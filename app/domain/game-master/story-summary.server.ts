@@ -2,15 +2,18 @@ import type { Logger } from "pino";
 import { env } from "../../env.server.ts";
 import { trackInFlight } from "../../lib/in-flight.server.ts";
 import { storyMessagesBetween, type StoryMessage } from "../game-messages.server.ts";
-import { advanceStorySummary, type Story } from "../stories.server.ts";
+import { advanceStorySummary, storySummary, type Story } from "../stories.server.ts";
 import { gameMasterModel, isOfflineStoryteller } from "./model.server.ts";
 import { streamReply } from "./reply-stream.server.ts";
 
 /**
  * The story so far: as older exchanges leave the model's context, they are folded into a rolling
  * summary — written by the same model in the background and charged to nobody, or, by the offline
- * storyteller, extractively (the first sentence of each reply). A few exchanges at a time, after
- * the turn that let them go, so a long story catches up over its next turns.
+ * storyteller, extractively (the first sentence of each reply). A dozen exchanges at a time, after
+ * the turn that let one go: the batch reaches ahead into exchanges the model still sees, so the
+ * next turns, which let one exchange go each, find it already told and call no model. A story
+ * played to its window's edge is summarised once every dozen turns, not on every turn; a long
+ * story that never was catches up over its next turns.
  */
 
 /** Exchanges folded into the summary per refresh. */
@@ -59,26 +62,46 @@ async function modelSummary(previous: string, exchanges: StoryMessage[], signal:
   return text.trim().slice(0, SUMMARY_CHARACTERS * 2);
 }
 
+/** Stories whose summary this instance is writing now. */
+const refreshing = new Set<string>();
+
+/** Whether an exchange the model no longer sees (the opening aside) is missing from the summary. */
+function refreshDue(summaryThrough: number, keptFrom: number) {
+  return keptFrom - 1 > Math.max(summaryThrough, 1);
+}
+
 /**
- * After a turn: if exchanges before `keptFrom` (the oldest the model was shown, the opening aside)
- * are not yet in the summary, fold the next few in. Runs in the background; a failure leaves the
- * summary as it was, to be tried after the next turn.
+ * After a turn (`latest`, the exchange it wrote): if exchanges before `keptFrom` (the oldest the
+ * model was shown, the opening aside) are not yet in the summary, fold the next dozen in, as far
+ * as the exchange before `latest`. Runs in the background; a failure leaves the summary as it was,
+ * to be tried after the next turn.
  */
-export function refreshSummaryAfterTurn(story: Pick<Story, "id" | "summary" | "summaryThrough">, keptFrom: number, logger: Logger) {
-  const from = story.summaryThrough;
-  // The opening exchange is always in the context itself; the summary tells what came after it.
-  const start = Math.max(from, 1);
-  const through = Math.min(keptFrom - 1, start + EXCHANGES_PER_REFRESH);
-  if (through <= start) return;
+export function refreshSummaryAfterTurn(
+  story: Pick<Story, "id" | "summaryThrough">,
+  { keptFrom, latest }: { keptFrom: number; latest: number },
+  logger: Logger,
+) {
+  // The turn's own reading of the story says whether a refresh may be due, for free; most turns stop here.
+  if (!refreshDue(story.summaryThrough, keptFrom)) return;
+  // A player quicker than the summary would otherwise start a second one over the same exchanges.
+  if (refreshing.has(story.id)) return;
+  refreshing.add(story.id);
   const stop = new AbortController();
   const timeout = setTimeout(() => stop.abort(new Error("The summary took too long.")), env().AI_TIMEOUT_MS * 2);
   const work = (async () => {
     try {
+      // Read again: a refresh that ended after this turn began has moved the summary on.
+      const current = await storySummary(story.id);
+      if (!current || !refreshDue(current.summaryThrough, keptFrom)) return;
+      const from = current.summaryThrough;
+      // The opening exchange is always in the context itself; the summary tells what came after it.
+      const start = Math.max(from, 1);
+      const through = Math.min(start + EXCHANGES_PER_REFRESH, latest - 1);
       const exchanges = await storyMessagesBetween(story.id, start + 1, through);
       if (exchanges.length === 0) return;
       const summary = isOfflineStoryteller()
-        ? extractiveSummary(story.summary, exchanges)
-        : await modelSummary(story.summary, exchanges, stop.signal);
+        ? extractiveSummary(current.summary, exchanges)
+        : await modelSummary(current.summary, exchanges, stop.signal);
       if (!summary) return;
       await advanceStorySummary(story.id, { from, through, summary });
       logger.info({ storyId: story.id, through }, "story summary refreshed");
@@ -86,6 +109,7 @@ export function refreshSummaryAfterTurn(story: Pick<Story, "id" | "summary" | "s
       logger.warn({ err: error, storyId: story.id }, "the story summary could not be refreshed; it will be tried after the next turn");
     } finally {
       clearTimeout(timeout);
+      refreshing.delete(story.id);
     }
   })();
   trackInFlight(work, () => stop.abort(new Error("The server is shutting down.")));

@@ -317,7 +317,7 @@ function startCall({
         log.error({ err: undoError }, "the call could not be undone"),
       );
     }
-    if (stored && call.kind === "turn") refreshSummaryAfterTurn(story, keptFrom, log);
+    if (stored && call.kind === "turn") refreshSummaryAfterTurn(story, { keptFrom, latest: exchange }, log);
     if (failure) log.warn({ err: failure, durationMs, characters: reply.length }, "reply interrupted after text");
     else log.info({ durationMs, firstTokenMs: Math.round(firstTokenMs ?? 0), characters: reply.length }, "call complete");
     closeLiveReply(
