@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import helmet from "helmet";
@@ -24,6 +23,7 @@ import { controlRouter, registerControlFile, removeControlFile } from "./control
 import { PageCache } from "./page-cache.ts";
 import { limitRequestBody } from "./request-limits.ts";
 import { answerError } from "./answer-error.ts";
+import { reactRouterRequestHandler } from "./react-router-handler.ts";
 
 const STREAM_GRACE_MS = 10_000;
 
@@ -216,7 +216,6 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
   );
 
   app.use(limitRequestBody);
-  app.use("/api", sendEventStreamHeadersWithFirstEvent);
   if (connection.driver === "pglite") app.use(controlRouter(config.DATA_DIR));
   // Before the static files: only pages React Router rendered are ever kept.
   if (pageCache) app.use(pageCache.capture());
@@ -234,7 +233,7 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
 }
 
 function reactRouterHandler({ shutdownSignal, build }: Pick<AppOptions, "shutdownSignal" | "build">): RequestHandler {
-  return createRequestHandler({
+  return reactRouterRequestHandler({
     build,
     getLoadContext(request, response) {
       const context = new RouterContextProvider();
@@ -250,24 +249,6 @@ function reactRouterHandler({ shutdownSignal, build }: Pick<AppOptions, "shutdow
     },
   });
 }
-
-/**
- * React Router's adapter sends an event stream's headers on their own, before the body, for
- * streams that may wait before their first event; each of ours writes its first event at once
- * (which reply, or the balance), so the headers wait for it and both go out in one write: one
- * system call less on every Game Master call. At worst (a first event later than this tick) the
- * headers go out alone, as before.
- */
-const sendEventStreamHeadersWithFirstEvent: RequestHandler = (_request, response, next) => {
-  const flushHeaders = response.flushHeaders.bind(response);
-  response.flushHeaders = () => {
-    const socket = response.socket;
-    socket?.cork();
-    flushHeaders();
-    if (socket) process.nextTick(() => socket.uncork());
-  };
-  next();
-};
 
 /** What fails outside React Router (a middleware, a malformed request Express refused) in the one error shape. */
 const finalErrorHandler: ErrorRequestHandler = (error: unknown, request, response, next) => {

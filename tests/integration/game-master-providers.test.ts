@@ -24,7 +24,7 @@ function config(variables: Record<string, string>) {
 
 /** A reply read the way a turn reads it. */
 async function tell(variables: Record<string, string>, maxRetries = 0) {
-  const parts = await streamReply({
+  const readReply = await streamReply({
     model: createGameMasterModel(config(variables)),
     system: "You narrate.",
     messages: [{ role: "user", content: "Begin." }],
@@ -33,7 +33,7 @@ async function tell(variables: Record<string, string>, maxRetries = 0) {
     abortSignal: new AbortController().signal,
   });
   let text = "";
-  for await (const part of parts) if (part.type === "text-delta") text += part.delta;
+  await readReply((delta) => (text += delta));
   return text;
 }
 

@@ -3,7 +3,6 @@ import https from "node:https";
 import {
   APICallError,
   UnsupportedFunctionalityError,
-  type LanguageModelV4,
   type LanguageModelV4CallOptions,
   type LanguageModelV4FinishReason,
   type LanguageModelV4Prompt,
@@ -11,14 +10,16 @@ import {
   type LanguageModelV4Usage,
 } from "@ai-sdk/provider";
 import { createParser } from "eventsource-parser";
+import { MODEL_ERROR_AT_END, type ReplyReader, type TextStreamingModel } from "./reply-stream.server.ts";
 
 /**
  * OpenAI's chat-completions streaming protocol, as OpenAI, OpenRouter, Ollama, vLLM, llama.cpp and
  * LM Studio speak it, on node:http (docs/decisions/013). The AI SDK's openai-compatible provider
  * reads each token through undici and five web streams, with schema validation per chunk: about
  * 200 µs of CPU per token on the development machine, which saturated the server with a few
- * hundred replies streaming. This reads the same protocol with one parser and one stream. A Game
- * Master needs text only: tool calls and reasoning deltas are not read.
+ * hundred replies streaming. This reads the same protocol with one parser, and hands a turn each
+ * piece of text by a callback (openTextStream): no stream at all between the model's socket and
+ * the player's. A Game Master needs text only: tool calls and reasoning deltas are not read.
  */
 
 export interface ChatCompletionsSettings {
@@ -91,7 +92,7 @@ function errorMessage(body: string, status: number) {
   return `The model answered HTTP ${status}.`;
 }
 
-export function createChatCompletionsModel(settings: ChatCompletionsSettings): LanguageModelV4 {
+export function createChatCompletionsModel(settings: ChatCompletionsSettings): TextStreamingModel {
   const url = new URL(`${settings.baseURL.replace(/\/+$/, "")}/chat/completions`);
   const transport = url.protocol === "https:" ? https : http;
   const agent = new transport.Agent({ keepAlive: true });
@@ -151,18 +152,23 @@ export function createChatCompletionsModel(settings: ChatCompletionsSettings): L
     });
   }
 
+  function requestBody(options: LanguageModelV4CallOptions) {
+    return JSON.stringify({ model: settings.modelId, max_tokens: options.maxOutputTokens, messages: chatMessages(options.prompt), stream: true });
+  }
+
   async function doStream(options: LanguageModelV4CallOptions) {
-    const body = JSON.stringify({
-      model: settings.modelId,
-      max_tokens: options.maxOutputTokens,
-      messages: chatMessages(options.prompt),
-      stream: true,
-    });
+    const body = requestBody(options);
     const response = await post(body, options.abortSignal);
     return { stream: replyParts(response, options.abortSignal), request: { body } };
   }
 
+  async function openTextStream(options: LanguageModelV4CallOptions) {
+    const response = await post(requestBody(options), options.abortSignal);
+    return replyText(response, options.abortSignal);
+  }
+
   return {
+    openTextStream,
     specificationVersion: "v4",
     provider: "openai-compatible.chat",
     modelId: settings.modelId,
@@ -175,79 +181,118 @@ export function createChatCompletionsModel(settings: ChatCompletionsSettings): L
   };
 }
 
-/** The reply's events as the AI SDK's stream parts, read from the response as they arrive. */
-function replyParts(response: IncomingMessage, abortSignal: AbortSignal | undefined): ReadableStream<LanguageModelV4StreamPart> {
+/** What a chat-completions stream says, as it says it. */
+interface ChatCompletionsListener {
+  text(delta: string): void;
+  /** An event that reports an error, or is not JSON: the stream may go on. */
+  error(error: Error): void;
+  /** The stream ended whole. */
+  end(finishReason: LanguageModelV4FinishReason, usage: LanguageModelV4Usage): void;
+  /** The stream was cut, or the request aborted. */
+  fail(error: unknown): void;
+}
+
+/** Reads a chat-completions event stream, calling `listener` as events arrive; returns how to stop reading. */
+function readChatCompletions(response: IncomingMessage, abortSignal: AbortSignal | undefined, listener: ChatCompletionsListener) {
   let rawFinishReason: string | undefined;
   let usage: ChatCompletionChunk["usage"];
-  let textStarted = false;
   let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    listener.end(finishReason(rawFinishReason), usageOf(usage));
+  };
+  const fail = (error: unknown) => {
+    if (ended) return;
+    ended = true;
+    listener.fail(error);
+  };
+  const parser = createParser({
+    onEvent(event) {
+      if (ended) return;
+      if (event.data === "[DONE]") {
+        end();
+        return;
+      }
+      let chunk: ChatCompletionChunk;
+      try {
+        chunk = JSON.parse(event.data) as ChatCompletionChunk;
+      } catch {
+        listener.error(new Error(`The model sent an event that is not JSON: ${event.data.slice(0, 200)}`));
+        return;
+      }
+      if (chunk.error) {
+        listener.error(new Error(typeof chunk.error === "string" ? chunk.error : (chunk.error.message ?? "The model reported an error.")));
+        rawFinishReason = "error";
+        return;
+      }
+      if (chunk.usage) usage = chunk.usage;
+      const choice = chunk.choices?.[0];
+      const content = choice?.delta?.content;
+      if (content) listener.text(content);
+      if (choice?.finish_reason) rawFinishReason = choice.finish_reason;
+    },
+  });
+  response.setEncoding("utf8");
+  response.on("data", (text: string) => parser.feed(text));
+  // Some servers end the stream without [DONE]: a complete response still ends the reply.
+  response.on("end", end);
+  response.on("error", (error) => fail(abortSignal?.aborted ? abortSignal.reason : error));
+  response.on("close", () => {
+    if (!response.complete) fail(abortSignal?.aborted ? abortSignal.reason : new Error("The model's stream was cut before it finished."));
+  });
+  return () => {
+    ended = true;
+    response.destroy();
+  };
+}
 
+/** The reply's text straight to a callback: what a turn reads, with nothing between socket and turn. */
+function replyText(response: IncomingMessage, abortSignal: AbortSignal | undefined): ReplyReader {
+  return (onText) =>
+    new Promise((resolve, reject) => {
+      const stop = readChatCompletions(response, abortSignal, {
+        text: onText,
+        error(error) {
+          stop();
+          reject(error);
+        },
+        end: (reason) => (reason.unified === "error" ? reject(new Error(MODEL_ERROR_AT_END)) : resolve(reason.unified)),
+        fail: reject,
+      });
+    });
+}
+
+/** The reply's events as the AI SDK's stream parts, for anything that reads a LanguageModelV4. */
+function replyParts(response: IncomingMessage, abortSignal: AbortSignal | undefined): ReadableStream<LanguageModelV4StreamPart> {
+  let stop = () => {};
   return new ReadableStream<LanguageModelV4StreamPart>({
     start(controller) {
       controller.enqueue({ type: "stream-start", warnings: [] });
-      const end = () => {
-        if (ended) return;
-        ended = true;
-        if (textStarted) controller.enqueue({ type: "text-end", id: "text" });
-        controller.enqueue({ type: "finish", finishReason: finishReason(rawFinishReason), usage: usageOf(usage) });
-        controller.close();
-      };
-      const fail = (error: unknown) => {
-        if (ended) return;
-        ended = true;
-        controller.error(error);
-      };
-      const parser = createParser({
-        onEvent(event) {
-          if (ended) return;
-          if (event.data === "[DONE]") {
-            end();
-            return;
+      let textStarted = false;
+      stop = readChatCompletions(response, abortSignal, {
+        text(delta) {
+          if (!textStarted) {
+            textStarted = true;
+            controller.enqueue({ type: "text-start", id: "text" });
           }
-          let chunk: ChatCompletionChunk;
-          try {
-            chunk = JSON.parse(event.data) as ChatCompletionChunk;
-          } catch {
-            controller.enqueue({ type: "error", error: new Error(`The model sent an event that is not JSON: ${event.data.slice(0, 200)}`) });
-            return;
-          }
-          if (chunk.error) {
-            const message = typeof chunk.error === "string" ? chunk.error : (chunk.error.message ?? "The model reported an error.");
-            controller.enqueue({ type: "error", error: new Error(message) });
-            rawFinishReason = "error";
-            return;
-          }
-          if (chunk.usage) usage = chunk.usage;
-          const choice = chunk.choices?.[0];
-          const content = choice?.delta?.content;
-          if (content) {
-            if (!textStarted) {
-              textStarted = true;
-              controller.enqueue({ type: "text-start", id: "text" });
-            }
-            controller.enqueue({ type: "text-delta", id: "text", delta: content });
-          }
-          if (choice?.finish_reason) rawFinishReason = choice.finish_reason;
+          controller.enqueue({ type: "text-delta", id: "text", delta });
+          if ((controller.desiredSize ?? 1) <= 0) response.pause();
         },
-      });
-      response.setEncoding("utf8");
-      response.on("data", (text: string) => {
-        parser.feed(text);
-        if ((controller.desiredSize ?? 1) <= 0) response.pause();
-      });
-      // Some servers end the stream without [DONE]: a complete response still ends the reply.
-      response.on("end", end);
-      response.on("error", (error) => fail(abortSignal?.aborted ? abortSignal.reason : error));
-      response.on("close", () => {
-        if (!response.complete) fail(abortSignal?.aborted ? abortSignal.reason : new Error("The model's stream was cut before it finished."));
+        error: (error) => controller.enqueue({ type: "error", error }),
+        end(reason, usage) {
+          if (textStarted) controller.enqueue({ type: "text-end", id: "text" });
+          controller.enqueue({ type: "finish", finishReason: reason, usage });
+          controller.close();
+        },
+        fail: (error) => controller.error(error),
       });
     },
     pull() {
       response.resume();
     },
     cancel() {
-      ended = true;
-      response.destroy();
+      stop();
     },
   });
 }

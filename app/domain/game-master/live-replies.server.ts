@@ -1,5 +1,6 @@
 /**
- * Replies being written on this instance, each watched by any number of event streams: the tab
+ * Replies being written on this instance, each watched by any number of event streams (an
+ * EventSource: the server writes it to each player's response directly): the tab
  * that asked for it, and any tab that comes back to the story meanwhile (a reload, Back, a second
  * tab). A watcher that arrives late gets the text written so far, then follows. The stream format
  * is game-chat's (docs/spec.md §7): `data: {"content": "..."}` lines, then `data: [DONE]` or
@@ -7,6 +8,7 @@
  * SPEC's clients ignore as a line without content.
  */
 
+import type { EventSink, EventSource } from "../../lib/event-source.server.ts";
 import type { TurnAnnouncement } from "../../lib/story-view.ts";
 
 const encoder = new TextEncoder();
@@ -18,17 +20,22 @@ export function eventLine(payload: unknown) {
 export const DONE_LINE = encoder.encode("data: [DONE]\n\n");
 const HEARTBEAT_LINE = encoder.encode(": keep-alive\n\n");
 
-interface Watcher {
-  controller: ReadableStreamDefaultController<Uint8Array>;
+/** Replies with text not yet sent, all flushed by one callback after the current I/O. */
+const unflushed = new Set<LiveReply>();
+let flushScheduled = false;
+
+function flushAll() {
+  flushScheduled = false;
+  for (const reply of unflushed) reply.flush();
+  unflushed.clear();
 }
 
-export class LiveReply {
+export class LiveReply implements EventSource {
   readonly turn: TurnAnnouncement;
   #text = "";
   #unsent = "";
-  #flushScheduled = false;
   #ended = false;
-  readonly #watchers = new Set<Watcher>();
+  readonly #watchers = new Set<EventSink>();
 
   constructor(turn: TurnAnnouncement) {
     this.turn = turn;
@@ -38,62 +45,55 @@ export class LiveReply {
     return this.#text;
   }
 
-  /** A new event stream on this reply: which reply it is, the text so far, then what follows. */
-  watch(): ReadableStream<Uint8Array> {
-    let watcher: Watcher | undefined;
-    return new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        controller.enqueue(eventLine({ turn: this.turn }));
-        const written = this.#text.slice(0, this.#text.length - this.#unsent.length);
-        if (written) controller.enqueue(eventLine({ content: written }));
-        if (this.#ended) {
-          controller.enqueue(DONE_LINE);
-          controller.close();
-          return;
-        }
-        watcher = { controller };
-        this.#watchers.add(watcher);
-      },
-      cancel: () => {
-        if (watcher) this.#watchers.delete(watcher);
-      },
-    });
+  /** A new watcher of this reply: which reply it is and the text so far, in one write, then what follows. */
+  attach(sink: EventSink): () => void {
+    const written = this.#text.slice(0, this.#text.length - this.#unsent.length);
+    const opening = `data: ${JSON.stringify({ turn: this.turn })}\n\n${written ? `data: ${JSON.stringify({ content: written })}\n\n` : ""}`;
+    sink.write(encoder.encode(opening));
+    if (this.#ended) {
+      sink.write(DONE_LINE);
+      sink.end();
+      return () => {};
+    }
+    this.#watchers.add(sink);
+    return () => this.#watchers.delete(sink);
   }
 
   /**
    * Text that arrived together (one network read from the model, or everything that queued while
    * the server was busy) goes out as one event: one write instead of one per token, so a loaded
-   * server spends less per token the more it is loaded.
+   * server spends less per token the more it is loaded. One callback flushes every reply.
    */
   append(delta: string) {
     this.#text += delta;
     this.#unsent += delta;
-    if (this.#flushScheduled) return;
-    this.#flushScheduled = true;
-    setImmediate(() => this.#flush());
+    unflushed.add(this);
+    if (flushScheduled) return;
+    flushScheduled = true;
+    setImmediate(flushAll);
   }
 
   heartbeat() {
     this.#broadcast(HEARTBEAT_LINE);
   }
 
-  /** The reply is over: what is unsent goes out, then `last`, and every stream closes. */
+  /** The reply is over: what is unsent goes out, then `last`, and every watcher ends. */
   end(last: Uint8Array) {
-    this.#flush();
+    this.flush();
+    unflushed.delete(this);
     this.#ended = true;
     this.#broadcast(last);
     for (const watcher of this.#watchers) {
       try {
-        watcher.controller.close();
+        watcher.end();
       } catch {
-        // Already closed by a cancel racing this call.
+        // Already gone: the watcher left at this moment.
       }
     }
     this.#watchers.clear();
   }
 
-  #flush() {
-    this.#flushScheduled = false;
+  flush() {
     if (!this.#unsent) return;
     const line = eventLine({ content: this.#unsent });
     this.#unsent = "";
@@ -103,7 +103,7 @@ export class LiveReply {
   #broadcast(line: Uint8Array) {
     for (const watcher of this.#watchers) {
       try {
-        watcher.controller.enqueue(line);
+        watcher.write(line);
       } catch {
         this.#watchers.delete(watcher);
       }

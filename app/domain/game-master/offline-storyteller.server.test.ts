@@ -278,7 +278,7 @@ describe("the offline storyteller model", () => {
   /** The reply as a turn reads it (streamReply): its text pieces, finish reason, and the error that ended it. */
   async function tell(action: string, options: { wordDelayMs?: number; maxOutputTokens?: number; abortAfterPieces?: number } = {}) {
     const controller = new AbortController();
-    const stream = await streamReply({
+    const readReply = await streamReply({
       model: createOfflineStoryteller({ wordDelayMs: options.wordDelayMs ?? 0 }),
       system,
       messages: [{ role: "user", content: action }],
@@ -290,12 +290,10 @@ describe("the offline storyteller model", () => {
     let finishReason: string | undefined;
     let failure: unknown;
     try {
-      for await (const part of stream) {
-        if (part.type === "finish") finishReason = part.finishReason.unified;
-        if (part.type !== "text-delta") continue;
-        pieces.push(part.delta);
+      finishReason = await readReply((delta) => {
+        pieces.push(delta);
         if (pieces.length === options.abortAfterPieces) controller.abort(new Error("the player left"));
-      }
+      });
     } catch (error) {
       failure = error;
     }

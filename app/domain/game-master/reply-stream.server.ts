@@ -1,9 +1,18 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { APICallError, type LanguageModelV4, type LanguageModelV4Message, type LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import {
+  APICallError,
+  type LanguageModelV4,
+  type LanguageModelV4CallOptions,
+  type LanguageModelV4FinishReason,
+  type LanguageModelV4Message,
+  type LanguageModelV4StreamPart,
+} from "@ai-sdk/provider";
 import type { ConversationMessage } from "./context.server.ts";
 
 /** The first retry waits this long, as the AI SDK's own retries do. */
 const RETRY_DELAY_MS = 2_000;
+
+export const MODEL_ERROR_AT_END = "The model reported an error at the end of its reply.";
 
 export interface ReplyRequest {
   model: LanguageModelV4;
@@ -18,25 +27,67 @@ export interface ReplyRequest {
 }
 
 /**
- * The reply exactly as the provider streams it (docs/decisions/011): the provider already parses
- * its protocol into text deltas, errors and the finish, which is all a turn needs. streamText
- * would wrap that stream in several more web streams (tee, stitching, output parsing) whose cost
- * per token dominated the server's CPU with hundreds of replies streaming.
+ * Reads a reply to its end, handing each piece of text to `onText` as it arrives; resolves with
+ * how the reply finished, rejects with what cut it short (the model's own error included).
  */
-export async function streamReply(request: ReplyRequest): Promise<ReadableStream<LanguageModelV4StreamPart>> {
+export type ReplyReader = (onText: (delta: string) => void) => Promise<LanguageModelV4FinishReason["unified"]>;
+
+/** A model that can hand its text straight to a callback, with no stream in between (the chat-completions model). */
+export interface TextStreamingModel extends LanguageModelV4 {
+  openTextStream(options: LanguageModelV4CallOptions): Promise<ReplyReader>;
+}
+
+function streamsText(model: LanguageModelV4): model is TextStreamingModel {
+  return "openTextStream" in model;
+}
+
+/** Any other model's reply, read from the AI SDK's stream parts. */
+function readParts(stream: ReadableStream<LanguageModelV4StreamPart>): ReplyReader {
+  return async (onText) => {
+    const reader = stream.getReader();
+    try {
+      let finish: LanguageModelV4FinishReason["unified"] = "other";
+      for (;;) {
+        const { done, value: part } = await reader.read();
+        if (done) return finish;
+        if (part.type === "text-delta") {
+          if (part.delta) onText(part.delta);
+        } else if (part.type === "error") {
+          throw part.error;
+        } else if (part.type === "finish") {
+          if (part.finishReason.unified === "error") throw new Error(MODEL_ERROR_AT_END);
+          finish = part.finishReason.unified;
+        }
+      }
+    } catch (error) {
+      reader.cancel(error).catch(() => {});
+      throw error;
+    }
+  };
+}
+
+/**
+ * The reply exactly as the provider streams it (docs/decisions/011, 036): the provider already
+ * parses its protocol into text, errors and the finish, which is all a turn needs. streamText
+ * would wrap that in several more web streams (tee, stitching, output parsing) whose cost per token
+ * dominated the server's CPU with hundreds of replies streaming. Resolves once the model has
+ * begun to answer (retrying refusals before that), with the reader of its reply.
+ */
+export async function streamReply(request: ReplyRequest): Promise<ReplyReader> {
   const prompt: LanguageModelV4Message[] = [
     { role: "system", content: request.system },
     ...request.messages.map((message) => ({ role: message.role, content: [{ type: "text" as const, text: message.content }] })),
   ];
+  const options: LanguageModelV4CallOptions = {
+    prompt,
+    maxOutputTokens: request.maxOutputTokens,
+    abortSignal: request.abortSignal,
+    seed: request.seed,
+  };
+  const { model } = request;
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const { stream } = await request.model.doStream({
-        prompt,
-        maxOutputTokens: request.maxOutputTokens,
-        abortSignal: request.abortSignal,
-        seed: request.seed,
-      });
-      return stream;
+      return streamsText(model) ? await model.openTextStream(options) : readParts((await model.doStream(options)).stream);
     } catch (error) {
       const retryable = APICallError.isInstance(error) && error.isRetryable;
       if (!retryable || attempt >= request.maxRetries || request.abortSignal.aborted) throw error;

@@ -46,7 +46,7 @@ function extractiveSummary(previous: string, exchanges: StoryMessage[]) {
 
 async function modelSummary(previous: string, exchanges: StoryMessage[], signal: AbortSignal) {
   const events = exchanges.map((message) => `${message.role === "user" ? "Player" : "Game Master"}: ${message.content}`).join("\n\n");
-  const parts = await streamReply({
+  const readReply = await streamReply({
     model: gameMasterModel(),
     system: SUMMARY_INSTRUCTIONS,
     messages: [{ role: "user", content: `Summary so far:\n${previous.trim() || "(none yet)"}\n\nNew events:\n${events}` }],
@@ -55,10 +55,7 @@ async function modelSummary(previous: string, exchanges: StoryMessage[], signal:
     abortSignal: signal,
   });
   let text = "";
-  for await (const part of parts) {
-    if (part.type === "text-delta") text += part.delta;
-    else if (part.type === "error") throw part.error;
-  }
+  await readReply((delta) => (text += delta));
   return text.trim().slice(0, SUMMARY_CHARACTERS * 2);
 }
 

@@ -20,6 +20,7 @@ import { StateBlockFilter } from "./state-block.server.ts";
 import { CONTINUE_INSTRUCTION, type TrackedState } from "./story-brief.server.ts";
 import { refreshSummaryAfterTurn } from "./story-summary.server.ts";
 import { loadStoryBrief, type PlayableStory } from "./game-source.server.ts";
+import type { EventSource } from "../../lib/event-source.server.ts";
 import type { TurnAnnouncement } from "../../lib/story-view.ts";
 import { closeLiveReply, DONE_LINE, eventLine, openLiveReply } from "./live-replies.server.ts";
 import { gameMasterModel } from "./model.server.ts";
@@ -92,7 +93,7 @@ function finishCall(storyId: string, turnId: string, text: string, restoreVersio
  * trip (beginTurn); each refusal is a typed error and costs nothing. Returns the reply's event
  * stream.
  */
-export async function callGameMaster({ user, gameSlug, storyId, call, logger }: StoryCallRequest): Promise<ReadableStream<Uint8Array>> {
+export async function callGameMaster({ user, gameSlug, storyId, call, logger }: StoryCallRequest): Promise<EventSource> {
   const config = env();
   if (config.REQUIRE_EMAIL_VERIFICATION && !user.emailVerified) {
     throw new DomainError(
@@ -177,7 +178,7 @@ function startCall({
   logger: Logger;
   /** Gives the call's place at the door back, when its reply has ended. */
   release: () => void;
-}): ReadableStream<Uint8Array> {
+}): EventSource {
   const config = env();
   const { story, exchange, replyId, previousVersion: restoreVersion } = begun;
   const log = logger.child({ turnId, game: game.slug, storyId: story.id, call: call.kind });
@@ -228,7 +229,6 @@ function startCall({
     replySoFar: begun.replySoFar,
   };
   const live = openLiveReply(announcement);
-  const stream = live.watch();
 
   // The context (up to AI_CONTEXT_TOKENS of story) is handed to the model once and not kept while
   // the reply streams: with a thousand replies streaming, kept contexts were most of the memory.
@@ -268,19 +268,13 @@ function startCall({
     // In a game with tracked stats the reply ends with a state block, which no one is shown.
     const stateBlock = trackedState ? new StateBlockFilter() : undefined;
     try {
-      const parts = await startReply(AbortSignal.any([stop.signal, silence.signal]));
-      for await (const part of parts) {
+      const readReply = await startReply(AbortSignal.any([stop.signal, silence.signal]));
+      await readReply((delta) => {
         silenceTimer.refresh();
-        if (part.type === "text-delta" && part.delta) {
-          firstTokenMs ??= performance.now() - startedAt;
-          const prose = stateBlock ? stateBlock.push(part.delta) : part.delta;
-          if (prose) live.append(prose);
-        } else if (part.type === "error") {
-          throw part.error;
-        } else if (part.type === "finish" && part.finishReason.unified === "error") {
-          throw new Error("The model reported an error at the end of its reply.");
-        }
-      }
+        firstTokenMs ??= performance.now() - startedAt;
+        const prose = stateBlock ? stateBlock.push(delta) : delta;
+        if (prose) live.append(prose);
+      });
     } catch (error) {
       failure = error;
     } finally {
@@ -328,5 +322,5 @@ function startCall({
     .catch((error: unknown) => log.error({ err: error }, "call failed"))
     .finally(release);
   trackInFlight(generation, () => stop.abort(new Error("The server is shutting down.")));
-  return stream;
+  return live;
 }

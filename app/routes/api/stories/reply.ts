@@ -16,7 +16,7 @@ const reply = apiRoute({
     handler: async ({ user, params }) => {
       const story = await findStory(user.id, storyIdOf(params));
       const live = liveReplyIn(story.id);
-      return live ? eventStreamResponse(live.watch()) : new Response(null, { status: 204 });
+      return live ? eventStreamResponse(live) : new Response(null, { status: 204 });
     },
   }),
 });

@@ -1,0 +1,124 @@
+import type { IncomingHttpHeaders } from "node:http";
+import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
+import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
+import { createRequestHandler, type RouterContextProvider, type ServerBuild } from "react-router";
+import { directEventSource, type EventSource } from "#app/lib/event-source.server.ts";
+
+/**
+ * React Router on Express: @react-router/express's adapter, with one difference (docs/decisions/036).
+ * An event stream that is an EventSource — a Game Master's reply — is written to the Node response
+ * directly: each event is one `res.write`, where the web stream between them cost a queue, a read
+ * promise and a copy loop per token. Its headers go out with its first event, in one write. Every
+ * other answer is sent as the adapter sends it.
+ */
+export function reactRouterRequestHandler({
+  build,
+  getLoadContext,
+}: {
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  getLoadContext: (request: ExpressRequest, response: ExpressResponse) => RouterContextProvider;
+}): RequestHandler {
+  const handleRequest = createRequestHandler(build, process.env.NODE_ENV);
+  return async (request, response, next) => {
+    try {
+      const answer = await handleRequest(webRequest(request, response), getLoadContext(request, response));
+      await send(response, answer);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+function webHeaders(incoming: IncomingHttpHeaders) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const each of value) headers.append(name, each);
+    else headers.set(name, value);
+  }
+  return headers;
+}
+
+/** The request as React Router reads it; its signal aborts when the client leaves before the answer ends. */
+function webRequest(request: ExpressRequest, response: ExpressResponse) {
+  // Express's req.host honours X-Forwarded-Host under the trust-proxy rules; a host with a path,
+  // query or user in it is cut there, as the adapter does.
+  const host = request.host.split(/[\\/?#@]/)[0] || "localhost";
+  const url = new URL(`${request.protocol}://${host}${request.originalUrl}`);
+  const controller = new AbortController();
+  let answered = false;
+  response.on("finish", () => (answered = true));
+  response.on("close", () => {
+    if (!answered) controller.abort();
+  });
+  const hasBody = request.method !== "GET" && request.method !== "HEAD";
+  return new Request(url, {
+    method: request.method,
+    headers: webHeaders(request.headers),
+    signal: controller.signal,
+    ...(hasBody ? { body: createReadableStreamFromReadable(request), duplex: "half" as const } : {}),
+  });
+}
+
+function isClosed(response: ExpressResponse) {
+  return response.destroyed || response.writableEnded;
+}
+
+async function send(response: ExpressResponse, answer: Response) {
+  if (isClosed(response)) {
+    await answer.body?.cancel();
+    return;
+  }
+  response.statusMessage = answer.statusText;
+  response.status(answer.status);
+  for (const [name, value] of answer.headers) response.append(name, value);
+  const source = directEventSource(answer.body);
+  if (source) {
+    writeEventSource(response, source);
+    return;
+  }
+  if (!answer.body) {
+    response.end();
+    return;
+  }
+  if (/text\/event-stream/i.test(answer.headers.get("Content-Type") ?? "")) flushHeadersWithFirstEvent(response);
+  try {
+    await writeReadableStreamToWritable(answer.body, response);
+  } catch (error) {
+    if (!isClosed(response)) throw error;
+  }
+}
+
+/** The source's events straight to the player's connection, until it ends or the player leaves. */
+function writeEventSource(response: ExpressResponse, source: EventSource) {
+  let open = true;
+  // attach writes the first event at once: corked, the headers leave with it in one write.
+  const socket = response.socket;
+  socket?.cork();
+  const detach = source.attach({
+    write(chunk) {
+      if (open) response.write(chunk);
+    },
+    end() {
+      if (!open) return;
+      open = false;
+      response.end();
+    },
+  });
+  socket?.uncork();
+  response.on("close", () => {
+    open = false;
+    detach();
+  });
+}
+
+/**
+ * An event stream that writes its first event at once (the balance) sends its headers with it in
+ * one write; at worst (a first event later than this tick) the headers go out alone.
+ */
+function flushHeadersWithFirstEvent(response: ExpressResponse) {
+  const socket = response.socket;
+  socket?.cork();
+  response.flushHeaders();
+  if (socket) process.nextTick(() => socket.uncork());
+}
