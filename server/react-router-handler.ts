@@ -99,10 +99,11 @@ function writeEventSource(response: ExpressResponse, source: EventSource) {
     write(chunk) {
       if (open) response.write(chunk);
     },
-    end() {
+    end(last) {
       if (!open) return;
       open = false;
-      response.end();
+      if (last) response.end(last);
+      else response.end();
     },
   });
   socket?.uncork();

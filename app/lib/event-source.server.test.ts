@@ -18,7 +18,7 @@ function recordingSource() {
 }
 
 describe("an event source's web stream", () => {
-  it("attaches only when read, then carries every write and the end", async () => {
+  it("attaches only when read, then carries every write and the last words", async () => {
     const { source, sinks, say } = recordingSource();
     const stream = eventSourceStream(source);
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -30,7 +30,8 @@ describe("an event source's web stream", () => {
     expect(sinks.size).toBe(1);
     say("data: more\n\n");
     expect(decoder.decode((await reader.read()).value)).toBe("data: more\n\n");
-    for (const sink of sinks) sink.end();
+    for (const sink of sinks) sink.end(encoder.encode("data: [DONE]\n\n"));
+    expect(decoder.decode((await reader.read()).value)).toBe("data: [DONE]\n\n");
     expect((await reader.read()).done).toBe(true);
   });
 

@@ -7,7 +7,8 @@
 /** Where an event stream's bytes go: a Node response, or a web stream's controller. */
 export interface EventSink {
   write(chunk: Uint8Array): void;
-  end(): void;
+  /** The stream is over, after `last` (given to end, it leaves with the end of the response in one write). */
+  end(last?: Uint8Array): void;
 }
 
 /** Something that writes event-stream bytes to each sink attached to it, until it ends. */
@@ -30,7 +31,10 @@ export function eventSourceStream(source: EventSource): ReadableStream<Uint8Arra
       pull(controller) {
         detach ??= source.attach({
           write: (chunk) => controller.enqueue(chunk),
-          end: () => controller.close(),
+          end(last) {
+            if (last) controller.enqueue(last);
+            controller.close();
+          },
         });
       },
       cancel() {

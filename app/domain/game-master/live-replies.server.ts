@@ -51,8 +51,7 @@ export class LiveReply implements EventSource {
     const opening = `data: ${JSON.stringify({ turn: this.turn })}\n\n${written ? `data: ${JSON.stringify({ content: written })}\n\n` : ""}`;
     sink.write(encoder.encode(opening));
     if (this.#ended) {
-      sink.write(DONE_LINE);
-      sink.end();
+      sink.end(DONE_LINE);
       return () => {};
     }
     this.#watchers.add(sink);
@@ -77,15 +76,15 @@ export class LiveReply implements EventSource {
     this.#broadcast(HEARTBEAT_LINE);
   }
 
-  /** The reply is over: what is unsent goes out, then `last`, and every watcher ends. */
+  /** The reply is over: what is unsent and then `last` end every watcher's stream, in one write. */
   end(last: Uint8Array) {
-    this.flush();
     unflushed.delete(this);
+    const unsent = this.#takeUnsent();
+    const final = unsent ? Buffer.concat([unsent, last]) : last;
     this.#ended = true;
-    this.#broadcast(last);
     for (const watcher of this.#watchers) {
       try {
-        watcher.end();
+        watcher.end(final);
       } catch {
         // Already gone: the watcher left at this moment.
       }
@@ -94,10 +93,15 @@ export class LiveReply implements EventSource {
   }
 
   flush() {
-    if (!this.#unsent) return;
+    const line = this.#takeUnsent();
+    if (line) this.#broadcast(line);
+  }
+
+  #takeUnsent() {
+    if (!this.#unsent) return undefined;
     const line = eventLine({ content: this.#unsent });
     this.#unsent = "";
-    this.#broadcast(line);
+    return line;
   }
 
   #broadcast(line: Uint8Array) {
