@@ -10,7 +10,6 @@ import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { connectDatabase, type DatabaseConnection } from "#app/db/client.server.ts";
 import { setDatabaseConnection } from "#app/db/database.server.ts";
-import { seedDatabase } from "#app/db/seed/seed.server.ts";
 import { paymentsStartupWarning } from "#app/domain/payments.server.ts";
 import { CLIENT_ADDRESS_HEADER } from "#app/domain/rate-limit.server.ts";
 import { env } from "#app/env.server.ts";
@@ -51,11 +50,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     migrate: true,
+    seed: true,
     maxConnections: config.DATABASE_POOL_SIZE,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
   setDatabaseConnection(connection);
-  await seedDatabase(connection.db);
   await publicContentVersionWatch.start(connection);
 
   const { viteDevServer } = options;
