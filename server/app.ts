@@ -19,6 +19,7 @@ import { projectPath } from "#app/lib/project-path.server.ts";
 import { RequestError } from "#app/http/errors.server.ts";
 import { requestContext } from "#app/request-context.ts";
 import { publicContentVersionWatch } from "#app/domain/public-content-version.server.ts";
+import { keepTurnLeases } from "#app/domain/game-master/turn-leases.server.ts";
 import { controlRouter, registerControlFile, removeControlFile } from "./control.ts";
 import { PageCache } from "./page-cache.ts";
 import { limitRequestBody } from "./request-limits.ts";
@@ -56,6 +57,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
   setDatabaseConnection(connection);
   await publicContentVersionWatch.start(connection);
+  const stopTurnLeases = keepTurnLeases(log);
 
   const { viteDevServer } = options;
   // Pages kept for visitors are valid only while games, content and guides are unchanged.
@@ -98,6 +100,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       clearTimeout(forced);
       // Replies whose players already left are still being generated and stored.
       await settleInFlight(Math.max(0, deadline - Date.now()));
+      stopTurnLeases();
       if (connection.driver === "pglite") removeControlFile(config.DATA_DIR);
       await publicContentVersionWatch.stop();
       await connection.close();
