@@ -25,8 +25,6 @@ import { PageCache } from "./page-cache.ts";
 import { limitRequestBody } from "./request-limits.ts";
 import { answerError } from "./answer-error.ts";
 
-const STREAM_GRACE_MS = 10_000;
-
 export interface StartOptions {
   /** Overrides PORT (0 picks a free port). */
   port?: number;
@@ -38,7 +36,7 @@ export interface RunningServer {
   url: string;
   port: number;
   connection: DatabaseConnection;
-  /** Stops accepting, lets open streams finish (up to 10 s), closes the database. */
+  /** Drains: not ready, stops accepting, lets open streams finish (up to SHUTDOWN_GRACE_SECONDS), closes the database. */
   close(): Promise<void>;
 }
 
@@ -87,14 +85,18 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const close = () => {
     closing ??= (async () => {
       log.info("shutting down: no new connections, letting open streams finish");
-      const deadline = Date.now() + STREAM_GRACE_MS;
+      const graceMs = config.SHUTDOWN_GRACE_SECONDS * 1000;
+      const deadline = Date.now() + graceMs;
       shutdown.abort();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // After the poll phase that accepted every connection already waiting: a connection left in
+      // the listen queue when it closes is reset after its request went out, which a load
+      // balancer cannot safely send elsewhere. Connections that come later are refused, and are.
+      const closed = new Promise<void>((resolve) => setImmediate(() => server.close(() => resolve())));
       // Streams end on the shutdown signal and leave their keep-alive sockets idle: close those as
       // they appear, or a browser would reuse them to reconnect to this departing instance.
       server.closeIdleConnections();
       const sweep = setInterval(() => server.closeIdleConnections(), 100);
-      const forced = setTimeout(() => server.closeAllConnections(), STREAM_GRACE_MS);
+      const forced = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;
       clearInterval(sweep);
       clearTimeout(forced);
@@ -146,11 +148,23 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
     }),
   );
 
-  // Health: liveness says the process answers; readiness says it can serve (the database answers).
+  // A draining instance answers what it has accepted and closes each connection after its answer,
+  // so clients and balancers holding keep-alive connections reconnect to another instance.
+  app.use((_request, response, next) => {
+    if (shutdownSignal.aborted) response.setHeader("Connection", "close");
+    next();
+  });
+
+  // Health: liveness says the process answers; readiness says it can serve (the database answers)
+  // and is not draining.
   app.get("/healthz", (_request, response) => {
     response.json({ status: "ok" });
   });
   app.get("/readyz", async (_request, response) => {
+    if (shutdownSignal.aborted) {
+      response.status(503).json({ status: "draining", error: "This instance is shutting down." });
+      return;
+    }
     try {
       await withTimeout(connection.ping(), 2000);
       response.json({ status: "ready", database: connection.driver });
