@@ -21,6 +21,7 @@ import { requestContext } from "#app/request-context.ts";
 import { publicContentVersionWatch } from "#app/domain/public-content-version.server.ts";
 import { keepTurnLeases } from "#app/domain/game-master/turn-leases.server.ts";
 import { controlRouter, registerControlFile, removeControlFile } from "./control.ts";
+import { drainableConnections } from "./connections.ts";
 import { PageCache } from "./page-cache.ts";
 import { limitRequestBody } from "./request-limits.ts";
 import { answerError } from "./answer-error.ts";
@@ -70,6 +71,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const shutdown = new AbortController();
   const app = createApp({ connection, shutdownSignal: shutdown.signal, viteDevServer, build, pageCache });
   const server = await listen(app, options.port ?? config.PORT, config.HOST);
+  const connections = drainableConnections(server);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.HOST === "0.0.0.0" || config.HOST === "::" ? "127.0.0.1" : config.HOST}:${port}`;
   if (connection.driver === "pglite") registerControlFile(config.DATA_DIR, url);
@@ -89,14 +91,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       const deadline = Date.now() + graceMs;
       shutdown.abort();
       // After the poll phase that accepted every connection already waiting: a connection left in
-      // the listen queue when it closes is reset after its request went out, which a load
-      // balancer cannot safely send elsewhere. Connections that come later are refused, and are.
-      const closed = new Promise<void>((resolve) => setImmediate(() => server.close(() => resolve())));
+      // the listen queue when it closes is reset after its request went out.
+      const closed = new Promise<void>((resolve) => setImmediate(() => void connections.stopListening().then(resolve)));
       // Streams end on the shutdown signal and leave their keep-alive sockets idle: close those as
       // they appear, or a browser would reuse them to reconnect to this departing instance.
-      server.closeIdleConnections();
-      const sweep = setInterval(() => server.closeIdleConnections(), 100);
-      const forced = setTimeout(() => server.closeAllConnections(), graceMs);
+      const sweep = setInterval(connections.closeIdle, 100);
+      const forced = setTimeout(connections.closeAll, graceMs);
       await closed;
       clearInterval(sweep);
       clearTimeout(forced);
