@@ -67,8 +67,9 @@ export async function startNginx(upstreamPorts: number[]): Promise<Nginx> {
   const prefix = mkdtempSync(path.join(tmpdir(), "pae-nginx-"));
   const port = await freePort();
   const original = readFileSync(NGINX_CONF, "utf8");
-  // The servers keep the parameters compose's have (max_fails, fail_timeout).
-  const parameters = /^\s*server \S+ (.*);$/m.exec(original)?.[1] ?? "";
+  // The servers keep the parameters compose's have (max_fails, fail_timeout), but for `resolve`:
+  // they are addresses, not names in Docker's DNS (and Debian's nginx predates the parameter).
+  const parameters = (/^\s*server \S+ (.*);$/m.exec(original)?.[1] ?? "").replace(/\s*\bresolve\b/, "");
   let conf = substitute(
     original,
     "upstream servers",

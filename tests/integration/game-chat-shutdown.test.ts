@@ -43,9 +43,8 @@ function chat(url: string, token: string, message: string, signal?: AbortSignal)
 
 /**
  * Starting a server process (a fresh database migrated and seeded), a 6-second reply and the
- * shutdown grace take 15-25 s on a loaded 2-core machine, too close to the default 30 s; this
- * allows more than twice that. The grace runs its full 10 s here: after the abort, fetch opens a
- * connection that sends no request, and Node's closeIdleConnections() leaves such connections open.
+ * shutdown take 15-25 s on a loaded 2-core machine, too close to the default 30 s; this allows
+ * more than twice that.
  */
 const SHUTDOWN_TEST_TIMEOUT_MS = 60_000;
 

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { gameMessages, games, replyVersions, stories } from "#app/db/schema.ts";
 import { TURN_SWEEP_MS } from "#app/domain/game-master/turn-leases.server.ts";
-import { PLAY_TOASTS } from "#app/lib/play-texts.ts";
+import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import {
@@ -313,6 +313,9 @@ describe("a turn that outlives its page", () => {
       { role: "user", content: "Into the void.", status: "complete" },
       { role: "assistant", content: "", status: "interrupted" },
     ]);
+    // An export says what became of the reply.
+    const exported = await (await api(player, `/api/stories/${storyId}/export?format=markdown`)).text();
+    expect(exported).toContain(`**You:**\n\nInto the void.\n\n**Game Master:**\n\n*${PLAY_TEXTS.interruptedReply}*`);
     await hanging.then(readTurn);
     expect(await balanceAndLedger(player)).toEqual({ balance: 19, ledger: 19 });
   });
