@@ -7,7 +7,8 @@ import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
 import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
 import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
-import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
+import { signInBrowser, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
+import { launchBrowser } from "#tests/helpers/browser.ts";
 import { createTestDatabase, type TestDatabase } from "#tests/helpers/database.ts";
 import { eventually, readTurn } from "#tests/helpers/game-chat.ts";
 import { startServerProcess, type ServerProcess } from "#tests/helpers/process.ts";
@@ -142,16 +143,29 @@ afterAll(async () => {
 }, 60_000);
 
 describe("three instances behind nginx on one PostgreSQL", () => {
-  it("serve a player's journey: sign up, the play page, a turn, the balance", async () => {
+  it("serve a player's journey in a browser: the play page, the opening, a turn, the balance", { timeout: 90_000 }, async () => {
     const player = await signUpThroughNginx();
-    const page = await fetch(`${nginx.url}/play/${GAME}`, { headers: { Cookie: player.cookie } });
-    expect(page.status).toBe(200);
-    // The opening scene is free; the next turn costs a credit.
-    expect(await readTurn(await turn(nginx.url, player, "I begin."))).toMatchObject({ done: true, text: "The court listens." });
-    expect(await readTurn(await turn(nginx.url, player, "I summon the ministers."))).toMatchObject({ done: true });
-    const balance = await openEventStream(`${nginx.url}/api/credits/events`, { Authorization: `Bearer ${player.token}` });
-    expect(await balance.nextCredits()).toBe(19);
-    balance.close();
+    const browser = await launchBrowser();
+    try {
+      await signInBrowser(browser.context, nginx, player);
+      const page = await browser.newPage();
+      await page.goto(`${nginx.url}/play/${GAME}`);
+      const story = page.getByRole("log");
+      const balance = () => page.getByTestId("credits-balance").first().textContent();
+      // The opening scene is free; the next turn costs a credit, and the balance follows live.
+      await page.getByRole("button", { name: PLAY_TEXTS.beginChoice }).click();
+      await expect
+        .poll(() => story.locator('li[data-role="assistant"]').last().textContent(), { timeout: 20_000 })
+        .toContain("The court listens.");
+      await page.getByLabel("Your action or response").fill("I summon the ministers.");
+      await page.getByRole("button", { name: "Send message" }).click();
+      await expect.poll(() => story.locator('li[data-role="user"]').last().textContent()).toContain("I summon the ministers.");
+      await expect.poll(balance, { timeout: 20_000 }).toBe("19 Credits");
+      await expect.poll(() => story.locator('li[data-role="assistant"]').count()).toBe(2);
+      expect(page.errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
     // Requests went to every instance.
     for (const port of ports) expect(nginx.accessLog()).toContain(`upstream=127.0.0.1:${port}`);
   });
@@ -390,6 +404,7 @@ describe("PostgreSQL restarting under load", () => {
     figure("slowest answer while PostgreSQL was down, ms", Math.round(slowest));
     expect(slowest).toBeLessThan(2000);
     figure("seconds PostgreSQL took to stop (fast shutdown)", ((stoppedAt - downAt) / 1000).toFixed(1));
+    figure("seconds PostgreSQL took to start again (pg_ctl start)", ((upAt - startingAt) / 1000).toFixed(1));
     figure("seconds from PostgreSQL accepting connections again to every instance serving", ((recoveredAt - upAt) / 1000).toFixed(1));
     expect((recoveredAt - upAt) / 1000).toBeLessThan(10);
     // Nothing but 200 and 503 at any time, and the same processes throughout.
