@@ -4,7 +4,7 @@ import { isbot } from "isbot";
 import { preloadModule, type PreloadModuleOptions } from "react-dom";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
-import { isDatabaseBusy } from "#app/db/busy.server.ts";
+import { isDatabaseBusy, isDatabaseUnreachable } from "#app/db/busy.server.ts";
 import { requestContext } from "#app/request-context.ts";
 
 export const streamTimeout = 5_000;
@@ -87,7 +87,9 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   // Not a fault to investigate: the page is answered 503 with Retry-After (app/http/edge.server.ts).
   if (isDatabaseBusy(error)) {
     outcome.databaseBusy = true;
-    logger.warn("no database connection came free in time: answered 503");
+    logger.warn(
+      isDatabaseUnreachable(error) ? "the database cannot be reached: answered 503" : "no database connection came free in time: answered 503",
+    );
     return;
   }
   logger.error({ err: error, url: request.url }, "unhandled error while rendering");

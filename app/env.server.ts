@@ -40,6 +40,7 @@ const environmentSchema = z
     AI_OFFLINE_WORD_DELAY_MS: z.coerce.number().int().min(0).default(35),
     CHAT_TURNS_PER_MINUTE: positiveInteger(20),
     GAME_MASTER_MAX_STREAMS: positiveInteger(2000),
+    SHUTDOWN_GRACE_SECONDS: positiveInteger(10),
     STRIPE_SECRET_KEY: optionalText,
     STRIPE_WEBHOOK_SECRET: optionalText,
     STRIPE_API_URL: z.url().optional(),

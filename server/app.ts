@@ -9,7 +9,6 @@ import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { connectDatabase, type DatabaseConnection } from "#app/db/client.server.ts";
 import { setDatabaseConnection } from "#app/db/database.server.ts";
-import { seedDatabase } from "#app/db/seed/seed.server.ts";
 import { paymentsStartupWarning } from "#app/domain/payments.server.ts";
 import { CLIENT_ADDRESS_HEADER } from "#app/domain/rate-limit.server.ts";
 import { env } from "#app/env.server.ts";
@@ -19,13 +18,13 @@ import { projectPath } from "#app/lib/project-path.server.ts";
 import { RequestError } from "#app/http/errors.server.ts";
 import { requestContext } from "#app/request-context.ts";
 import { publicContentVersionWatch } from "#app/domain/public-content-version.server.ts";
+import { keepTurnLeases } from "#app/domain/game-master/turn-leases.server.ts";
 import { controlRouter, registerControlFile, removeControlFile } from "./control.ts";
+import { drainableConnections } from "./connections.ts";
 import { PageCache } from "./page-cache.ts";
 import { limitRequestBody } from "./request-limits.ts";
 import { answerError } from "./answer-error.ts";
 import { reactRouterRequestHandler } from "./react-router-handler.ts";
-
-const STREAM_GRACE_MS = 10_000;
 
 export interface StartOptions {
   /** Overrides PORT (0 picks a free port). */
@@ -38,7 +37,7 @@ export interface RunningServer {
   url: string;
   port: number;
   connection: DatabaseConnection;
-  /** Stops accepting, lets open streams finish (up to 10 s), closes the database. */
+  /** Drains: not ready, stops accepting, lets open streams finish (up to SHUTDOWN_GRACE_SECONDS), closes the database. */
   close(): Promise<void>;
 }
 
@@ -51,12 +50,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     migrate: true,
+    seed: true,
     maxConnections: config.DATABASE_POOL_SIZE,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
   setDatabaseConnection(connection);
-  await seedDatabase(connection.db);
   await publicContentVersionWatch.start(connection);
+  const stopTurnLeases = keepTurnLeases(log);
 
   const { viteDevServer } = options;
   // Pages kept for visitors are valid only while games, content and guides are unchanged.
@@ -71,6 +71,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const shutdown = new AbortController();
   const app = createApp({ connection, shutdownSignal: shutdown.signal, viteDevServer, build, pageCache });
   const server = await listen(app, options.port ?? config.PORT, config.HOST);
+  const connections = drainableConnections(server);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.HOST === "0.0.0.0" || config.HOST === "::" ? "127.0.0.1" : config.HOST}:${port}`;
   if (connection.driver === "pglite") registerControlFile(config.DATA_DIR, url);
@@ -86,19 +87,22 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const close = () => {
     closing ??= (async () => {
       log.info("shutting down: no new connections, letting open streams finish");
-      const deadline = Date.now() + STREAM_GRACE_MS;
+      const graceMs = config.SHUTDOWN_GRACE_SECONDS * 1000;
+      const deadline = Date.now() + graceMs;
       shutdown.abort();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // After the poll phase that accepted every connection already waiting: a connection left in
+      // the listen queue when it closes is reset after its request went out.
+      const closed = new Promise<void>((resolve) => setImmediate(() => void connections.stopListening().then(resolve)));
       // Streams end on the shutdown signal and leave their keep-alive sockets idle: close those as
       // they appear, or a browser would reuse them to reconnect to this departing instance.
-      server.closeIdleConnections();
-      const sweep = setInterval(() => server.closeIdleConnections(), 100);
-      const forced = setTimeout(() => server.closeAllConnections(), STREAM_GRACE_MS);
+      const sweep = setInterval(connections.closeIdle, 100);
+      const forced = setTimeout(connections.closeAll, graceMs);
       await closed;
       clearInterval(sweep);
       clearTimeout(forced);
       // Replies whose players already left are still being generated and stored.
       await settleInFlight(Math.max(0, deadline - Date.now()));
+      stopTurnLeases();
       if (connection.driver === "pglite") removeControlFile(config.DATA_DIR);
       await publicContentVersionWatch.stop();
       await connection.close();
@@ -144,11 +148,23 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
     }),
   );
 
-  // Health: liveness says the process answers; readiness says it can serve (the database answers).
+  // A draining instance answers what it has accepted and closes each connection after its answer,
+  // so clients and balancers holding keep-alive connections reconnect to another instance.
+  app.use((_request, response, next) => {
+    if (shutdownSignal.aborted) response.setHeader("Connection", "close");
+    next();
+  });
+
+  // Health: liveness says the process answers; readiness says it can serve (the database answers)
+  // and is not draining.
   app.get("/healthz", (_request, response) => {
     response.json({ status: "ok" });
   });
   app.get("/readyz", async (_request, response) => {
+    if (shutdownSignal.aborted) {
+      response.status(503).json({ status: "draining", error: "This instance is shutting down." });
+      return;
+    }
     try {
       await withTimeout(connection.ping(), 2000);
       response.json({ status: "ready", database: connection.driver });

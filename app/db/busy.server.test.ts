@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isDatabaseBusy, retryWhileDatabaseBusy } from "./busy.server.ts";
+import { isDatabaseBusy, isDatabaseUnreachable, retryWhileDatabaseBusy } from "./busy.server.ts";
 
 /** pg-pool's timeout as Drizzle reports it: the pool's error is the cause of a query error. */
 function busyQueryError() {
@@ -22,6 +22,27 @@ describe("isDatabaseBusy", () => {
     expect(isDatabaseBusy(new Error("timeout exceeded when trying to connect"))).toBe(true);
     expect(isDatabaseBusy(new Error("Failed query", { cause: new Error("duplicate key value violates unique constraint") }))).toBe(false);
     expect(isDatabaseBusy("timeout exceeded when trying to connect")).toBe(false);
+  });
+});
+
+describe("isDatabaseUnreachable", () => {
+  const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+  it("recognises a refused or lost connection and PostgreSQL going down or coming up, and counts them as busy", () => {
+    const unreachable = [
+      withCode("connect ECONNREFUSED 127.0.0.1:5432", "ECONNREFUSED"),
+      withCode("getaddrinfo ENOTFOUND postgres", "ENOTFOUND"),
+      withCode("terminating connection due to administrator command", "57P01"),
+      withCode("the database system is starting up", "57P03"),
+      withCode("connection failure", "08006"),
+      new Error("Failed query: select 1", { cause: new Error("Connection terminated unexpectedly") }),
+    ];
+    for (const error of unreachable) {
+      expect(isDatabaseUnreachable(error), error.message).toBe(true);
+      expect(isDatabaseBusy(error), error.message).toBe(true);
+    }
+    expect(isDatabaseUnreachable(busyQueryError())).toBe(false);
+    expect(isDatabaseUnreachable(withCode("duplicate key value violates unique constraint", "23505"))).toBe(false);
   });
 });
 

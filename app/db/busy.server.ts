@@ -20,13 +20,36 @@ function isPoolTimeout(error: unknown): boolean {
 }
 
 /**
- * The database has more work than it can take now: no connection came free in time, or a statement
- * ran out of time. Either way nothing was written, and the same request may succeed in a moment.
+ * Signs that the database cannot be reached: the connection refused or lost (the server is
+ * restarting, or its host is gone), or PostgreSQL shutting down, starting up, or ending the session.
+ */
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EAI_AGAIN", "EPIPE"]);
+/** PostgreSQL's admin_shutdown, crash_shutdown, cannot_connect_now and its connection exceptions (class 08). */
+const UNREACHABLE_SQLSTATE = /^(57P0[123]|08...)$/;
+const CONNECTION_LOST = /^Connection terminated/;
+
+function codeOf(error: Error): unknown {
+  return (error as Error & { code?: unknown }).code;
+}
+
+/** The database cannot be reached right now (pg's errors, wrapped by Drizzle or bare). */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const code = codeOf(current);
+    if (typeof code === "string" && (UNREACHABLE_CODES.has(code) || UNREACHABLE_SQLSTATE.test(code))) return true;
+    if (CONNECTION_LOST.test(current.message)) return true;
+  }
+  return false;
+}
+
+/**
+ * The database cannot take the request now: no connection came free in time, a statement ran out
+ * of time, or the database cannot be reached (a restart). The same request may succeed in a moment.
  */
 export function isDatabaseBusy(error: unknown): boolean {
-  if (isPoolTimeout(error)) return true;
+  if (isPoolTimeout(error) || isDatabaseUnreachable(error)) return true;
   for (let current = error; current instanceof Error; current = current.cause) {
-    if ((current as Error & { code?: unknown }).code === STATEMENT_CANCELED) return true;
+    if (codeOf(current) === STATEMENT_CANCELED) return true;
   }
   return false;
 }

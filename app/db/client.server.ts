@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import * as schema from "./schema.ts";
 import { runMigrations } from "./migrate.server.ts";
+import { seedDatabase } from "./seed/seed.server.ts";
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
@@ -38,6 +39,8 @@ export interface ConnectOptions {
   dataDir: string;
   /** Apply pending migrations before returning. */
   migrate?: boolean;
+  /** Add the games and guides of content/ never seeded before (after migrating). */
+  seed?: boolean;
   /** Pool size for PostgreSQL. */
   maxConnections?: number;
   /** PostgreSQL cancels (and rolls back) a statement that runs longer; 0 lets it run. */
@@ -48,8 +51,37 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
   const connection = options.databaseUrl
     ? connectPostgres(options.databaseUrl, options.maxConnections ?? 20, options.statementTimeoutMs ?? 0)
     : await connectPglite(options.dataDir);
-  if (options.migrate) await runMigrations(connection.db);
+  if (options.migrate || options.seed) {
+    await onePreparerAtATime(options.databaseUrl, async () => {
+      if (options.migrate) await runMigrations(connection.db);
+      if (options.seed) await seedDatabase(connection.db);
+    });
+  }
   return connection;
+}
+
+/** The advisory lock instances starting on one PostgreSQL database take turns under. */
+const PREPARE_LOCK = "play-as-empress:migrate-and-seed";
+
+/**
+ * Any number of instances may start together on one database, fresh or old: they migrate and seed
+ * one at a time, so the first does the work and the rest find nothing left to do. Two running the
+ * same migration at once collided in PostgreSQL's catalogue (`pg_type_typname_nsp_index`), and two
+ * seeding at once would both insert the same games. The lock is held by a session of its own,
+ * outside the pool (whose connections the work uses), and ends with it, even if this process dies
+ * mid-migration. PGlite has one process per data directory: nothing to take turns with.
+ */
+async function onePreparerAtATime(databaseUrl: string | undefined, work: () => Promise<void>) {
+  if (!databaseUrl) return work();
+  const session = new pg.Client({ connectionString: databaseUrl });
+  session.on("error", () => {});
+  await session.connect();
+  try {
+    await session.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [PREPARE_LOCK]);
+    await work();
+  } finally {
+    await session.end().catch(() => {});
+  }
 }
 
 /**

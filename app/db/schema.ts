@@ -261,6 +261,10 @@ export const stories = pgTable(
     check("stories_exchanges_check", sql`"exchanges" >= 0`),
     index("stories_player_game_idx").on(table.userId, table.gameSlug, table.updatedAt),
     index("stories_game_slug_idx").on(table.gameSlug),
+    // Every instance's sweeper looks here for turns whose lease ran out.
+    index("stories_turn_lease_idx")
+      .on(table.activeTurnLeaseUntil)
+      .where(sql`"active_turn_id" IS NOT NULL`),
   ],
 );
 

@@ -49,10 +49,11 @@ const storyColumns = {
   summaryThrough: stories.summaryThrough,
 };
 
-/** How long a call in flight stays its instance's without a heartbeat. */
-export const TURN_LEASE_SECONDS = 30;
-/** Heartbeats renew the lease well before it runs out. */
-export const TURN_HEARTBEAT_MS = 10_000;
+/**
+ * How long a call in flight stays its instance's without a heartbeat (game-master/turn-leases.server.ts
+ * renews it every few seconds): with the sweep, a dead instance's turns are settled within 30 seconds.
+ */
+export const TURN_LEASE_SECONDS = 20;
 
 /** The player's current story in a game: the one played most recently. */
 export async function findLatestStory(userId: string, gameSlug: string): Promise<Story | undefined> {
@@ -95,16 +96,6 @@ export async function settleAbandonedTurn(story: Story): Promise<Story> {
     .from(sql`finish_story_operation(${story.id}::uuid, ${story.activeTurnId}::uuid, '', null, null)`);
   const [settled] = await db().select(storyColumns).from(stories).where(eq(stories.id, story.id));
   return settled ?? story;
-}
-
-/** Renews the lease of a call in flight; false once it is no longer this call's. */
-export async function renewTurnLease(storyId: string, turnId: string): Promise<boolean> {
-  const renewed = await db()
-    .update(stories)
-    .set({ activeTurnLeaseUntil: sql`now() + make_interval(secs => ${TURN_LEASE_SECONDS})` })
-    .where(and(eq(stories.id, storyId), eq(stories.activeTurnId, turnId)))
-    .returning({ id: stories.id });
-  return renewed.length > 0;
 }
 
 type ChangeOutcome = "missing" | "busy" | "stale" | "no_version" | "undone" | "chosen" | "cleared";

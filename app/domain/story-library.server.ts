@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, gt, isNull, lte, sql } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
 import { gameMessages, games, replyVersions, stories } from "../db/schema.ts";
-import { STORY_REFUSALS } from "../lib/play-texts.ts";
+import type { MessageStatus } from "../lib/constants.ts";
+import { PLAY_TEXTS, STORY_REFUSALS } from "../lib/play-texts.ts";
 import type { StoryExportFormat } from "../lib/story-view.ts";
 import { DomainError, NotFoundError } from "./errors.server.ts";
 import { findStory, type Story } from "./stories.server.ts";
@@ -123,6 +124,8 @@ interface ExportedMessage {
   exchange: number;
   role: "user" | "assistant";
   content: string;
+  /** "interrupted": a reply lost with the instance writing it (migration 0012). */
+  status: MessageStatus;
   createdAt: Date;
   /** The story state a reply left, in a game that tracks stats. */
   state: unknown;
@@ -140,6 +143,7 @@ async function* exportPages(storyId: string, { withHistory }: { withHistory: boo
         exchange: gameMessages.exchange,
         role: gameMessages.role,
         content: gameMessages.content,
+        status: gameMessages.status,
         createdAt: gameMessages.createdAt,
         chosenVersion: gameMessages.version,
         removal: gameMessages.removal,
@@ -198,7 +202,12 @@ export async function exportStory(userId: string, storyId: string, format: Story
   async function* markdown() {
     yield `# ${title}\n\n*${gameTitle} · ${exportedAt.toISOString().slice(0, 10)} · ${story.exchanges} turns*\n`;
     for await (const page of exportPages(story.id, { withHistory: false })) {
-      yield page.map((message) => `\n**${message.role === "user" ? "You" : "Game Master"}:**\n\n${message.content.trim()}\n`).join("");
+      yield page
+        .map((message) => {
+          const text = message.status === "interrupted" ? `*${PLAY_TEXTS.interruptedReply}*` : message.content.trim();
+          return `\n**${message.role === "user" ? "You" : "Game Master"}:**\n\n${text}\n`;
+        })
+        .join("");
     }
   }
 

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { data } from "react-router";
-import { isDatabaseBusy } from "../db/busy.server.ts";
+import { isDatabaseBusy, isDatabaseUnreachable } from "../db/busy.server.ts";
 import { DomainError, RetryLaterError } from "../domain/errors.server.ts";
 import type { ErrorBody, ErrorCode } from "../lib/error-codes.ts";
 import { MAX_REQUEST_BODY_BYTES } from "./limits.ts";
@@ -67,10 +67,12 @@ function errorResponse(body: ErrorBody, headers?: HeadersInit): Response {
   return response;
 }
 
-function busyResponse(): Response {
+function busyResponse(unreachable: boolean): Response {
   return errorResponse(
     {
-      error: "The site has more players than it can answer right now. Please try again in a few seconds.",
+      error: unreachable
+        ? "The site cannot reach its database for a moment. Please try again in a few seconds."
+        : "The site has more players than it can answer right now. Please try again in a few seconds.",
       code: "busy",
       retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS,
     },
@@ -102,8 +104,9 @@ export function responseForError(error: unknown, { logger, requestId }: { logger
     return errorResponse({ error: error.message, code: error.code, ...fields(error.fieldErrors), ...error.details });
   }
   if (isDatabaseBusy(error)) {
-    logger.warn("no database connection came free in time: answered 503");
-    return busyResponse();
+    const unreachable = isDatabaseUnreachable(error);
+    logger.warn(unreachable ? "the database cannot be reached: answered 503" : "no database connection came free in time: answered 503");
+    return busyResponse(unreachable);
   }
   logger.error({ err: error }, "request failed");
   return errorResponse({

@@ -76,8 +76,12 @@ export type UserRole = (typeof USER_ROLES)[number];
 export const MESSAGE_ROLES = ["user", "assistant"] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
-/** A reply is "streaming" while its turn is in flight. */
-export const MESSAGE_STATUSES = ["streaming", "complete"] as const;
+/**
+ * A reply is "streaming" while its turn is in flight; "interrupted" when the instance writing it
+ * died and another settled the turn: the player's message stays, the reply's text was lost with
+ * that instance, and the credit was refunded.
+ */
+export const MESSAGE_STATUSES = ["streaming", "complete", "interrupted"] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** Why a message left the story: it is kept, never shown as part of it. */

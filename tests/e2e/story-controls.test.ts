@@ -2,6 +2,8 @@ import { mkdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { eq, sql } from "drizzle-orm";
+import { stories } from "#app/db/schema.ts";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
 import { STORY_OPENING_EXCHANGES } from "#app/lib/story-view.ts";
 import { signInBrowser, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
@@ -207,6 +209,34 @@ describe("a turn that survives anything", () => {
     await expect.poll(() => playerMessages(first).count(), { timeout: 2_000, interval: 100 }).toBe(1);
     expect(first.errors).toEqual([]);
     expect(second.errors).toEqual([]);
+  });
+});
+
+describe("a reply lost with its server", () => {
+  it("says so in the reply's place, keeps the message, refunds, and Send again asks anew", async () => {
+    const account = await player();
+    const [story] = await server.connection.db.select({ id: stories.id }).from(stories).where(eq(stories.userId, account.userId));
+    // A turn whose instance died at once: nobody renews its lease (migration 0012 settles it as interrupted).
+    await server.connection.db.execute(
+      sql`SELECT * FROM begin_story_operation(${story!.id}::uuid, ${account.userId}, gen_random_uuid(), 'turn', NULL, 'I send for the physician.', 1, 0)`,
+    );
+    const page = await open();
+    await expect.poll(() => playerMessages(page).last().textContent()).toContain("I send for the physician.");
+    const lost = replies(page).last();
+    await expect.poll(() => lost.textContent()).toContain(PLAY_TEXTS.interruptedReply);
+    await expect.poll(() => balance(page)).toContain("20");
+    expect(await control(page, "Retry").count()).toBe(0);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SCREENSHOTS}/interrupted-1280.png` });
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.screenshot({ path: `${SCREENSHOTS}/interrupted-360.png` });
+
+    await control(page, "Send again").click();
+    await replyDone(page);
+    expect(await log(page).textContent()).not.toContain(PLAY_TEXTS.interruptedReply);
+    expect(await playerMessages(page).last().textContent()).toContain("I send for the physician.");
+    await expect.poll(() => balance(page)).toContain("19");
+    expect(page.errors).toEqual([]);
   });
 });
 

@@ -57,7 +57,7 @@ export async function findUserId(server: TestServer, email: string) {
 }
 
 /** Puts the account's session cookie into a browser profile. */
-export async function signInBrowser(context: BrowserContext, server: TestServer, account: TestAccount) {
+export async function signInBrowser(context: BrowserContext, server: Pick<TestServer, "url">, account: TestAccount) {
   const [name, ...value] = account.cookie.split("=");
   await context.addCookies([{ name: name!, value: value.join("="), url: server.url, httpOnly: true, sameSite: "Lax" }]);
 }

@@ -34,7 +34,8 @@ export async function startServerProcess(
   args: string[] = [],
   { discardLogs = false } = {},
 ): Promise<ServerProcess> {
-  const port = await freePort();
+  // A given PORT is kept: an instance restarted behind a load balancer comes back where it was.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...startCommandFlags(), ...nodeFlags, "server/main.ts", ...args], {
     cwd: PROJECT,
@@ -42,12 +43,12 @@ export async function startServerProcess(
       ...process.env,
       NODE_ENV: "production",
       HOST: "127.0.0.1",
-      PORT: String(port),
       PUBLIC_URL: url,
       LOG_LEVEL: "info",
       // Production on PostgreSQL requires a shared secret (docs/decisions/004).
       AUTH_SECRET: "test-secret-shared-by-every-instance-0123456789",
       ...env,
+      PORT: String(port),
     },
     stdio: ["ignore", discardLogs ? "ignore" : "pipe", "pipe"],
   });

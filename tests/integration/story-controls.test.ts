@@ -1,7 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { gameMessages, games, replyVersions, stories } from "#app/db/schema.ts";
-import { PLAY_TOASTS } from "#app/lib/play-texts.ts";
+import { TURN_SWEEP_MS } from "#app/domain/game-master/turn-leases.server.ts";
+import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import {
@@ -296,7 +297,7 @@ describe("a turn that outlives its page", () => {
     expect((await api(player, `/api/stories/${storyId}/reply`)).status).toBe(204);
   });
 
-  it("is settled, refunded, by whoever finds it after its instance stopped renewing its lease", async () => {
+  it("is settled, refunded, by whoever finds it after its instance stopped renewing its lease; the player's message stays", async () => {
     const { player, storyId } = await playing();
     model.script(() => ({ hang: true }));
     const hanging = postChat(server, player, { message: "Into the void.", game_slug: TEST_GAME.slug });
@@ -308,8 +309,38 @@ describe("a turn that outlives its page", () => {
       .where(eq(stories.id, storyId));
     const settled = await storyOf(player, storyId);
     expect(settled.busy).toBe(false);
-    expect(settled.messages.map((message) => message.content)).not.toContain("Into the void.");
+    expect(settled.messages.slice(-2)).toMatchObject([
+      { role: "user", content: "Into the void.", status: "complete" },
+      { role: "assistant", content: "", status: "interrupted" },
+    ]);
+    // An export says what became of the reply.
+    const exported = await (await api(player, `/api/stories/${storyId}/export?format=markdown`)).text();
+    expect(exported).toContain(`**You:**\n\nInto the void.\n\n**Game Master:**\n\n*${PLAY_TEXTS.interruptedReply}*`);
     await hanging.then(readTurn);
+    expect(await balanceAndLedger(player)).toEqual({ balance: 19, ledger: 19 });
+  });
+
+  it("is settled by an instance's sweeper, with no page read or turn to find it", async () => {
+    const { player, storyId } = await playing();
+    // A turn begun by an instance that died at once: no one holds it, and its lease has run out.
+    await server.connection.db.execute(
+      sql`SELECT * FROM begin_story_operation(${storyId}::uuid, ${player.userId}, gen_random_uuid(), 'turn', NULL, 'Lost with its server.', 1, 0)`,
+    );
+    expect(await balanceAndLedger(player)).toEqual({ balance: 18, ledger: 18 });
+    // Read without settling: the sweeper (every TURN_SWEEP_MS) is what must find it.
+    const activeTurn = async () =>
+      (await server.connection.db.select({ turn: stories.activeTurnId }).from(stories).where(eq(stories.id, storyId)))[0]?.turn;
+    await eventually(async () => ((await activeTurn()) === null ? true : undefined), 2 * TURN_SWEEP_MS);
+    const replies = await server.connection.db
+      .select({ content: gameMessages.content, status: gameMessages.status })
+      .from(gameMessages)
+      .where(and(eq(gameMessages.storyId, storyId), eq(gameMessages.exchange, 3)));
+    expect(replies).toEqual(
+      expect.arrayContaining([
+        { content: "Lost with its server.", status: "complete" },
+        { content: "", status: "interrupted" },
+      ]),
+    );
     expect(await balanceAndLedger(player)).toEqual({ balance: 19, ledger: 19 });
   });
 
@@ -328,8 +359,9 @@ describe("a turn that outlives its page", () => {
     expect(next).toMatchObject({ text: "The lamp relit.", done: true });
     await hanging.then(readTurn);
     const contents = (await storyOf(player, storyId)).messages.map((message) => message.content);
-    expect(contents).not.toContain("Into the void.");
-    expect(contents.slice(-2)).toEqual(["I light the lamp again.", "The lamp relit."]);
+    expect(contents.slice(-4)).toEqual(["Into the void.", "", "I light the lamp again.", "The lamp relit."]);
+    // The model is not shown the exchange it never answered.
+    expect(JSON.stringify(model.requests.at(-1)!.body.messages)).not.toContain("Into the void.");
     // 20 − the first turn − the abandoned one (refunded) − this one.
     expect(await balanceAndLedger(player)).toEqual({ balance: 18, ledger: 18 });
   });

@@ -1,4 +1,4 @@
-import { Crown } from "lucide-react";
+import { CircleAlert, Crown } from "lucide-react";
 import { Markdown } from "#app/components/markdown.tsx";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
 import { cn } from "#app/lib/utils.ts";
@@ -31,6 +31,7 @@ export function ChatMessageView({
   content,
   createdAt,
   streaming = false,
+  interrupted = false,
   children,
   actions,
   exchange,
@@ -40,6 +41,8 @@ export function ChatMessageView({
   content: string;
   createdAt: string;
   streaming?: boolean;
+  /** The reply was lost with the server writing it: a note takes its place. */
+  interrupted?: boolean;
   /** Shown under a reply (its choices). */
   children?: React.ReactNode;
   /** The story controls under the message. */
@@ -73,7 +76,12 @@ export function ChatMessageView({
       <div className="min-w-0 max-w-[calc(100%-2.75rem)] sm:max-w-[80%]">
         <p className="sr-only">The Game Master said:</p>
         <div className="rounded-2xl rounded-tl-md border border-ink-line bg-ink-raised px-4 py-3 [overflow-wrap:anywhere]">
-          {content ? (
+          {interrupted ? (
+            <p className="flex items-start gap-2 text-[15px] text-parchment-dim">
+              <CircleAlert className="mt-0.5 size-4 shrink-0 text-gold" aria-hidden />
+              {PLAY_TEXTS.interruptedReply}
+            </p>
+          ) : content ? (
             <Markdown className="leading-[1.6]" images="none">
               {content}
             </Markdown>
@@ -82,7 +90,7 @@ export function ChatMessageView({
           )}
           {children}
         </div>
-        {content && !streaming ? (
+        {(content || interrupted) && !streaming ? (
           <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1">
             <LocalTime iso={createdAt} className="block text-xs text-parchment-dim" />
             {actions}

@@ -495,6 +495,31 @@ export function GameChat({
       );
     }
     if (message !== latestReply) return null;
+    if (message.status === "interrupted") {
+      const action = latestAction;
+      return (
+        <span className="inline-flex flex-wrap items-center gap-0.5">
+          {action ? (
+            <ControlButton
+              label="Send again"
+              description={`Send your message to the Game Master again. ${costOf(openingIsFree)}.`}
+              icon={<RefreshCw aria-hidden />}
+              onClick={() => {
+                follow();
+                void chat.control({ kind: "edit", message: action.content });
+              }}
+              disabled={outOfCredits && !openingIsFree}
+            />
+          ) : null}
+          <ControlButton
+            label="Undo"
+            description="Take back this exchange: your message leaves the story. Free."
+            icon={<Undo2 aria-hidden />}
+            onClick={() => void chat.undo()}
+          />
+        </span>
+      );
+    }
     return (
       <span className="inline-flex flex-wrap items-center gap-0.5">
         {message.versions > 1 ? <VersionSwitcher reply={message} onShow={(version) => void chat.showVersion(version)} disabled={pending} /> : null}
@@ -590,6 +615,7 @@ export function GameChat({
                     content={body}
                     createdAt={message.createdAt}
                     streaming={message.key === streamingKey || message.status === "streaming"}
+                    interrupted={message.status === "interrupted"}
                     actions={actionsFor(message)}
                     exchange={message.exchange}
                     highlighted={highlighted === `${message.exchange}-${message.role}`}

@@ -160,8 +160,8 @@ type MessageTuples = [exchange: number, role: MessageRole, content: string][];
  * player's message the character budget cut off (it would read as the answer to another).
  */
 function storedConversation(openingJson: string | null, recentJson: string | null, before: number): StoredConversation {
-  const opening = JSON.parse(openingJson ?? "[]") as MessageTuples;
-  const recent = JSON.parse(recentJson ?? "[]") as MessageTuples;
+  const opening = withoutInterrupted(JSON.parse(openingJson ?? "[]") as MessageTuples);
+  const recent = withoutInterrupted(JSON.parse(recentJson ?? "[]") as MessageTuples);
   const firstAction = recent.findIndex(([, role]) => role === "user");
   const kept = firstAction < 0 ? [] : recent.slice(firstAction);
   const oldestKept = kept[0]?.[0] ?? before;
@@ -170,4 +170,13 @@ function storedConversation(openingJson: string | null, recentJson: string | nul
     messages: [...head, ...kept].map(([, role, content]) => ({ role, content })),
     hasGap: oldestKept > 2,
   };
+}
+
+/**
+ * An exchange whose reply was interrupted (its instance died; migration 0012) has the player's
+ * message and no reply: the model is not shown it, as an exchange it never answered.
+ */
+function withoutInterrupted(messages: MessageTuples): MessageTuples {
+  const unanswered = new Set(messages.filter(([, role, content]) => role === "assistant" && content === "").map(([exchange]) => exchange));
+  return unanswered.size === 0 ? messages : messages.filter(([exchange]) => !unanswered.has(exchange));
 }

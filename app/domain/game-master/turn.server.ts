@@ -12,7 +12,7 @@ import { InsufficientCreditsError } from "../credits.server.ts";
 import { DomainError, NotFoundError } from "../errors.server.ts";
 import { rateLimitedError } from "../rate-limit.server.ts";
 import { applyStateChanges, resolveState, type StoryState } from "../../lib/tracked-stats.ts";
-import { refuseStoryChange, renewTurnLease, TURN_HEARTBEAT_MS, TURN_LEASE_SECONDS } from "../stories.server.ts";
+import { refuseStoryChange, TURN_LEASE_SECONDS } from "../stories.server.ts";
 import { admitGameMasterCall } from "./admission.server.ts";
 import { beginTurn, type BegunTurn } from "./begin-turn.server.ts";
 import { buildModelContext, type ModelContext } from "./context.server.ts";
@@ -26,6 +26,7 @@ import { closeLiveReply, DONE_LINE, eventLine, openLiveReply } from "./live-repl
 import { gameMasterModel } from "./model.server.ts";
 import { storyReadLimits } from "./tokens.server.ts";
 import { streamReply } from "./reply-stream.server.ts";
+import { holdTurnLease } from "./turn-leases.server.ts";
 
 /**
  * A call of the Game Master on a story: a turn (the player's new message), or one of the story
@@ -71,7 +72,7 @@ export interface StoryCallRequest {
 const finishCallQuery = preparedQuery((database) => {
   const p = sql.placeholder;
   return database
-    .select({ outcome: sql<"stored" | "reverted" | "settled">`outcome` })
+    .select({ outcome: sql<"stored" | "reverted" | "interrupted" | "settled">`outcome` })
     .from(
       sql`finish_story_operation(${p("storyId")}::uuid, ${p("turnId")}::uuid, ${p("text")}, ${p("restoreVersion")}::int, ${p("state")}::jsonb)`,
     )
@@ -255,9 +256,7 @@ function startCall({
     let firstTokenMs: number | undefined;
     let failure: unknown;
     const heartbeat = setInterval(() => live.heartbeat(), HEARTBEAT_MS);
-    const lease = setInterval(() => {
-      renewTurnLease(story.id, turnId).catch((error: unknown) => log.warn({ err: error }, "the turn's lease could not be renewed"));
-    }, TURN_HEARTBEAT_MS);
+    const releaseLease = holdTurnLease(turnId);
     // A model that does not start answering, or falls silent, for AI_TIMEOUT_MS has failed. (The
     // SDK's own first-chunk timeout only starts once response headers arrive.)
     const silence = new AbortController();
@@ -279,7 +278,7 @@ function startCall({
       failure = error;
     } finally {
       clearInterval(heartbeat);
-      clearInterval(lease);
+      releaseLease();
       clearTimeout(silenceTimer);
     }
     const heldBack = stateBlock?.end();
