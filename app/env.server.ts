@@ -55,6 +55,12 @@ const environmentSchema = z
     REQUIRE_EMAIL_VERIFICATION: booleanFlag.default(false),
     SITE_NAME: z.string().trim().min(1).default("Play as Empress"),
     SUPPORT_EMAIL: z.email().default("support@playasempress.example"),
+    METRICS_TOKEN: z
+      .string()
+      .trim()
+      .min(16, "must be at least 16 characters")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
   })
   .superRefine((value, context) => {
     const needsModel = value.AI_PROVIDER !== "offline";

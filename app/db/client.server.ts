@@ -29,6 +29,8 @@ export interface DatabaseConnection {
   listen(channel: string, handler: NotificationHandler, onListening?: ListeningHandler): Promise<() => Promise<void>>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
+  /** Queries waiting for a free connection of the pool (PGlite has no pool: always 0). */
+  waitingForConnection(): number;
   close(): Promise<void>;
 }
 
@@ -83,6 +85,8 @@ async function connectPglite(dataDir: string): Promise<DatabaseConnection> {
     async ping() {
       await client.query("select 1");
     },
+    // PGlite runs one query at a time in this process; its queue is private to it.
+    waitingForConnection: () => 0,
     async close() {
       if (!client.closed) await client.close();
     },
@@ -131,6 +135,7 @@ function connectPostgres(databaseUrl: string, maxConnections: number, statementT
     async ping() {
       await pool.query("select 1");
     },
+    waitingForConnection: () => pool.waitingCount,
     close() {
       closed ??= listener.close().then(() => pool.end());
       return closed;

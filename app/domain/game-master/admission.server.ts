@@ -1,3 +1,5 @@
+import { Gauge } from "prom-client";
+import { metricsRegistry } from "../../lib/metrics.server.ts";
 import { BusyError } from "../errors.server.ts";
 
 /**
@@ -26,3 +28,12 @@ export function admitGameMasterCall(maxStreams: number): () => void {
     admitted -= 1;
   };
 }
+
+new Gauge({
+  name: "game_master_streams_active",
+  help: "Game Master replies this instance is writing now (places taken at its door).",
+  registers: [metricsRegistry],
+  collect() {
+    this.set(admitted);
+  },
+});
