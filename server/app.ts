@@ -244,7 +244,7 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
   );
 
   app.use(limitRequestBody);
-  if (connection.driver === "pglite") app.use(controlRouter(config.DATA_DIR));
+  if (connection.driver === "pglite") app.use(controlRouter(config.DATA_DIR, connection));
   // Before the static files: only pages React Router rendered are ever kept.
   if (pageCache) app.use(pageCache.capture());
 
