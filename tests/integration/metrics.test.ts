@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CREDIT_PACKAGES } from "#app/lib/constants.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
@@ -184,5 +186,22 @@ describe("request labels", () => {
     expect(routes).toContain("/play/:slug");
     expect(routes).toContain("/metrics");
     for (const route of routes) expect(route).not.toMatch(/lantern-harbor|wp-login|no\/such/);
+  });
+});
+
+describe("the starter Grafana dashboard", () => {
+  it("plots only metrics the server exposes", async () => {
+    const dashboard = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../deploy/grafana-dashboard.json"), "utf8")) as {
+      panels: { targets?: { expr: string }[] }[];
+    };
+    const queries = dashboard.panels.flatMap((panel) => panel.targets ?? []).map((target) => target.expr);
+    expect(queries.length).toBeGreaterThan(10);
+    const plotted = new Set(
+      queries.flatMap((query) =>
+        [...query.matchAll(/\b([a-z_]+_(?:total|seconds|bytes|active|waiting|bucket|count|sum))\b/g)].map((match) => match[1]),
+      ),
+    );
+    const exposed = new Set((await samples()).map((sample) => sample.name));
+    for (const name of plotted) expect(exposed, name).toContain(name);
   });
 });
