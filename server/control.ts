@@ -10,8 +10,8 @@ import { readOrCreateLocalSecret } from "#app/env.server.ts";
 
 /**
  * PGlite lets one process open its data directory. While the server runs on it, the support
- * commands (admin:grant, credits:grant) and db:backup ask the server over loopback instead: DATA_DIR/server.json
- * says where it listens and DATA_DIR/control-token holds the shared secret.
+ * commands (admin:grant, credits:grant) and db:backup ask the server over loopback instead:
+ * DATA_DIR/server.json says where it listens and DATA_DIR/control-token holds the shared secret.
  */
 const CONTROL_FILE = "server.json";
 const TOKEN_FILE = "control-token";
