@@ -29,6 +29,11 @@ let server: TestServer;
 let stop: () => Promise<void>;
 const scratch = mkdtempSync(path.join(tmpdir(), "pae-backup-"));
 const PROJECT = path.resolve(import.meta.dirname, "../..");
+/**
+ * The round trip runs the command line six times (each a Node process, most opening PGlite) and
+ * starts the site as its own process: about 25 s alone, more beside the rest of the suite.
+ */
+const ROUND_TRIP_TIMEOUT_MS = 180_000;
 
 beforeAll(async () => {
   ({ model, server, close: stop } = await startStoryTestServer());
@@ -123,70 +128,81 @@ async function whatThePlayerSees(site: { url: string }, account: { email: string
 }
 
 describe("db:backup and db:restore", () => {
-  it("round-trip players, the ledger, stories and payments into a fresh database that the site then serves", async () => {
-    const { player, storyId, story } = await playedAndPaid();
-    const other = await signUp(server);
-    expect(story.messages.at(-1)).toMatchObject({ version: 2, versions: 2, content: "Ilse frowns at your ledger." });
-    expect(story.state?.values).toEqual({ Favour: 50 });
+  it(
+    "round-trip players, the ledger, stories and payments into a fresh database that the site then serves",
+    { timeout: ROUND_TRIP_TIMEOUT_MS },
+    async () => {
+      const { player, storyId, story } = await playedAndPaid();
+      const other = await signUp(server);
+      expect(story.messages.at(-1)).toMatchObject({ version: 2, versions: 2, content: "Ilse frowns at your ledger." });
+      expect(story.state?.values).toEqual({ Favour: 50 });
 
-    const before = await allRows(server.connection.db);
-    for (const table of ["public.user", "public.profiles", "public.credit_ledger", "public.stories", "public.game_messages", "public.payments"]) {
-      expect(before[table]?.length, table).toBeGreaterThan(0);
-    }
-    const ledgerReasons = before["public.credit_ledger"]!.map((row) => JSON.parse(row).reason as string);
-    expect(new Set(ledgerReasons)).toEqual(new Set(["signup_bonus", "chat_message", "purchase"]));
-
-    // On PGlite the server holds the data directory: the backup is taken through it.
-    const file = path.join(scratch, `site-${server.database.driver}.backup`);
-    const backup = await cli(["db:backup", file], server.database.env);
-    expect(backup.stderr).toBe("");
-    expect(backup.stdout.trim()).toMatch(new RegExp(`^Backed up the database to ${file} \\(\\d+\\.\\d MB\\)\\.$`));
-    expect(backup.code).toBe(0);
-    expect((await cli(["db:backup", file], server.database.env)).stderr.trim()).toBe(
-      `${file} exists already: name another file, or move that one away.`,
-    );
-
-    const target = await createTestDatabase();
-    try {
-      const restore = await cli(["db:restore", file], target.env);
-      expect(restore.stderr).toBe("");
-      expect(restore.code).toBe(0);
-      expect(restore.stdout.trim()).toMatch(/^Restored .+ Start the server/);
-      expect(await rowsOf(target)).toEqual(before);
-
-      const refused = await cli(["db:restore", file], target.env);
-      expect(refused.code).toBe(1);
-      expect(refused.stderr).toMatch(/already\. Restore into an empty (DATA_DIR|database), or add --force/);
-      const forced = await cli(["db:restore", file, "--force"], target.env);
-      expect(forced.stderr).toBe("");
-      expect(forced.code).toBe(0);
-      expect(await rowsOf(target)).toEqual(before);
-
-      // With no server on it, the embedded database is opened and dumped here; unnamed, the file goes to ./backups/.
-      const unnamed = await cli(["db:backup"], target.env);
-      expect(unnamed.stderr).toBe("");
-      const written = /^Backed up the database to (\S+) \(/.exec(unnamed.stdout)?.[1] ?? "";
-      expect(written).toMatch(/^backups\/(pglite|postgres)-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.(tar\.gz|dump)$/);
-      const inProject = path.join(PROJECT, written);
-      expect(existsSync(inProject)).toBe(true);
-      rmSync(inProject);
-
-      const site = await startServerProcess(target.env);
-      try {
-        const seen = await whatThePlayerSees(site, player, storyId);
-        expect(seen.story.messages).toEqual(story.messages);
-        expect(seen.story.memory).toEqual(story.memory);
-        expect(seen.story.state).toEqual(story.state);
-        // The starter credits, less the turn and its retry (the opening was free), plus the purchase.
-        expect(seen.balance).toBe(`${STARTER_CREDITS - 2 + 100} Credits`);
-        expect((await whatThePlayerSees(site, other, storyId)).balance).toBe(`${STARTER_CREDITS} Credits`);
-      } finally {
-        await site.stop();
+      const before = await allRows(server.connection.db);
+      for (const table of [
+        "public.user",
+        "public.profiles",
+        "public.credit_ledger",
+        "public.stories",
+        "public.game_messages",
+        "public.payments",
+      ]) {
+        expect(before[table]?.length, table).toBeGreaterThan(0);
       }
-    } finally {
-      await target.drop();
-    }
-  });
+      const ledgerReasons = before["public.credit_ledger"]!.map((row) => JSON.parse(row).reason as string);
+      expect(new Set(ledgerReasons)).toEqual(new Set(["signup_bonus", "chat_message", "purchase"]));
+
+      // On PGlite the server holds the data directory: the backup is taken through it.
+      const file = path.join(scratch, `site-${server.database.driver}.backup`);
+      const backup = await cli(["db:backup", file], server.database.env);
+      expect(backup.stderr).toBe("");
+      expect(backup.stdout.trim()).toMatch(new RegExp(`^Backed up the database to ${file} \\(\\d+\\.\\d MB\\)\\.$`));
+      expect(backup.code).toBe(0);
+      expect((await cli(["db:backup", file], server.database.env)).stderr.trim()).toBe(
+        `${file} exists already: name another file, or move that one away.`,
+      );
+
+      const target = await createTestDatabase();
+      try {
+        const restore = await cli(["db:restore", file], target.env);
+        expect(restore.stderr).toBe("");
+        expect(restore.code).toBe(0);
+        expect(restore.stdout.trim()).toMatch(/^Restored .+ Start the server/);
+        expect(await rowsOf(target)).toEqual(before);
+
+        const refused = await cli(["db:restore", file], target.env);
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toMatch(/already\. Restore into an empty (DATA_DIR|database), or add --force/);
+        const forced = await cli(["db:restore", file, "--force"], target.env);
+        expect(forced.stderr).toBe("");
+        expect(forced.code).toBe(0);
+        expect(await rowsOf(target)).toEqual(before);
+
+        // With no server on it, the embedded database is opened and dumped here; unnamed, the file goes to ./backups/.
+        const unnamed = await cli(["db:backup"], target.env);
+        expect(unnamed.stderr).toBe("");
+        const written = /^Backed up the database to (\S+) \(/.exec(unnamed.stdout)?.[1] ?? "";
+        expect(written).toMatch(/^backups\/(pglite|postgres)-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.(tar\.gz|dump)$/);
+        const inProject = path.join(PROJECT, written);
+        expect(existsSync(inProject)).toBe(true);
+        rmSync(inProject);
+
+        const site = await startServerProcess(target.env);
+        try {
+          const seen = await whatThePlayerSees(site, player, storyId);
+          expect(seen.story.messages).toEqual(story.messages);
+          expect(seen.story.memory).toEqual(story.memory);
+          expect(seen.story.state).toEqual(story.state);
+          // The starter credits, less the turn and its retry (the opening was free), plus the purchase.
+          expect(seen.balance).toBe(`${STARTER_CREDITS - 2 + 100} Credits`);
+          expect((await whatThePlayerSees(site, other, storyId)).balance).toBe(`${STARTER_CREDITS} Credits`);
+        } finally {
+          await site.stop();
+        }
+      } finally {
+        await target.drop();
+      }
+    },
+  );
 
   it("say what to do when there is no backup file, or no file named", async () => {
     const missing = path.join(scratch, "no-such.backup");

@@ -16,7 +16,8 @@ let model: FakeModelServer;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ server, model, close: stop } = await startStoryTestServer({ METRICS_TOKEN: TOKEN }));
+  // A door of one place, so a test can fill it.
+  ({ server, model, close: stop } = await startStoryTestServer({ METRICS_TOKEN: TOKEN, GAME_MASTER_MAX_STREAMS: "1" }));
 });
 
 afterAll(() => stop());
@@ -122,7 +123,6 @@ describe("what a turn moves", () => {
     expect(moved("credits_spent_total")).toBe(1);
     expect(moved("http_request_duration_seconds_count", chatRequests)).toBe(1);
     expect(moved("http_request_duration_seconds_sum", chatRequests)).toBeGreaterThan(0);
-    expect(total(after, "game_master_streams_active")).toBe(0);
   });
 
   it("counts a model that fails before any text as failed, spending nothing", async () => {
@@ -136,6 +136,24 @@ describe("what a turn moves", () => {
     );
     expect(total(after, "credits_spent_total")).toBe(total(before, "credits_spent_total"));
     expect(total(after, "game_master_first_token_seconds_count")).toBe(total(before, "game_master_first_token_seconds_count"));
+  });
+
+  it("counts the reply holding the door's place while it is written, and the call the full door refuses", async () => {
+    model.script(() => ({ tokens: ["The ", "tide ", "turns ", "slowly."], tokenDelayMs: 300 }));
+    const before = await samples();
+    const writing = await postChat(server, player, { message: "I wait for the tide.", game_slug: TEST_GAME.slug });
+    expect(writing.status).toBe(200);
+    expect(total(await samples(), "game_master_streams_active")).toBe(1);
+    const turnedAway = await postChat(server, await signUp(server), { message: "Me too.", game_slug: TEST_GAME.slug });
+    expect(turnedAway.status).toBe(503);
+    expect((await readTurn(writing)).done).toBe(true);
+    const after = await samples();
+    const moved = (outcome: string) =>
+      total(after, "game_master_turns_total", { outcome }) - total(before, "game_master_turns_total", { outcome });
+    expect(moved("refused_busy")).toBe(1);
+    expect(moved("completed")).toBe(1);
+    // The place is given back as the reply's bookkeeping ends, just after its last event.
+    await eventually(async () => total(await samples(), "game_master_streams_active") === 0);
   });
 
   it("counts a turn refused for want of credits", async () => {

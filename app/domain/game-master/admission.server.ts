@@ -29,8 +29,11 @@ export function admitGameMasterCall(maxStreams: number): () => void {
   };
 }
 
+const STREAMS_METRIC = "game_master_streams_active";
+// `npm run dev` evaluates an edited module again: its gauge, reading its own count, replaces the last.
+metricsRegistry.removeSingleMetric(STREAMS_METRIC);
 new Gauge({
-  name: "game_master_streams_active",
+  name: STREAMS_METRIC,
   help: "Game Master replies this instance is writing now (places taken at its door).",
   registers: [metricsRegistry],
   collect() {
