@@ -63,6 +63,8 @@ async function directly(config: Environment): Promise<string> {
 }
 
 async function backup(config: Environment): Promise<string> {
+  if (args.length > 1 || args[0]?.startsWith("-"))
+    throw new BackupError("db:backup takes at most one argument, the file to write: npm run db:backup -- [file]");
   const file = args[0] ?? defaultBackupFile(config.DATABASE_URL ? "postgres" : "pglite");
   refuseExistingFile(file);
   if (config.DATABASE_URL) {

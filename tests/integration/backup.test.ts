@@ -204,7 +204,7 @@ describe("db:backup and db:restore", () => {
     },
   );
 
-  it("say what to do when there is no backup file, or no file named", async () => {
+  it("say what to do when there is no backup file, no file named, or an argument they do not take", async () => {
     const missing = path.join(scratch, "no-such.backup");
     const result = await cli(["db:restore", missing], server.database.env);
     expect(result.code).toBe(1);
@@ -212,6 +212,9 @@ describe("db:backup and db:restore", () => {
     const unnamed = await cli(["db:restore"], server.database.env);
     expect(unnamed.code).toBe(1);
     expect(unnamed.stderr.trim()).toMatch(/^Name one backup file, for example: npm run db:restore -- backups\//);
+    const flag = await cli(["db:backup", "--force"], server.database.env);
+    expect(flag.code).toBe(1);
+    expect(flag.stderr.trim()).toBe("db:backup takes at most one argument, the file to write: npm run db:backup -- [file]");
   });
 
   it.runIf(process.env.TEST_DATABASE_DRIVER !== "postgres")("never restore under a server running on PGlite, even with --force", async () => {
