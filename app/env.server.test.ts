@@ -54,6 +54,8 @@ describe("configuration", () => {
     expect(errorOf({ REQUIRE_EMAIL_VERIFICATION: "maybe" })).toMatch(/^Invalid configuration: REQUIRE_EMAIL_VERIFICATION /);
     expect(errorOf({ SUPPORT_EMAIL: "nobody" })).toMatch(/^Invalid configuration: SUPPORT_EMAIL /);
     expect(errorOf({ DATABASE_POOL_SIZE: "0" })).toMatch(/^Invalid configuration: DATABASE_POOL_SIZE .*\(got "0"\)$/);
+    expect(errorOf({ METRICS_TOKEN: "short" })).toBe("Invalid configuration: METRICS_TOKEN must be at least 16 characters");
+    expect(errorOf({ AUTH_SECRET: "too-short-secret" })).toBe("Invalid configuration: AUTH_SECRET must be at least 32 characters");
     for (const message of [errorOf({ PORT: "-1" }), errorOf({ PUBLIC_URL: "ftp://x" })]) expect(message).not.toContain("\n");
   });
 

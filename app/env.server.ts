@@ -56,6 +56,12 @@ const environmentSchema = z
     REQUIRE_EMAIL_VERIFICATION: booleanFlag.default(false),
     SITE_NAME: z.string().trim().min(1).default("Play as Empress"),
     SUPPORT_EMAIL: z.email().default("support@playasempress.example"),
+    METRICS_TOKEN: z
+      .string()
+      .trim()
+      .min(16, "must be at least 16 characters")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
   })
   .superRefine((value, context) => {
     const needsModel = value.AI_PROVIDER !== "offline";
@@ -89,12 +95,15 @@ export class ConfigurationError extends Error {
   override name = "ConfigurationError";
 }
 
+const SECRET_VARIABLE = /SECRET|TOKEN|_KEY$/;
+
 export function parseEnvironment(source: NodeJS.ProcessEnv = process.env) {
   const result = environmentSchema.safeParse(source);
   if (!result.success) {
     const issue = result.error.issues[0];
     const variable = issue?.path.join(".") || "environment";
-    const received = issue && issue.path.length > 0 ? source[String(issue.path[0])] : undefined;
+    // A secret's value is never written to the log, even a wrong one.
+    const received = issue && issue.path.length > 0 && !SECRET_VARIABLE.test(variable) ? source[String(issue.path[0])] : undefined;
     const detail = issue?.message ?? "is invalid";
     throw new ConfigurationError(
       `Invalid configuration: ${variable} ${detail.replace(/^Invalid input: /, "")}` + (received === undefined ? "" : ` (got "${received}")`),

@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { readdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import compression from "compression";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
@@ -23,6 +25,8 @@ import { controlRouter, registerControlFile, removeControlFile } from "./control
 import { drainableConnections } from "./connections.ts";
 import { PageCache } from "./page-cache.ts";
 import { limitRequestBody } from "./request-limits.ts";
+import { measureRequests, metricsEndpoint } from "./metrics.ts";
+import { RoutePatterns } from "./route-patterns.ts";
 import { answerError } from "./answer-error.ts";
 import { reactRouterRequestHandler } from "./react-router-handler.ts";
 
@@ -68,8 +72,14 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     ? () => viteDevServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
     : await import("virtual:react-router/server-build");
 
+  const routes = new RoutePatterns([
+    ...RoutePatterns.fromBuild(typeof build === "function" ? (await build()).routes : build.routes),
+    ...EXPRESS_ROUTES,
+    ...(viteDevServer ? [] : staticFilePatterns()),
+  ]);
+
   const shutdown = new AbortController();
-  const app = createApp({ connection, shutdownSignal: shutdown.signal, viteDevServer, build, pageCache });
+  const app = createApp({ connection, shutdownSignal: shutdown.signal, viteDevServer, build, pageCache, routes });
   const server = await listen(app, options.port ?? config.PORT, config.HOST);
   const connections = drainableConnections(server);
   const port = (server.address() as AddressInfo).port;
@@ -122,13 +132,28 @@ interface AppOptions {
   /** The production build, or in development a function asking Vite for the latest one. */
   build: ServerBuild | (() => Promise<ServerBuild>);
   pageCache?: PageCache;
+  /** The route patterns requests are counted under in the metrics. */
+  routes: RoutePatterns;
 }
 
-function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache }: AppOptions) {
+/** Paths Express answers before React Router (the PGlite control route included), for the metrics' route labels. */
+const EXPRESS_ROUTES = ["/healthz", "/readyz", "/metrics", "/internal/cli", "/assets/*"];
+
+/** The files outside build/client/assets that the static middleware serves, each its own route label. */
+function staticFilePatterns(): string[] {
+  const root = projectPath("build", "client");
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => `/${path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/")}`)
+    .filter((pattern) => !pattern.startsWith("/assets/"));
+}
+
+function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache, routes }: AppOptions) {
   const config = env();
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", "loopback, linklocal, uniquelocal");
+  app.use(measureRequests(routes));
 
   // Request ids and logs.
   app.use(
@@ -140,7 +165,7 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
         response.setHeader("X-Request-Id", id);
         return id;
       },
-      autoLogging: { ignore: (request) => /^\/(assets\/|healthz|readyz)/.test(request.url) },
+      autoLogging: { ignore: (request) => /^\/(assets\/|healthz|readyz|metrics)/.test(request.url) },
       serializers: {
         req: (request: { id: unknown; method: string; url: string }) => ({ id: request.id, method: request.method, url: request.url }),
         res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
@@ -172,6 +197,9 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
       response.status(503).json({ status: "unavailable", error: "The database is not answering." });
     }
   });
+
+  // Prometheus's scrape, for holders of METRICS_TOKEN; without one the path is as unknown as any other.
+  if (config.METRICS_TOKEN) app.get("/metrics", metricsEndpoint(config.METRICS_TOKEN));
 
   // The client's address as the trust-proxy rules resolve it, for rate limits and session records;
   // a value the client sent under this name is replaced.
@@ -232,7 +260,7 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
   );
 
   app.use(limitRequestBody);
-  if (connection.driver === "pglite") app.use(controlRouter(config.DATA_DIR));
+  if (connection.driver === "pglite") app.use(controlRouter(config.DATA_DIR, connection));
   // Before the static files: only pages React Router rendered are ever kept.
   if (pageCache) app.use(pageCache.capture());
 

@@ -1,14 +1,17 @@
 import { timingSafeEqual } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import express, { type Router } from "express";
+import type { DatabaseConnection } from "#app/db/client.server.ts";
 import { CommandError, runSupportCommand } from "#app/domain/support-commands.server.ts";
 import { readOrCreateLocalSecret } from "#app/env.server.ts";
 
 /**
  * PGlite lets one process open its data directory. While the server runs on it, the support
- * commands (admin:grant, credits:grant) ask the server over loopback instead: DATA_DIR/server.json
- * says where it listens and DATA_DIR/control-token holds the shared secret.
+ * commands (admin:grant, credits:grant) and db:backup ask the server over loopback instead:
+ * DATA_DIR/server.json says where it listens and DATA_DIR/control-token holds the shared secret.
  */
 const CONTROL_FILE = "server.json";
 const TOKEN_FILE = "control-token";
@@ -42,17 +45,26 @@ export function controlToken(dataDir: string) {
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 
-/** POST /internal/cli { command, args }: loopback only, with the token from DATA_DIR. */
-export function controlRouter(dataDir: string): Router {
+/**
+ * POST /internal/cli { command, args } and GET /internal/backup (the database as PGlite's
+ * tarball): loopback only, with the token from DATA_DIR.
+ */
+export function controlRouter(dataDir: string, connection: Extract<DatabaseConnection, { driver: "pglite" }>): Router {
   const router = express.Router();
   const expected = Buffer.from(`Bearer ${controlToken(dataDir)}`);
-  router.post("/internal/cli", express.json({ limit: "16kb" }), async (request, response) => {
+  router.use("/internal", (request, response, next) => {
     const given = Buffer.from(request.headers.authorization ?? "");
     const trusted = LOOPBACK.has(request.socket.remoteAddress ?? "") && given.length === expected.length && timingSafeEqual(given, expected);
-    if (!trusted) {
-      response.status(403).json({ error: "Forbidden" });
-      return;
-    }
+    if (trusted) next();
+    else response.status(403).json({ error: "Forbidden" });
+  });
+  router.get("/internal/backup", async (_request, response) => {
+    const tarball = await connection.dumpDataDir();
+    response.setHeader("Content-Type", "application/gzip");
+    response.setHeader("Content-Length", tarball.size);
+    await pipeline(Readable.from(tarball.stream()), response);
+  });
+  router.post("/internal/cli", express.json({ limit: "16kb" }), async (request, response) => {
     const { command, args } = request.body as { command?: unknown; args?: unknown };
     if (typeof command !== "string" || !Array.isArray(args) || !args.every((arg) => typeof arg === "string")) {
       response.status(400).json({ error: "Expected { command: string, args: string[] }." });

@@ -23,15 +23,24 @@ type NotificationHandler = (payload: string) => void;
 /** Told `false` when notifications may have been missed (the connection was lost), `true` once they flow again. */
 type ListeningHandler = (listening: boolean) => void;
 
-export interface DatabaseConnection {
+interface Connection {
   db: Database;
-  driver: "pglite" | "postgres";
   /** LISTEN on a channel; the returned function stops listening. */
   listen(channel: string, handler: NotificationHandler, onListening?: ListeningHandler): Promise<() => Promise<void>>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
+  /** Queries waiting for a free connection of the pool (PGlite has no pool: always 0). */
+  waitingForConnection(): number;
   close(): Promise<void>;
 }
+
+export type DatabaseConnection =
+  | (Connection & { driver: "postgres" })
+  | (Connection & {
+      driver: "pglite";
+      /** The data directory as a gzipped tarball, taken between two queries: a consistent copy of a live database. */
+      dumpDataDir(): Promise<Blob>;
+    });
 
 export interface ConnectOptions {
   /** postgres:// URL; without one, PGlite stores its files in `dataDir`. */
@@ -115,6 +124,9 @@ async function connectPglite(dataDir: string): Promise<DatabaseConnection> {
     async ping() {
       await client.query("select 1");
     },
+    // PGlite runs one query at a time in this process; its queue is private to it.
+    waitingForConnection: () => 0,
+    dumpDataDir: () => client.dumpDataDir("gzip"),
     async close() {
       if (!client.closed) await client.close();
     },
@@ -137,6 +149,17 @@ async function createPgliteDirectory(directory: string) {
   } catch (error) {
     const { stderr } = error as { stderr?: string };
     throw new Error(`Could not create the embedded database in ${directory}: ${stderr?.trim() || (error as Error).message}`, { cause: error });
+  }
+}
+
+/** Makes `directory` (new or empty) the database of a tarball from dumpDataDir, and checks that PostgreSQL starts on it. */
+export async function restorePgliteDirectory(directory: string, tarball: Blob) {
+  mkdirSync(directory, { recursive: true });
+  const client = await PGlite.create(directory, { ...PGLITE_OPTIONS, loadDataDir: tarball });
+  try {
+    await client.query("select 1");
+  } finally {
+    await client.close();
   }
 }
 
@@ -163,6 +186,7 @@ function connectPostgres(databaseUrl: string, maxConnections: number, statementT
     async ping() {
       await pool.query("select 1");
     },
+    waitingForConnection: () => pool.waitingCount,
     close() {
       closed ??= listener.close().then(() => pool.end());
       return closed;

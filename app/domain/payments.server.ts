@@ -7,6 +7,7 @@ import { payments, type Payment } from "../db/schema.ts";
 import { env, type Environment, type PaymentsProvider } from "../env.server.ts";
 import { findCreditPackage, PAYMENT_CURRENCY, type CreditPackage, type PaymentStatus } from "../lib/constants.ts";
 import { paymentSuccessPath } from "../lib/payments.ts";
+import { creditsPurchased } from "../lib/metrics.server.ts";
 import { applyCreditChange, getBalance } from "./credits.server.ts";
 import { DomainError, InvalidInputError, NotFoundError, UnavailableError } from "./errors.server.ts";
 import { enforceRateLimit, type RateLimitRule } from "./rate-limit.server.ts";
@@ -204,7 +205,7 @@ export interface FulfilledPayment {
  * in one transaction. Callers must have established that the session is paid.
  */
 export async function fulfilPayment(sessionId: string): Promise<FulfilledPayment> {
-  return db().transaction(async (tx) => {
+  const fulfilled = await db().transaction(async (tx) => {
     const [payment] = await tx.select().from(payments).where(eq(payments.sessionId, sessionId)).for("update");
     if (!payment) throw new PaymentNotFoundError();
     const change = await applyCreditChange({ userId: payment.userId, delta: payment.credits, reason: "purchase", reference: sessionId }, tx);
@@ -213,6 +214,8 @@ export async function fulfilPayment(sessionId: string): Promise<FulfilledPayment
     }
     return { userId: payment.userId, credits: payment.credits, balance: change.balance, newlyCredited: change.applied };
   });
+  if (fulfilled.newlyCredited) creditsPurchased.inc(fulfilled.credits);
+  return fulfilled;
 }
 
 export interface VerifiedPayment {

@@ -31,20 +31,33 @@ export function uniqueEmail(prefix = "player") {
  * A signed-up, signed-in player created through the real sign-up endpoint (the UI is not under
  * test where this is used).
  */
-export async function signUp(
+export function signUp(
   server: Pick<TestServer, "url" | "fetch">,
   { email = uniqueEmail(), password = "correct horse battery", name = "Test Player" } = {},
 ): Promise<TestAccount> {
-  const response = await server.fetch("/api/auth/sign-up/email", {
+  return authenticate(server, "sign-up", { email, password, name });
+}
+
+/** An existing player signed in through the real sign-in endpoint. */
+export function signIn(server: Pick<TestServer, "url" | "fetch">, { email, password }: { email: string; password: string }): Promise<TestAccount> {
+  return authenticate(server, "sign-in", { email, password });
+}
+
+async function authenticate(
+  server: Pick<TestServer, "url" | "fetch">,
+  action: "sign-up" | "sign-in",
+  fields: { email: string; password: string; name?: string },
+): Promise<TestAccount> {
+  const response = await server.fetch(`/api/auth/${action}/email`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Origin: server.url, "X-Forwarded-For": testClientAddress() },
-    body: JSON.stringify({ email, password, name }),
+    body: JSON.stringify(fields),
   });
-  if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  if (!response.ok) throw new Error(`${action} failed: ${response.status} ${await response.text()}`);
   const body = (await response.json()) as { token: string; user: { id: string } };
   const setCookie = response.headers.getSetCookie().find((header) => header.includes("session_token="));
-  if (!setCookie) throw new Error("sign-up set no session cookie");
-  return { userId: body.user.id, email, password, cookie: setCookie.split(";")[0]!, token: body.token };
+  if (!setCookie) throw new Error(`${action} set no session cookie`);
+  return { userId: body.user.id, email: fields.email, password: fields.password, cookie: setCookie.split(";")[0]!, token: body.token };
 }
 
 export async function makeAdmin(server: TestServer, account: TestAccount) {

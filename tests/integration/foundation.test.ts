@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ METRICS_TOKEN: undefined });
 });
 
 afterAll(async () => {
@@ -27,6 +27,12 @@ describe("the server shell", () => {
     const html = await response.text();
     expect(html).toContain("Oops! Page not found");
     expect(html).toMatch(/<a[^>]+href="\/"[^>]*>Return to Home<\/a>/);
+  });
+
+  it("has no /metrics without METRICS_TOKEN: the path is as unknown as any other", async () => {
+    const response = await server.fetch("/metrics", { headers: { Authorization: "Bearer metrics-token-guess-0123456789" } });
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain("Oops! Page not found");
   });
 
   it("refuses request bodies over 1 MB with 413", async () => {

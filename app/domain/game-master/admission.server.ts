@@ -1,3 +1,5 @@
+import { Gauge } from "prom-client";
+import { metricsRegistry } from "../../lib/metrics.server.ts";
 import { BusyError } from "../errors.server.ts";
 
 /**
@@ -26,3 +28,15 @@ export function admitGameMasterCall(maxStreams: number): () => void {
     admitted -= 1;
   };
 }
+
+const STREAMS_METRIC = "game_master_streams_active";
+// `npm run dev` evaluates an edited module again: its gauge, reading its own count, replaces the last.
+metricsRegistry.removeSingleMetric(STREAMS_METRIC);
+new Gauge({
+  name: STREAMS_METRIC,
+  help: "Game Master replies this instance is writing now (places taken at its door).",
+  registers: [metricsRegistry],
+  collect() {
+    this.set(admitted);
+  },
+});

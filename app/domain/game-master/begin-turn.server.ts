@@ -48,6 +48,8 @@ export interface BegunTurn {
   conversation: StoredConversation;
   /** The stored state the reply starts from (unchecked: the game's stats may have changed since). */
   state: unknown;
+  /** The credits debited for the call: its cost, or none for the reply that opens a story (begin_story_operation's rule). */
+  charged: number;
 }
 
 export type BeginTurnOutcome =
@@ -145,6 +147,7 @@ export async function beginTurn(request: BeginTurnRequest): Promise<BeginTurnOut
         replySoFar: row.replySoFar ?? "",
         conversation: storedConversation(row.opening, row.recent, row.exchange),
         state: row.state,
+        charged: row.exchange === 1 && request.kind !== "continue" ? 0 : request.cost,
       };
     default:
       return { outcome: row.outcome };

@@ -1,15 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
-import { retryWhileDatabaseBusy } from "../../db/busy.server.ts";
+import { isDatabaseBusy, retryWhileDatabaseBusy } from "../../db/busy.server.ts";
 import { preparedQuery } from "../../db/prepared.server.ts";
 import { env } from "../../env.server.ts";
 import { CREDITS_PER_MESSAGE } from "../../lib/constants.ts";
 import { trackInFlight } from "../../lib/in-flight.server.ts";
+import { creditsSpent, gameMasterFirstToken, gameMasterTurns, type TurnOutcome } from "../../lib/metrics.server.ts";
 import { PLAY_TOASTS, RESEND_CONFIRMATION_PATH } from "../../lib/play-texts.ts";
 import type { SessionUser } from "../auth.server.ts";
 import { InsufficientCreditsError } from "../credits.server.ts";
-import { DomainError, NotFoundError } from "../errors.server.ts";
+import { BusyError, DomainError, NotFoundError, RateLimitedError } from "../errors.server.ts";
 import { rateLimitedError } from "../rate-limit.server.ts";
 import { applyStateChanges, resolveState, type StoryState } from "../../lib/tracked-stats.ts";
 import { refuseStoryChange, TURN_LEASE_SECONDS } from "../stories.server.ts";
@@ -94,7 +95,24 @@ function finishCall(storyId: string, turnId: string, text: string, restoreVersio
  * trip (beginTurn); each refusal is a typed error and costs nothing. Returns the reply's event
  * stream.
  */
-export async function callGameMaster({ user, gameSlug, storyId, call, logger }: StoryCallRequest): Promise<EventSource> {
+export async function callGameMaster(request: StoryCallRequest): Promise<EventSource> {
+  try {
+    return await admitCall(request);
+  } catch (error) {
+    gameMasterTurns.inc({ outcome: refusalOutcome(error) });
+    throw error;
+  }
+}
+
+/** How a call that threw before its reply began is counted: a refusal by its kind, or a failure. */
+function refusalOutcome(error: unknown): TurnOutcome {
+  if (error instanceof BusyError || isDatabaseBusy(error)) return "refused_busy";
+  if (error instanceof RateLimitedError) return "refused_rate_limited";
+  if (error instanceof InsufficientCreditsError) return "insufficient_credits";
+  return error instanceof DomainError ? "refused" : "failed";
+}
+
+async function admitCall({ user, gameSlug, storyId, call, logger }: StoryCallRequest) {
   const config = env();
   if (config.REQUIRE_EMAIL_VERIFICATION && !user.emailVerified) {
     throw new DomainError(
@@ -287,8 +305,11 @@ function startCall({
     const state = trackedState && stateBlock ? applyStateChanges(trackedState.stats, trackedState.values, stateBlock.state()) : null;
 
     const durationMs = Math.round(performance.now() - startedAt);
+    if (firstTokenMs !== undefined) gameMasterFirstToken.observe(firstTokenMs / 1000);
+    const cancelled = stop.signal.aborted;
     const reply = live.text;
     if (!reply.trim()) {
+      gameMasterTurns.inc({ outcome: cancelled ? "cancelled" : "failed" });
       // Nothing reached the player: the call is undone and free. An empty but successful reply
       // ends with [DONE] alone, which the client shows as SPEC's "issue generating a response".
       await finishCall(story.id, turnId, "", restoreVersion).catch((error: unknown) => log.error({ err: error }, "the call could not be undone"));
@@ -310,6 +331,8 @@ function startCall({
         log.error({ err: undoError }, "the call could not be undone"),
       );
     }
+    gameMasterTurns.inc({ outcome: !stored ? "failed" : cancelled ? "cancelled" : failure ? "interrupted" : "completed" });
+    if (stored) creditsSpent.inc(begun.charged);
     if (stored && call.kind === "turn") refreshSummaryAfterTurn(story, { keptFrom, latest: exchange }, log);
     if (failure) log.warn({ err: failure, durationMs, characters: reply.length }, "reply interrupted after text");
     else log.info({ durationMs, firstTokenMs: Math.round(firstTokenMs ?? 0), characters: reply.length }, "call complete");
