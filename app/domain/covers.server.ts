@@ -48,6 +48,10 @@ function refuse(message: string): InvalidInputError {
   return new InvalidInputError(message, "cover");
 }
 
+function tooManyPixels() {
+  return refuse(`The picture has more than ${COVER_MAX_PIXELS / 1_000_000} megapixels. Export it smaller and upload it again.`);
+}
+
 // ---------------------------------------------------------------------------------------------
 // What a file is, by its bytes.
 
@@ -156,11 +160,14 @@ export async function prepareCover(bytes: Buffer): Promise<PreparedCover> {
   const input = { limitInputPixels: COVER_MAX_PIXELS, failOn: "error" as const, autoOrient: true };
   const metadata = await sharp(bytes, input)
     .metadata()
-    .catch(() => undefined);
+    .catch((error: unknown) => {
+      if (error instanceof Error && /pixel limit/i.test(error.message)) throw tooManyPixels();
+      return undefined;
+    });
   if (!metadata || !ACCEPTED_FORMATS.has(metadata.format)) throw refuse("The file is not a JPEG, PNG or WebP picture. Upload one of those.");
   if ((metadata.pages ?? 1) > 1) throw refuse("Animated pictures can't be covers. Upload a still JPEG, PNG or WebP.");
   const { width, height } = metadata.autoOrient;
-  if (width * height > COVER_MAX_PIXELS) throw refuse(`The picture is ${width} × ${height} pixels; covers can be at most 50 megapixels.`);
+  if (width * height > COVER_MAX_PIXELS) throw tooManyPixels();
   if (width < COVER_MIN_SIZE.width || height < COVER_MIN_SIZE.height) {
     throw refuse(
       `The picture is ${width} × ${height} pixels; covers need at least ${COVER_MIN_SIZE.width} × ${COVER_MIN_SIZE.height} so they stay sharp on the game page.`,
