@@ -107,8 +107,9 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>) {
 }
 
 async function discard(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
   try {
-    for await (const chunk of body) void chunk;
+    while (!(await reader.read()).done);
   } catch {
     // The client went away: nothing is left to answer.
   }

@@ -70,6 +70,9 @@ export function CoverField({ game }: { game: Game }) {
             type="file"
             accept={COVER_UPLOAD_TYPES.join(",")}
             className="sr-only"
+            // Keyboard and screen-reader users use the button below; the input only opens the file chooser.
+            tabIndex={-1}
+            aria-label="Cover picture file"
             aria-describedby={`${id}-note`}
             disabled={pending}
             onChange={(event) => void upload(event.target.files?.[0])}
