@@ -182,7 +182,10 @@ export const coverVariants = pgTable(
     height: integer("height").notNull(),
     bytes: bytea("bytes").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.hash, table.format, table.width] }), check("cover_variants_format_check", oneOf("format", COVER_FORMATS))],
+  (table) => [
+    primaryKey({ columns: [table.hash, table.format, table.width] }),
+    check("cover_variants_format_check", oneOf("format", COVER_FORMATS)),
+  ],
 );
 
 export const gameContent = pgTable(

@@ -118,11 +118,15 @@ function StoryItem({ story }: { story: StoryCard }) {
   return (
     <li>
       <Card className="grid gap-x-5 overflow-hidden sm:grid-cols-[12rem_minmax(0,1fr)]">
-        <Link to={`/game/${story.gameSlug}`} tabIndex={-1} aria-hidden className="block border-b border-ink-line sm:border-r sm:border-b-0">
+        <Link
+          to={`/game/${story.gameSlug}`}
+          tabIndex={-1}
+          aria-hidden
+          className="block overflow-hidden border-b border-ink-line sm:my-5 sm:ml-5 sm:self-start sm:rounded-lg sm:border"
+        >
           <CoverPicture
             game={{ slug: story.gameSlug, title: story.gameTitle, icon: story.gameIcon, coverHash: story.gameCoverHash }}
             sizes="(min-width: 640px) 192px, calc(100vw - 34px)"
-            className="sm:h-full"
           />
         </Link>
         <div className="flex min-w-0 flex-col gap-3 p-5 sm:pl-0">

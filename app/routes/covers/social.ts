@@ -14,7 +14,8 @@ export async function loader({ params }: Route.LoaderArgs) {
   const game = file ? await getActiveGame(file.slug) : undefined;
   if (!file || !game) return new Response("No card has this address.", { status: 404, headers: { "Cache-Control": "no-store" } });
   const current = socialCardPath(game);
-  if (!current.endsWith(`/${params.file}`)) return new Response(null, { status: 302, headers: { Location: current, "Cache-Control": "no-store" } });
+  if (!current.endsWith(`/${params.file}`))
+    return new Response(null, { status: 302, headers: { Location: current, "Cache-Control": "no-store" } });
   const card = game.coverHash
     ? await readCoverVariant(game.coverHash, "jpeg", SOCIAL_CARD.width)
     : await socialCardFromArt(current, coverArtDocument(game));
