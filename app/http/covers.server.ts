@@ -38,3 +38,13 @@ export function imageResponse(bytes: Uint8Array | string, type: string, cacheCon
   if (type === "image/svg+xml") headers.set("Content-Security-Policy", SVG_SECURITY_POLICY);
   return new Response(typeof bytes === "string" ? bytes : new Uint8Array(bytes), { headers });
 }
+
+/** No picture at this address (an unknown game, a removed upload): not cached, it may exist later. */
+export function noCover(): Response {
+  return new Response("No cover has this address.", { status: 404, headers: { "Cache-Control": "no-store" } });
+}
+
+/** An older version's address (a page cached before an edit) goes to the current picture. */
+export function currentCover(location: string): Response {
+  return new Response(null, { status: 302, headers: { Location: location, "Cache-Control": "no-store" } });
+}

@@ -1,6 +1,6 @@
 import { coverArtDocument } from "#app/components/cover-art-document.server.tsx";
 import { getActiveGame } from "#app/domain/games.server.ts";
-import { imageResponse } from "#app/http/covers.server.ts";
+import { currentCover, imageResponse, noCover } from "#app/http/covers.server.ts";
 import { artVersion, coverImage, parseVersionedFile } from "#app/lib/covers.ts";
 import type { Route } from "./+types/art";
 
@@ -11,10 +11,10 @@ import type { Route } from "./+types/art";
 export async function loader({ params }: Route.LoaderArgs) {
   const file = parseVersionedFile(params.file, "svg");
   const game = file ? await getActiveGame(file.slug) : undefined;
-  if (!file || !game) return new Response("No cover has this address.", { status: 404, headers: { "Cache-Control": "no-store" } });
+  if (!file || !game) return noCover();
   if (file.version !== artVersion(game)) {
     const current = coverImage({ ...game, coverHash: null }).src;
-    return new Response(null, { status: 302, headers: { Location: current, "Cache-Control": "no-store" } });
+    return currentCover(current);
   }
   return imageResponse(coverArtDocument(game), "image/svg+xml");
 }

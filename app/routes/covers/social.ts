@@ -1,7 +1,7 @@
 import { coverArtDocument } from "#app/components/cover-art-document.server.tsx";
 import { readCoverVariant, socialCardFromArt } from "#app/domain/covers.server.ts";
 import { getActiveGame } from "#app/domain/games.server.ts";
-import { imageResponse } from "#app/http/covers.server.ts";
+import { currentCover, imageResponse, noCover } from "#app/http/covers.server.ts";
 import { parseVersionedFile, SOCIAL_CARD, socialCardPath } from "#app/lib/covers.ts";
 import type { Route } from "./+types/social";
 
@@ -12,13 +12,12 @@ import type { Route } from "./+types/social";
 export async function loader({ params }: Route.LoaderArgs) {
   const file = parseVersionedFile(params.file, "jpg");
   const game = file ? await getActiveGame(file.slug) : undefined;
-  if (!file || !game) return new Response("No card has this address.", { status: 404, headers: { "Cache-Control": "no-store" } });
+  if (!file || !game) return noCover();
   const current = socialCardPath(game);
-  if (!current.endsWith(`/${params.file}`))
-    return new Response(null, { status: 302, headers: { Location: current, "Cache-Control": "no-store" } });
+  if (!current.endsWith(`/${params.file}`)) return currentCover(current);
   const card = game.coverHash
     ? await readCoverVariant(game.coverHash, "jpeg", SOCIAL_CARD.width)
     : await socialCardFromArt(current, coverArtDocument(game));
-  if (!card) return new Response("No card has this address.", { status: 404, headers: { "Cache-Control": "no-store" } });
+  if (!card) return noCover();
   return imageResponse(card, "image/jpeg");
 }

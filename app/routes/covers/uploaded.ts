@@ -1,5 +1,5 @@
 import { readCoverVariant } from "#app/domain/covers.server.ts";
-import { imageResponse } from "#app/http/covers.server.ts";
+import { imageResponse, noCover } from "#app/http/covers.server.ts";
 import { parseUploadedCoverFile } from "#app/lib/covers.ts";
 import type { Route } from "./+types/uploaded";
 
@@ -9,6 +9,6 @@ const TYPES = { avif: "image/avif", webp: "image/webp", jpeg: "image/jpeg" } as 
 export async function loader({ params }: Route.LoaderArgs) {
   const file = parseUploadedCoverFile(params.file);
   const bytes = file ? await readCoverVariant(file.hash, file.format, file.width) : undefined;
-  if (!file || !bytes) return new Response("No cover has this address.", { status: 404, headers: { "Cache-Control": "no-store" } });
+  if (!file || !bytes) return noCover();
   return imageResponse(bytes, TYPES[file.format]);
 }
