@@ -302,15 +302,20 @@ export async function readCoverVariant(hash: string, format: CoverFormat, width:
   return row?.bytes;
 }
 
-/** The link-preview card of a game without an upload: its generated art (an SVG document) as a JPEG. */
-export async function socialCardFromArt(key: string, svg: string): Promise<Buffer> {
-  const cached = served.get(key);
+/**
+ * A picture made on request (generated art, its link-preview card), kept under its address: the
+ * address names a version, so what is kept never goes stale.
+ */
+export async function madeOnce(path: string, make: () => Buffer | Promise<Buffer>): Promise<Buffer> {
+  const cached = served.get(path);
   if (cached) return cached;
+  const made = await make();
+  served.set(path, made);
+  return made;
+}
+
+/** Generated art (an SVG document) drawn as the 1200×630 JPEG link-preview card. */
+export async function socialCardFromArt(svg: string): Promise<Buffer> {
   const sharp = await loadSharp();
-  const card = await sharp(Buffer.from(svg))
-    .resize(SOCIAL_CARD.width, SOCIAL_CARD.height, { fit: "cover" })
-    .jpeg({ quality: 84, mozjpeg: true })
-    .toBuffer();
-  served.set(key, card);
-  return card;
+  return sharp(Buffer.from(svg)).resize(SOCIAL_CARD.width, SOCIAL_CARD.height, { fit: "cover" }).jpeg({ quality: 84, mozjpeg: true }).toBuffer();
 }

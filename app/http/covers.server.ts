@@ -3,7 +3,7 @@ import { CoverTooLargeError } from "../domain/covers.server.ts";
 import { RequestError } from "./errors.server.ts";
 
 /** Addresses named by a hash of what they hold: a browser or a CDN may keep them for a year unasked. */
-export const IMMUTABLE = "public, max-age=31536000, immutable";
+const IMMUTABLE = "public, max-age=31536000, immutable";
 
 /** Only an SVG of our own making is served, and even so it may run nothing and load nothing. */
 export const SVG_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
@@ -33,10 +33,10 @@ export async function readUpload(request: Request): Promise<Buffer> {
 }
 
 /** A picture answer, with the headers every cover address shares. */
-export function imageResponse(bytes: Uint8Array | string, type: string, cacheControl = IMMUTABLE): Response {
-  const headers = new Headers({ "Content-Type": type, "Cache-Control": cacheControl });
+export function imageResponse(bytes: Uint8Array, type: string): Response {
+  const headers = new Headers({ "Content-Type": type, "Cache-Control": IMMUTABLE });
   if (type === "image/svg+xml") headers.set("Content-Security-Policy", SVG_SECURITY_POLICY);
-  return new Response(typeof bytes === "string" ? bytes : new Uint8Array(bytes), { headers });
+  return new Response(new Uint8Array(bytes), { headers });
 }
 
 /** No picture at this address (an unknown game, a removed upload): not cached, it may exist later. */

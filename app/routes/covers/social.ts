@@ -1,5 +1,5 @@
 import { coverArtDocument } from "#app/components/cover-art-document.server.tsx";
-import { readCoverVariant, socialCardFromArt } from "#app/domain/covers.server.ts";
+import { madeOnce, readCoverVariant, socialCardFromArt } from "#app/domain/covers.server.ts";
 import { getActiveGame } from "#app/domain/games.server.ts";
 import { currentCover, imageResponse, noCover } from "#app/http/covers.server.ts";
 import { parseVersionedFile, SOCIAL_CARD, socialCardPath } from "#app/lib/covers.ts";
@@ -17,7 +17,7 @@ export async function loader({ params }: Route.LoaderArgs) {
   if (!current.endsWith(`/${params.file}`)) return currentCover(current);
   const card = game.coverHash
     ? await readCoverVariant(game.coverHash, "jpeg", SOCIAL_CARD.width)
-    : await socialCardFromArt(current, coverArtDocument(game));
+    : await madeOnce(current, () => socialCardFromArt(coverArtDocument(game)));
   if (!card) return noCover();
   return imageResponse(card, "image/jpeg");
 }
