@@ -49,10 +49,10 @@ function Rays() {
         return (
           <line
             key={index}
-            x1={CENTER_X + Math.cos(angle) * 130}
-            y1={EMBLEM_Y + Math.sin(angle) * 130}
-            x2={CENTER_X + Math.cos(angle) * 900}
-            y2={EMBLEM_Y + Math.sin(angle) * 900}
+            x1={Math.round(CENTER_X + Math.cos(angle) * 130)}
+            y1={Math.round(EMBLEM_Y + Math.sin(angle) * 130)}
+            x2={Math.round(CENTER_X + Math.cos(angle) * 900)}
+            y2={Math.round(EMBLEM_Y + Math.sin(angle) * 900)}
           />
         );
       })}
@@ -98,10 +98,10 @@ function Stars({ random }: { random: () => number }) {
         return (
           <circle
             key={index}
-            cx={x.toFixed(1)}
-            cy={y.toFixed(1)}
-            r={(0.8 + random() * 1.8).toFixed(2)}
-            fillOpacity={(0.18 + random() * 0.5).toFixed(2)}
+            cx={x.toFixed(0)}
+            cy={y.toFixed(0)}
+            r={(0.8 + random() * 1.8).toFixed(1)}
+            fillOpacity={(0.18 + random() * 0.5).toFixed(1)}
           />
         );
       })}

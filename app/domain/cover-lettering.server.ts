@@ -33,7 +33,9 @@ type Command = ReturnType<Font["getPath"]>["commands"][number];
  * writes NaN for some letters after a space (its path optimiser), which breaks the whole path.
  */
 function pathData(commands: Command[]): string {
-  const n = (value: number) => String(Math.round(value * 10) / 10);
+  // Whole units of a 1200-wide canvas: the error is under a pixel on the largest picture drawn
+  // from it, and the document (the first picture of a catalogue page) is a third smaller.
+  const n = (value: number) => String(Math.round(value));
   return commands
     .map((command) => {
       switch (command.type) {
