@@ -30,6 +30,9 @@ export default [
   route("play/:slug", "routes/play.tsx"),
   route("play/:slug/:storyId", "routes/play.tsx", { id: "routes/play-story" }),
   route("stories", "routes/stories.tsx"),
+  route("covers/art/:file", "routes/covers/art.ts"),
+  route("covers/og/:file", "routes/covers/social.ts"),
+  route("covers/:file", "routes/covers/uploaded.ts"),
 
   route("api/auth/*", "routes/api/auth.ts"),
   route("api/game-chat", "routes/api/game-chat.ts"),
@@ -49,6 +52,7 @@ export default [
   route("api/credits/events", "routes/api/credits-events.ts"),
   route("api/admin/games", "routes/api/admin/games.ts"),
   route("api/admin/games/:id", "routes/api/admin/game.ts"),
+  route("api/admin/games/:id/cover", "routes/api/admin/game-cover.ts"),
   route("api/admin/game-content", "routes/api/admin/game-content.ts"),
   route("api/admin/game-content/sections", "routes/api/admin/game-sections.ts"),
   route("api/admin/game-content/:id", "routes/api/admin/game-content-item.ts"),

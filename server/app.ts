@@ -242,9 +242,15 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
     !viteDevServer && contentSecurityPolicy(["'self'", (_request, response) => `'nonce-${(response as express.Response).locals.cspNonce}'`]),
   );
   const apiHeaders = securityHeaders(!viteDevServer && contentSecurityPolicy(["'self'"]));
+  // A cover is a picture, not a page: its route sets the policy its SVG needs (app/http/covers.server.ts).
+  const imageHeaders = securityHeaders(false);
   app.use((request, response, next) => {
     if (request.path.startsWith("/api/")) {
       apiHeaders(request, response, next);
+      return;
+    }
+    if (request.path.startsWith("/covers/")) {
+      imageHeaders(request, response, next);
       return;
     }
     response.locals.cspNonce = randomBytes(16).toString("base64");

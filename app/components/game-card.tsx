@@ -1,6 +1,7 @@
 import { Users } from "lucide-react";
 import { Link } from "react-router";
 import type { Difficulty } from "#app/lib/constants.ts";
+import { CARD_COVER_SIZES, CoverPicture } from "./cover-picture.tsx";
 import { DifficultyBadge } from "./difficulty-badge.tsx";
 import { GameIcon } from "./game-icon.tsx";
 import { Button } from "./ui/button.tsx";
@@ -14,10 +15,11 @@ export interface GameCardData {
   icon: string;
   difficulty: Difficulty;
   players: string | null;
+  coverHash: string | null;
 }
 
-/** SPEC's game card: icon, difficulty badge, title, optional tagline, description, optional players, Play. */
-export function GameCard({ game, headingLevel = 3 }: { game: GameCardData; headingLevel?: 2 | 3 }) {
+/** SPEC's game card under its cover: icon, difficulty badge, title, optional tagline, description, optional players, Play. */
+export function GameCard({ game, headingLevel = 3, priority = false }: { game: GameCardData; headingLevel?: 2 | 3; priority?: boolean }) {
   const href = `/game/${game.slug}`;
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
@@ -25,6 +27,9 @@ export function GameCard({ game, headingLevel = 3 }: { game: GameCardData; headi
       className="group relative flex flex-col rounded-[var(--radius-card)] border border-ink-line bg-ink-raised p-6 transition-colors duration-150 hover:border-gold/50"
       data-testid="game-card"
     >
+      <div className="-mx-6 -mt-6 mb-5 overflow-hidden rounded-t-[calc(var(--radius-card)-1px)] border-b border-ink-line">
+        <CoverPicture game={game} sizes={CARD_COVER_SIZES} priority={priority} />
+      </div>
       <div className="flex items-start justify-between gap-3">
         <GameIcon name={game.icon} />
         <DifficultyBadge difficulty={game.difficulty} />
@@ -67,6 +72,7 @@ export function GameCardSkeletons({ count }: { count: number }) {
           className="flex flex-col rounded-[var(--radius-card)] border border-ink-line bg-ink-raised p-6"
           data-testid="game-card-skeleton"
         >
+          <Skeleton className="-mx-6 -mt-6 mb-5 aspect-video rounded-none rounded-t-[var(--radius-card)]" />
           <div className="flex items-start justify-between">
             <Skeleton className="size-12 rounded-full" />
             <Skeleton className="h-5 w-20 rounded-full" />

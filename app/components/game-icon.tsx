@@ -13,7 +13,9 @@ import {
   Wand2,
   Zap,
   type LucideIcon,
+  type LucideProps,
 } from "lucide-react";
+import { createElement } from "react";
 import type { GameIcon as GameIconName } from "#app/lib/constants.ts";
 import { cn } from "#app/lib/utils.ts";
 
@@ -34,6 +36,11 @@ const ICONS: Record<GameIconName, LucideIcon> = {
 
 function isIconName(name: string): name is GameIconName {
   return Object.hasOwn(ICONS, name);
+}
+
+/** The bare icon of a game by its SPEC name (the generated cover draws its own ring). */
+export function GameIconSvg({ name, ...props }: { name: string } & LucideProps) {
+  return createElement(isIconName(name) ? ICONS[name] : Gamepad2, props);
 }
 
 /** A game's icon by its SPEC name, in a gold-ringed circle; unknown names fall back to a game pad. */

@@ -16,6 +16,7 @@ import {
 } from "drizzle-orm/pg-core";
 import {
   CONTENT_TYPES,
+  COVER_FORMATS,
   CREDIT_REASONS,
   DIFFICULTIES,
   GAME_CATEGORIES,
@@ -141,14 +142,49 @@ export const games = pgTable(
     isActive: boolean("is_active").notNull().default(true),
     /** The living state its stories keep (app/lib/tracked-stats.ts), as the admin defined it. */
     trackedStats: jsonb("tracked_stats").$type<TrackedStat[]>().notNull().default([]),
+    /** The admin's uploaded cover (covers.hash); none → the generated art (app/lib/covers.ts). */
+    coverHash: text("cover_hash").references(() => covers.hash, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (table) => [
+    index("games_cover_hash_idx").on(table.coverHash),
     check("games_difficulty_check", oneOf("difficulty", DIFFICULTIES)),
     check("games_category_check", oneOf("category", GAME_CATEGORIES)),
     check("games_slug_check", sql`${table.slug} ~ '^[a-z0-9-]+$'`),
     index("games_active_sort_idx").on(table.isActive, table.sortOrder),
+  ],
+);
+
+/**
+ * An uploaded cover, named by the hash of what was uploaded: its re-encoded variants never change,
+ * so their addresses can be cached for ever (docs/decisions/033).
+ */
+export const covers = pgTable("covers", {
+  hash: text("hash").primaryKey(),
+  createdAt: createdAt(),
+});
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength)),
+});
+
+/** One re-encoded size of a cover: AVIF and WebP at each width the pages use, and the JPEG link-preview card. */
+export const coverVariants = pgTable(
+  "cover_variants",
+  {
+    hash: text("hash")
+      .notNull()
+      .references(() => covers.hash, { onDelete: "cascade" }),
+    format: text("format", { enum: COVER_FORMATS }).notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    bytes: bytea("bytes").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.hash, table.format, table.width] }),
+    check("cover_variants_format_check", oneOf("format", COVER_FORMATS)),
   ],
 );
 

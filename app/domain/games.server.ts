@@ -12,7 +12,7 @@ import type { TrackedStat } from "../lib/tracked-stats.ts";
 /** What a game card, the catalogue and a game's pages need (never the Game Master prompt). */
 export type GameSummary = Pick<
   Game,
-  "id" | "slug" | "title" | "tagline" | "description" | "icon" | "difficulty" | "players" | "category" | "sortOrder"
+  "id" | "slug" | "title" | "tagline" | "description" | "icon" | "difficulty" | "players" | "category" | "sortOrder" | "coverHash"
 >;
 
 const summaryColumns = {
@@ -26,6 +26,7 @@ const summaryColumns = {
   players: games.players,
   category: games.category,
   sortOrder: games.sortOrder,
+  coverHash: games.coverHash,
 };
 
 export const MAX_SEARCH_LENGTH = 100;

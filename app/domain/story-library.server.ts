@@ -19,6 +19,9 @@ export interface StorySummary {
   id: string;
   gameSlug: string;
   gameTitle: string;
+  /** What the game's cover is drawn from (app/lib/covers.ts). */
+  gameIcon: string;
+  gameCoverHash: string | null;
   title: string;
   exchanges: number;
   createdAt: Date;
@@ -51,6 +54,8 @@ export async function listStories(userId: string, only?: string): Promise<StoryS
       id: stories.id,
       gameSlug: stories.gameSlug,
       gameTitle: games.title,
+      gameIcon: games.icon,
+      gameCoverHash: games.coverHash,
       title: stories.title,
       exchanges: stories.exchanges,
       createdAt: stories.createdAt,

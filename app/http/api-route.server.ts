@@ -97,9 +97,22 @@ export function apiRoute(methods: Partial<Record<Method, Endpoint>>) {
       if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", PRIVATE_NO_STORE);
       return response;
     } catch (error) {
+      // A body refused unread (a picture from someone who is not an admin) is read to its end
+      // first: a client still sending it would otherwise wait for ever for room to send the rest.
+      // (Cancelling it instead would close the connection before the answer.)
+      if (request.body && !request.bodyUsed) await discard(request.body);
       return responseForError(error, { logger, requestId });
     }
   };
+}
+
+async function discard(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
+  try {
+    while (!(await reader.read()).done);
+  } catch {
+    // The client went away: nothing is left to answer.
+  }
 }
 
 async function authenticate(request: Request, { access, signInMessage }: Endpoint): Promise<SessionUser | null> {

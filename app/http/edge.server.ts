@@ -63,7 +63,7 @@ async function refuseUnsafeText(request: Request): Promise<RequestError | undefi
   const parameter = findUnsafeText(fields(url.searchParams));
   if (parameter !== undefined) return unsafe(`the query parameter "${parameter}"`);
 
-  if (!request.body || !CHANGES_STATE.has(request.method.toUpperCase())) return undefined;
+  if (!request.body || !CHANGES_STATE.has(request.method.toUpperCase()) || isBinary(request)) return undefined;
   const inBody = findUnsafeText(await readBodyText(request.clone()));
   return inBody === undefined ? undefined : unsafe(inBody === "" ? "the request body" : `"${inBody}"`);
 }
@@ -73,6 +73,12 @@ function unsafe(where: string) {
     "invalid_text",
     `The text in ${where} contains a character that cannot be stored (a NUL byte or a broken Unicode character). Remove it and try again.`,
   );
+}
+
+/** A picture upload is bytes, not text: the route that takes it checks what it is (covers.server.ts). */
+function isBinary(request: Request) {
+  const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
+  return type.startsWith("image/") || type === "application/octet-stream";
 }
 
 /** The body as the route will read it: JSON parsed, forms decoded; anything else as its text. */

@@ -81,8 +81,9 @@ function busyResponse(unreachable: boolean): Response {
 }
 
 /** A body over the limit, whether its declared length said so (server/request-limits.ts) or its bytes did. */
-export function bodyTooLargeError(): RequestError {
-  return new RequestError("payload_too_large", `The request body is too large: the limit is ${MAX_REQUEST_BODY_BYTES / 1024} KB.`);
+export function bodyTooLargeError(limit = MAX_REQUEST_BODY_BYTES): RequestError {
+  const size = limit >= 1024 * 1024 ? `${limit / (1024 * 1024)} MB` : `${limit / 1024} KB`;
+  return new RequestError("payload_too_large", `The request body is too large: the limit is ${size}.`);
 }
 
 /**

@@ -13,6 +13,12 @@ export const ADMIN_TEXTS = {
   gameSaveFailed: "Failed to save game. Please try again.",
   gameDeleteFailed: "Failed to delete game. Please try again.",
 
+  // Not SPEC's: cover art (docs/decisions/033).
+  coverUploaded: "Cover uploaded. It shows on the game's card and page now.",
+  coverRemoved: "Cover removed. The game shows its generated art again.",
+  coverUploadFailed: "Failed to upload the cover. Please try again.",
+  coverRemoveFailed: "Failed to remove the cover. Please try again.",
+
   addContent: "Add Content",
   noContent: "No content yet",
   addFirstContent: "Add First Content",

@@ -70,6 +70,10 @@ export type GuideCategory = (typeof GUIDE_CATEGORIES)[number];
 export const GUIDE_DIFFICULTIES = ["beginner", "intermediate", "advanced"] as const;
 export type GuideDifficulty = (typeof GUIDE_DIFFICULTIES)[number];
 
+/** The encodings a cover is stored in: AVIF and WebP for pages, JPEG for link previews. */
+export const COVER_FORMATS = ["avif", "webp", "jpeg"] as const;
+export type CoverFormat = (typeof COVER_FORMATS)[number];
+
 export const USER_ROLES = ["admin", "moderator"] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 

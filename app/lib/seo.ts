@@ -37,13 +37,15 @@ export interface PageSeo {
   /** Search results and other pages that should not be indexed (still followed). */
   noindex?: boolean;
   article?: { publishedTime: string; author: string; section: string; tags: readonly string[] };
+  /** The page's own 1200×630 link-preview card (a game's cover), instead of the site's. */
+  image?: { path: string; alt: string };
 }
 
 export function pageMeta(site: SiteInfo, page: PageSeo): MetaDescriptor[] {
   const title = page.fullTitle ? page.title : `${page.title} | ${site.name}`;
   const description = metaDescription(page.description);
   const url = absoluteUrl(site, page.path);
-  const image = absoluteUrl(site, SOCIAL_IMAGE.path);
+  const image = absoluteUrl(site, page.image?.path ?? SOCIAL_IMAGE.path);
   const descriptors: MetaDescriptor[] = [
     { title },
     { name: "description", content: description },
@@ -56,7 +58,7 @@ export function pageMeta(site: SiteInfo, page: PageSeo): MetaDescriptor[] {
     { property: "og:image", content: image },
     { property: "og:image:width", content: String(SOCIAL_IMAGE.width) },
     { property: "og:image:height", content: String(SOCIAL_IMAGE.height) },
-    { property: "og:image:alt", content: `${site.name} — interactive stories narrated by an AI Game Master` },
+    { property: "og:image:alt", content: page.image?.alt ?? `${site.name} — interactive stories narrated by an AI Game Master` },
     { property: "og:locale", content: "en_US" },
     { name: "twitter:card", content: "summary_large_image" },
     { name: "twitter:title", content: title },
@@ -146,6 +148,7 @@ export function gameCrumbs(game: { slug: string; title: string }, page?: "guide"
 export function videoGameJsonLd(
   site: SiteInfo,
   game: { slug: string; title: string; description: string; category: string; difficulty: string },
+  imagePath: string = SOCIAL_IMAGE.path,
 ): JsonLd {
   const url = absoluteUrl(site, `/game/${game.slug}`);
   return {
@@ -154,7 +157,7 @@ export function videoGameJsonLd(
     name: game.title,
     description: game.description,
     url,
-    image: absoluteUrl(site, SOCIAL_IMAGE.path),
+    image: absoluteUrl(site, imagePath),
     genre: [game.category, "Interactive fiction", "Role-playing"],
     gamePlatform: "Web browser",
     applicationCategory: "Game",

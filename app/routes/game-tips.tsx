@@ -2,6 +2,7 @@ import { redirect } from "react-router";
 import { GameContentPage } from "#app/components/game-content-page.tsx";
 import { renderMarkdown } from "#app/components/render-markdown.server.tsx";
 import { requireGamePage } from "#app/http/guards.server.ts";
+import { socialCardPath } from "#app/lib/covers.ts";
 import { breadcrumbJsonLd, gameCrumbs, pageMeta } from "#app/lib/seo.ts";
 import { cacheForVisitors } from "#app/lib/visitor-cache.ts";
 import { requestContext } from "#app/request-context.ts";
@@ -15,7 +16,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const tips = content.pro_tips;
   if (!tips) throw redirect(`/game/${game.slug}`);
   return {
-    game: { slug: game.slug, title: game.title, icon: game.icon, description: game.description },
+    game: { slug: game.slug, title: game.title, icon: game.icon, description: game.description, coverHash: game.coverHash },
     tips: { title: tips.title, html: renderMarkdown(tips.content) },
     hasGuide: Boolean(content.strategy_guide),
   };
@@ -30,6 +31,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
     title: `${game.title} Pro Tips & Tricks`,
     description: `${tips.title}: practical tips and tricks for ${game.title}. ${game.description}`,
     path: `/game/${game.slug}/tips`,
+    image: { path: socialCardPath(game), alt: `${game.title} — cover art` },
     type: "article",
     jsonLd: [breadcrumbJsonLd(site, gameCrumbs(game, "tips"))],
   });

@@ -2,6 +2,7 @@ import { BookOpen, Check, Clock, Lightbulb, MessageSquare, Play, ScrollText, Swo
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { BackLinkWithBreadcrumbs } from "#app/components/breadcrumbs.tsx";
+import { CoverPicture } from "#app/components/cover-picture.tsx";
 import { DifficultyBadge } from "#app/components/difficulty-badge.tsx";
 import { FaqList } from "#app/components/faq-list.tsx";
 import { GameIcon } from "#app/components/game-icon.tsx";
@@ -15,6 +16,7 @@ import { useRootData } from "#app/components/use-root-data.ts";
 import type { PublishedContent } from "#app/domain/game-content.server.ts";
 import { requireGamePage } from "#app/http/guards.server.ts";
 import type { ContentType, Difficulty } from "#app/lib/constants.ts";
+import { socialCardPath } from "#app/lib/covers.ts";
 import { breadcrumbJsonLd, gameCrumbs, pageMeta, videoGameJsonLd } from "#app/lib/seo.ts";
 import { cacheForVisitors } from "#app/lib/visitor-cache.ts";
 import { requestContext } from "#app/request-context.ts";
@@ -61,6 +63,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       difficulty: game.difficulty,
       category: game.category,
       players: game.players,
+      coverHash: game.coverHash,
     },
     // Content headings sit below the section's h2 and SPEC's h3 (and the mechanics boxes' h4).
     introduction: sections(content, INTRODUCTION, 2),
@@ -76,11 +79,13 @@ export const headers = () => cacheForVisitors();
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   const { site } = matches[0].loaderData;
   const { game } = loaderData;
+  const card = socialCardPath(game);
   return pageMeta(site, {
     title: `${game.title} — Free AI ${game.category} Adventure`,
     description: game.tagline ? `${game.tagline}. ${game.description}` : game.description,
     path: `/game/${game.slug}`,
-    jsonLd: [videoGameJsonLd(site, game), breadcrumbJsonLd(site, gameCrumbs(game))],
+    image: { path: card, alt: `${game.title} — cover art` },
+    jsonLd: [videoGameJsonLd(site, game, card), breadcrumbJsonLd(site, gameCrumbs(game))],
   });
 };
 
@@ -154,8 +159,11 @@ export default function GamePage({ loaderData }: Route.ComponentProps) {
       <header className="border-b border-ink-line bg-gradient-to-b from-plum/20 to-ink">
         <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14">
           <BackLinkWithBreadcrumbs back={{ to: "/games", label: "Back to Games" }} crumbs={gameCrumbs(game)} />
-          <div className="mt-10 grid gap-10 lg:grid-cols-[1fr_20rem]">
-            <div>
+          <div className="mt-10 grid gap-x-10 gap-y-8 lg:grid-cols-[minmax(0,1fr)_28rem]">
+            <div className="overflow-hidden rounded-[var(--radius-card)] border border-ink-line shadow-2xl shadow-black/40 lg:col-start-2 lg:row-start-1">
+              <CoverPicture game={game} sizes="(min-width: 1024px) 448px, calc(100vw - 32px)" priority />
+            </div>
+            <div className="lg:col-start-1 lg:row-span-2 lg:row-start-1">
               <GameIcon name={game.icon} size="lg" />
               <h1 className="mt-6 text-5xl text-parchment sm:text-6xl">{game.title}</h1>
               {game.tagline ? <p className="mt-3 text-xl text-gold">{game.tagline}</p> : null}
@@ -186,7 +194,7 @@ export default function GamePage({ loaderData }: Route.ComponentProps) {
                 ) : null}
               </ButtonGroup>
             </div>
-            <aside aria-labelledby="features-heading" className="self-start">
+            <aside aria-labelledby="features-heading" className="self-start lg:col-start-2">
               <Panel>
                 <h2 id="features-heading" className="text-2xl text-parchment">
                   Game Features

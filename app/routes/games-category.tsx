@@ -102,8 +102,8 @@ export default function GamesCategory({ loaderData }: Route.ComponentProps) {
           </GameListMessage>
         ) : (
           <div className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
-            {games.map((game) => (
-              <GameCard key={game.slug} game={game} />
+            {games.map((game, index) => (
+              <GameCard key={game.slug} game={game} priority={index === 0} />
             ))}
           </div>
         )}

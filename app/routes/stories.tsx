@@ -1,6 +1,7 @@
 import { BookOpen, Download, Pencil, Play, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Link, useRevalidator } from "react-router";
+import { CoverPicture } from "#app/components/cover-picture.tsx";
 import { toast } from "#app/components/toast.ts";
 import { PageHeader } from "#app/components/page-header.tsx";
 import { LocalTime } from "#app/components/play/local-time.tsx";
@@ -116,56 +117,69 @@ function StoryItem({ story }: { story: StoryCard }) {
   }
   return (
     <li>
-      <Card className="flex flex-col gap-3 p-5">
-        <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-          <h2 className="text-2xl leading-tight">{story.title}</h2>
-          <p className="text-sm text-parchment-dim">
-            {story.gameTitle} · {story.exchanges} {story.exchanges === 1 ? "turn" : "turns"} · last played <LocalTime iso={story.updatedAt} />
-          </p>
-        </div>
-        {story.latestLines ? (
-          <p className="line-clamp-3 text-parchment-dim">{story.latestLines}</p>
-        ) : (
-          <p className="text-parchment-dim">Not begun yet.</p>
-        )}
-        <div className="flex flex-wrap items-center gap-2">
-          <Button asChild size="sm">
-            <Link to={`/play/${story.gameSlug}/${story.id}`} aria-label={`Resume ${story.title}`}>
-              <Play aria-hidden />
-              Resume
-            </Link>
-          </Button>
-          <Button variant="ghost" size="sm" onClick={() => setRenaming(true)} aria-label={`Rename ${story.title}`}>
-            <Pencil aria-hidden />
-            Rename
-          </Button>
-          {STORY_EXPORT_FORMATS.map(({ format, label }) => (
-            <Button key={format} asChild variant="ghost" size="sm">
-              <a href={`/api/stories/${story.id}/export?format=${format}`} download aria-label={`Export ${story.title} as ${label}`}>
-                <Download aria-hidden />
-                {label}
-              </a>
+      <Card className="grid gap-x-5 overflow-hidden sm:grid-cols-[12rem_minmax(0,1fr)]">
+        <Link
+          to={`/game/${story.gameSlug}`}
+          tabIndex={-1}
+          aria-hidden
+          className="block overflow-hidden border-b border-ink-line sm:my-5 sm:ml-5 sm:self-start sm:rounded-lg sm:border"
+        >
+          <CoverPicture
+            game={{ slug: story.gameSlug, title: story.gameTitle, icon: story.gameIcon, coverHash: story.gameCoverHash }}
+            sizes="(min-width: 640px) 192px, calc(100vw - 34px)"
+          />
+        </Link>
+        <div className="flex min-w-0 flex-col gap-3 p-5 sm:pl-0">
+          <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+            <h2 className="text-2xl leading-tight">{story.title}</h2>
+            <p className="text-sm text-parchment-dim">
+              {story.gameTitle} · {story.exchanges} {story.exchanges === 1 ? "turn" : "turns"} · last played <LocalTime iso={story.updatedAt} />
+            </p>
+          </div>
+          {story.latestLines ? (
+            <p className="line-clamp-3 text-parchment-dim">{story.latestLines}</p>
+          ) : (
+            <p className="text-parchment-dim">Not begun yet.</p>
+          )}
+          <div className="flex flex-wrap items-center gap-2">
+            <Button asChild size="sm">
+              <Link to={`/play/${story.gameSlug}/${story.id}`} aria-label={`Resume ${story.title}`}>
+                <Play aria-hidden />
+                Resume
+              </Link>
             </Button>
-          ))}
-          <AlertDialog>
-            <AlertDialogTrigger asChild>
-              <Button variant="ghost" size="sm" className="ml-auto text-parchment-dim" aria-label={`Delete ${story.title}`}>
-                <Trash2 aria-hidden />
-                Delete
+            <Button variant="ghost" size="sm" onClick={() => setRenaming(true)} aria-label={`Rename ${story.title}`}>
+              <Pencil aria-hidden />
+              Rename
+            </Button>
+            {STORY_EXPORT_FORMATS.map(({ format, label }) => (
+              <Button key={format} asChild variant="ghost" size="sm">
+                <a href={`/api/stories/${story.id}/export?format=${format}`} download aria-label={`Export ${story.title} as ${label}`}>
+                  <Download aria-hidden />
+                  {label}
+                </a>
               </Button>
-            </AlertDialogTrigger>
-            <AlertDialogContent>
-              <AlertDialogTitle>Delete this story?</AlertDialogTitle>
-              <AlertDialogDescription>
-                “{story.title}” in {story.gameTitle} and all {story.exchanges} of its turns will be deleted. This cannot be undone; export it first
-                to keep a copy.
-              </AlertDialogDescription>
-              <AlertDialogFooter className="mt-6">
-                <AlertDialogCancel>Keep it</AlertDialogCancel>
-                <AlertDialogAction onClick={() => void remove()}>Delete story</AlertDialogAction>
-              </AlertDialogFooter>
-            </AlertDialogContent>
-          </AlertDialog>
+            ))}
+            <AlertDialog>
+              <AlertDialogTrigger asChild>
+                <Button variant="ghost" size="sm" className="ml-auto text-parchment-dim" aria-label={`Delete ${story.title}`}>
+                  <Trash2 aria-hidden />
+                  Delete
+                </Button>
+              </AlertDialogTrigger>
+              <AlertDialogContent>
+                <AlertDialogTitle>Delete this story?</AlertDialogTitle>
+                <AlertDialogDescription>
+                  “{story.title}” in {story.gameTitle} and all {story.exchanges} of its turns will be deleted. This cannot be undone; export it
+                  first to keep a copy.
+                </AlertDialogDescription>
+                <AlertDialogFooter className="mt-6">
+                  <AlertDialogCancel>Keep it</AlertDialogCancel>
+                  <AlertDialogAction onClick={() => void remove()}>Delete story</AlertDialogAction>
+                </AlertDialogFooter>
+              </AlertDialogContent>
+            </AlertDialog>
+          </div>
         </div>
       </Card>
       <RenameDialog story={story} open={renaming} onOpenChange={setRenaming} />

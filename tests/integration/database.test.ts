@@ -44,6 +44,8 @@ describe("migrations", () => {
     expect(tables.map((row) => row.table_name)).toEqual([
       "account",
       "contact_messages",
+      "cover_variants",
+      "covers",
       "credit_ledger",
       "game_content",
       "game_messages",

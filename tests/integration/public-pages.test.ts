@@ -74,7 +74,10 @@ describe("metadata on every public page", () => {
       expect(meta(html, "og:title")).toBe(title(html));
       expect(meta(html, "og:description")).toBe(description);
       expect(meta(html, "og:url")).toBe(new URL(path, server.url).toString());
-      expect(meta(html, "og:image")).toBe(`${server.url}/og-image.jpg`);
+      // A game's pages show its own cover's card; every other page the site's.
+      const card = path.startsWith("/game/") ? new RegExp(`^${server.url}/covers/og/empress-simulator-[0-9a-f]{16}\\.jpg$`) : /\/og-image\.jpg$/;
+      expect(meta(html, "og:image")).toMatch(card);
+      expect(meta(html, "twitter:image")).toBe(meta(html, "og:image"));
       expect(meta(html, "twitter:card")).toBe("summary_large_image");
       expect(meta(html, "twitter:title")).toBe(title(html));
       expect(jsonLdOfType(html, "Organization")).toMatchObject({ name: "Play as Empress", url: `${server.url}/`, logo: `${server.url}/logo.png` });

@@ -6,6 +6,7 @@ import { gameInputSchema } from "#app/lib/admin-forms.ts";
 import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
 import { statDraft, type TrackedStatDraft } from "#app/lib/tracked-stats.ts";
 import { DIFFICULTIES, GAME_CATEGORIES, GAME_ICONS, type Difficulty, type GameCategory, type GameIcon } from "#app/lib/constants.ts";
+import { CoverField } from "./cover-field.tsx";
 import { controlProps, DescriptionField, Field, FormActions, NumberField, SelectField, SwitchField } from "./form-controls.tsx";
 import { GAME_ICON_COMPONENTS, iconOptions } from "./icons.tsx";
 import { TitleAndSlugFields } from "./title-slug-fields.tsx";
@@ -85,6 +86,13 @@ export function GameForm({ game, onClose }: { game?: Game; onClose: () => void }
           onTitleChange={(title) => set("title", title)}
           onSlugChange={(slug) => set("slug", slug)}
         />
+        {game ? (
+          <CoverField game={game} />
+        ) : (
+          <p className="text-sm text-parchment-dim md:col-span-2">
+            Cover art: create the game first, then upload its picture here. Until then it shows art generated from its icon and title.
+          </p>
+        )}
         <Field id={id("tagline")} label="Tagline" error={errors.tagline}>
           <Input
             {...controlProps(id("tagline"), errors.tagline)}

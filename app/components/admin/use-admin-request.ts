@@ -18,13 +18,17 @@ export function useAdminRequest() {
   const revalidator = useRevalidator();
   const [pending, setPending] = useState(false);
 
+  /** `body` is sent as JSON, or as it is when it is a file (a cover picture). */
   async function send<T>(method: Method, url: string, body?: unknown): Promise<ApiResult<T>> {
     setPending(true);
     try {
       const response = await fetch(url, {
         method,
-        headers: body === undefined ? undefined : { "Content-Type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        ...(body instanceof Blob
+          ? { headers: { "Content-Type": body.type || "application/octet-stream" }, body }
+          : body === undefined
+            ? {}
+            : { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }),
       });
       const payload = (await response.json().catch(() => ({}))) as { error?: string; fieldErrors?: FieldErrors } & T;
       if (response.ok) {
