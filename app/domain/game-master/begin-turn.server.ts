@@ -164,7 +164,8 @@ type MessageTuples = [exchange: number, role: MessageRole, content: string][];
  */
 function storedConversation(openingJson: string | null, recentJson: string | null, before: number): StoredConversation {
   const opening = withoutInterrupted(JSON.parse(openingJson ?? "[]") as MessageTuples);
-  const recent = withoutInterrupted(JSON.parse(recentJson ?? "[]") as MessageTuples);
+  const newest = JSON.parse(recentJson ?? "[]") as MessageTuples;
+  const recent = withoutInterrupted(newest);
   const firstAction = recent.findIndex(([, role]) => role === "user");
   const kept = firstAction < 0 ? [] : recent.slice(firstAction);
   const oldestKept = kept[0]?.[0] ?? before;
@@ -172,6 +173,7 @@ function storedConversation(openingJson: string | null, recentJson: string | nul
   return {
     messages: [...head, ...kept].map(([, role, content]) => ({ role, content })),
     hasGap: oldestKept > 2,
+    unanswered: new Set(newest.map(([exchange]) => exchange)).size - new Set(recent.map(([exchange]) => exchange)).size,
   };
 }
 

@@ -24,6 +24,8 @@ export interface StoredConversation {
   messages: ConversationMessage[];
   /** True when messages between the opening and the recent ones were not loaded. */
   hasGap: boolean;
+  /** Exchanges among the recent ones left out because their reply was interrupted. */
+  unanswered?: number;
 }
 
 export interface ModelContext {

@@ -59,6 +59,12 @@ async function modelSummary(previous: string, exchanges: StoryMessage[], signal:
   return text.trim().slice(0, SUMMARY_CHARACTERS * 2);
 }
 
+/** The exchanges that were answered: one whose reply was interrupted (migration 0012) has none. */
+function answered(messages: StoryMessage[]) {
+  const unanswered = new Set(messages.filter((message) => message.role === "assistant" && !message.content).map((message) => message.exchange));
+  return unanswered.size === 0 ? messages : messages.filter((message) => !unanswered.has(message.exchange));
+}
+
 /** Stories whose summary this instance is writing now. */
 const refreshing = new Set<string>();
 
@@ -94,11 +100,14 @@ export function refreshSummaryAfterTurn(
       // The opening exchange is always in the context itself; the summary tells what came after it.
       const start = Math.max(from, 1);
       const through = Math.min(start + EXCHANGES_PER_REFRESH, latest - 1);
-      const exchanges = await storyMessagesBetween(story.id, start + 1, through);
-      if (exchanges.length === 0) return;
-      const summary = isOfflineStoryteller()
-        ? extractiveSummary(current.summary, exchanges)
-        : await modelSummary(current.summary, exchanges, stop.signal);
+      const exchanges = answered(await storyMessagesBetween(story.id, start + 1, through));
+      // Exchanges whose reply was lost tell nothing: the summary moves past them without a model.
+      const summary =
+        exchanges.length === 0
+          ? current.summary
+          : isOfflineStoryteller()
+            ? extractiveSummary(current.summary, exchanges)
+            : await modelSummary(current.summary, exchanges, stop.signal);
       if (!summary) return;
       await advanceStorySummary(story.id, { from, through, summary });
       logger.info({ storyId: story.id, through }, "story summary refreshed");

@@ -235,7 +235,8 @@ function startCall({
     throw error;
   }
   // Exchanges the model no longer sees are folded into the story so far, after this turn.
-  const keptFrom = exchange - context.keptTurns;
+  // (Those left out because their reply was interrupted were not dropped for the budget.)
+  const keptFrom = exchange - context.keptTurns - (stored.unanswered ?? 0);
 
   const announcement: TurnAnnouncement = {
     storyId: story.id,
