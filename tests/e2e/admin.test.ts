@@ -190,7 +190,7 @@ describe("an admin in the panel", () => {
   it("validates the game form in the browser, then refuses a slug in use with a clear message", async () => {
     await signInAs(admin);
     const page = await browser.newPage();
-    await page.goto(`${server.url}/admin`);
+    await page.goto(`${server.url}/admin?tab=games`);
     await page.getByRole("button", { name: "Add New Game" }).click();
     await page.getByRole("button", { name: "Create Game" }).click();
     for (const message of ["Title is required.", "Slug is required.", "Description is required.", "Prompt is required."]) {
@@ -211,7 +211,7 @@ describe("an admin in the panel", () => {
   it("creates, edits and soft-deletes a game; shows 'Saving...' and refreshes the list", async () => {
     await signInAs(admin);
     const page = await browser.newPage();
-    await page.goto(`${server.url}/admin`);
+    await page.goto(`${server.url}/admin?tab=games`);
 
     // The slug follows the title for a new game; the description hint counts live.
     await page.getByRole("button", { name: "Add New Game" }).click();
@@ -324,7 +324,7 @@ describe("an admin in the panel", () => {
   it("shows 'No content yet' for a game without content, and 'Add First Content' opens the form for it", async () => {
     await signInAs(admin);
     const page = await browser.newPage();
-    await page.goto(`${server.url}/admin`);
+    await page.goto(`${server.url}/admin?tab=games`);
     await createGameInPanel(page, { title: "Empty Halls", description: "Nothing here yet.", prompt: "Game Master." });
     await openAdminTab(page, "SEO Content", "Game Content");
     await choose(page, "Game", "Empty Halls");
@@ -340,7 +340,7 @@ describe("an admin in the panel", () => {
   it("saves the multi-section editor in one go: updates, creates, skips blanks", async () => {
     await signInAs(admin);
     const page = await browser.newPage();
-    await page.goto(`${server.url}/admin`);
+    await page.goto(`${server.url}/admin?tab=games`);
     await createGameInPanel(page, { title: "Sectioned Saga", description: "Six sections.", prompt: "Game Master." });
     await openAdminTab(page, "SEO Content", "Multi-Section Editor");
 
@@ -533,7 +533,7 @@ describe("how the panel looks", () => {
         expect(await seriousAccessibilityViolations(page)).toEqual([]);
       }
       if (width === 375) {
-        await page.goto(`${server.url}/admin`);
+        await page.goto(`${server.url}/admin?tab=games`);
         await page.getByRole("button", { name: "Add New Game" }).click();
         await page.screenshot({ path: path.join(SHOTS, "game-form-375.png"), fullPage: true });
         await page.goto(`${server.url}/admin?tab=content&section=guides`);

@@ -6,6 +6,7 @@ import { cn } from "#app/lib/utils.ts";
 import { DASHBOARD_DATASETS, DASHBOARD_PERIODS, type Dashboard, type DashboardDataset } from "#app/lib/admin-dashboard.ts";
 import { formatUsd } from "#app/lib/payments.ts";
 import { adminSearch } from "./admin-view.ts";
+import { DataTable } from "./data-table.tsx";
 import { LoadFailed } from "./form-controls.tsx";
 
 const COLORS = { gold: "#d8ae5e", parchmentDim: "#b9ad9c", line: "#2e2540", plum: "#a35a8c", raised: "#1c1529", parchment: "#f4ede1" };
@@ -81,7 +82,7 @@ export function Overview({ dashboard }: { dashboard: Dashboard | null | undefine
         <Figure icon={<Wallet />} label="Revenue" value={formatUsd(revenue)} detail={`${number.format(payments)} payments`} />
       </dl>
 
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid items-start gap-4 lg:grid-cols-2">
         <ChartCard
           title="New players per day"
           dataset="players"
@@ -151,7 +152,7 @@ export function Overview({ dashboard }: { dashboard: Dashboard | null | undefine
         </ChartCard>
       </div>
 
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid items-start gap-4 lg:grid-cols-2">
         <TableCard
           title="Revenue per package"
           href={csv("packages")}
@@ -163,6 +164,7 @@ export function Overview({ dashboard }: { dashboard: Dashboard | null | undefine
             number.format(row.credits),
             formatUsd(row.revenueCents),
           ])}
+          numeric={[1, 2, 3]}
           empty="No completed payments in this period."
         />
         <TableCard
@@ -171,6 +173,7 @@ export function Overview({ dashboard }: { dashboard: Dashboard | null | undefine
           dataset="games"
           header={["Game", "Turns", "Players"]}
           rows={dashboard.games.map((row) => [row.title, number.format(row.turns), number.format(row.players)])}
+          numeric={[1, 2]}
           empty="No turns played in this period."
         />
       </div>
@@ -186,6 +189,7 @@ export function Overview({ dashboard }: { dashboard: Dashboard | null | undefine
           row.packageId,
           formatUsd(row.amountCents),
         ])}
+        numeric={[4]}
         empty="No payment failed or waits in this period."
       />
     </section>
@@ -222,42 +226,6 @@ function CsvLink({ href, dataset }: { href: string; dataset: DashboardDataset })
   );
 }
 
-function DataTable({ caption, header, rows }: { caption: string; header: string[]; rows: string[][] }) {
-  return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">{caption}</caption>
-        <thead className="text-parchment-dim">
-          <tr>
-            {header.map((cell, index) => (
-              <th key={cell} scope="col" className={cn("border-b border-ink-line py-2 pr-3 font-medium", index > 0 && "text-right")}>
-                {cell}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="tabular-nums">
-          {rows.map((row, rowIndex) => (
-            <tr key={rowIndex} className="border-b border-ink-line/60 last:border-0">
-              {row.map((cell, index) =>
-                index === 0 ? (
-                  <th key={index} scope="row" className="py-1.5 pr-3 font-normal break-all text-parchment">
-                    {cell}
-                  </th>
-                ) : (
-                  <td key={index} className="py-1.5 pr-3 text-right text-parchment">
-                    {cell}
-                  </td>
-                ),
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
 /** A chart with its numbers behind it: a table to open for screen readers and exact figures, and a CSV. */
 function ChartCard({
   title,
@@ -285,8 +253,8 @@ function ChartCard({
       </div>
       <details className="mt-3 text-sm">
         <summary className="cursor-pointer rounded-sm text-parchment-dim hover:text-parchment">Show table</summary>
-        <div className="mt-2 max-h-72 overflow-y-auto">
-          <DataTable caption={title} header={header} rows={rows} />
+        <div className="mt-2">
+          <DataTable caption={title} header={header} rows={rows} numeric={header.map((_, index) => index).slice(1)} maxHeight="max-h-72" />
         </div>
       </details>
     </figure>
@@ -299,6 +267,7 @@ function TableCard({
   href,
   header,
   rows,
+  numeric,
   empty,
 }: {
   title: string;
@@ -306,6 +275,7 @@ function TableCard({
   href: string;
   header: string[];
   rows: string[][];
+  numeric: readonly number[];
   empty: string;
 }) {
   return (
@@ -314,7 +284,11 @@ function TableCard({
         <h3 className="font-sans text-base font-semibold text-parchment">{title}</h3>
         <CsvLink href={href} dataset={dataset} />
       </div>
-      {rows.length > 0 ? <DataTable caption={title} header={header} rows={rows} /> : <p className="py-4 text-sm text-parchment-dim">{empty}</p>}
+      {rows.length > 0 ? (
+        <DataTable caption={title} header={header} rows={rows} numeric={numeric} />
+      ) : (
+        <p className="py-4 text-sm text-parchment-dim">{empty}</p>
+      )}
     </section>
   );
 }

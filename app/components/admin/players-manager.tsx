@@ -18,6 +18,7 @@ import { creditGrantSchema } from "#app/lib/admin-players.ts";
 import { fieldErrorsOf, type FieldErrors } from "#app/lib/admin-forms.ts";
 import { formatUsd } from "#app/lib/payments.ts";
 import { adminSearch, type AdminView } from "./admin-view.ts";
+import { DataTable } from "./data-table.tsx";
 import { controlProps, EmptyState, Field, LoadFailed } from "./form-controls.tsx";
 import type { PlayersView } from "./panel-data.ts";
 import { useAdminRequest } from "./use-admin-request.ts";
@@ -176,6 +177,7 @@ function PlayerCard({ player }: { player: PlayerDetail }) {
       <Rows
         title="Ledger"
         header={["When", "Change", "Balance", "Reason"]}
+        numeric={[1, 2]}
         empty="No credit changes yet."
         rows={player.ledger.map((row) => [
           dateTime.format(new Date(row.createdAt)),
@@ -187,6 +189,7 @@ function PlayerCard({ player }: { player: PlayerDetail }) {
       <Rows
         title="Payments"
         header={["Started", "Package", "Credits", "Amount", "Status"]}
+        numeric={[2, 3]}
         empty="No payments."
         rows={player.payments.map((row) => [
           dateTime.format(new Date(row.createdAt)),
@@ -199,6 +202,7 @@ function PlayerCard({ player }: { player: PlayerDetail }) {
       <Rows
         title="Stories"
         header={["Game", "Story", "Exchanges", "Last played"]}
+        numeric={[2]}
         empty="No stories yet."
         rows={player.stories.map((row) => [
           row.gameTitle,
@@ -330,36 +334,15 @@ function AccountStatus({ player }: { player: PlayerDetail }) {
   );
 }
 
-function Rows({ title, header, rows, empty }: { title: string; header: string[]; rows: string[][]; empty: string }) {
+function Rows({ title, header, rows, numeric, empty }: { title: string; header: string[]; rows: string[][]; numeric: number[]; empty: string }) {
   return (
     <section aria-label={title}>
       <h4 className="mb-2 font-sans text-base font-semibold text-parchment">{title}</h4>
       {rows.length === 0 ? (
         <p className="text-sm text-parchment-dim">{empty}</p>
       ) : (
-        <div className="max-h-80 overflow-auto rounded-lg border border-ink-line">
-          <table className="w-full text-left text-sm">
-            <thead className="sticky top-0 bg-ink text-parchment-dim">
-              <tr>
-                {header.map((cell) => (
-                  <th key={cell} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
-                    {cell}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row, index) => (
-                <tr key={index} className="border-t border-ink-line">
-                  {row.map((cell, cellIndex) => (
-                    <td key={cellIndex} className="px-3 py-1.5 text-parchment tabular-nums">
-                      {cell}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <div className="rounded-lg border border-ink-line">
+          <DataTable caption={title} header={header} rows={rows} numeric={numeric} maxHeight="max-h-80" />
         </div>
       )}
     </section>
