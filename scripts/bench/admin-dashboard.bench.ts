@@ -137,13 +137,22 @@ function table(timings: Timings): string {
   return markdownTable(["query", "7 days", "30 days", "90 days"], rows);
 }
 
-const results: { backend: string; timings: Timings; sizes: Record<string, number>; generateSeconds: number }[] = [];
+/** One backend's section of the report, printed as soon as it is measured. */
+function section(backend: string, { timings, sizes, generateSeconds }: Awaited<ReturnType<typeof measure>>) {
+  const count = (name: string) => Number(sizes[name]).toLocaleString("en-US");
+  const size = `${count("players")} players, ${count("turns")} turns (twice as many messages), ${count("ledger")} ledger rows, ${count("payments")} payments over 365 days, generated in ${generateSeconds.toFixed(0)} s`;
+  const text = `### ${backend}\n\n${size}. Median of ${RUNS} runs after one warm-up, one query at a time:\n\n${table(timings)}`;
+  console.log(`\n${text}`);
+  return text;
+}
+
+const sections: string[] = [];
 
 const scratch = await createScratchDatabase(POSTGRES_URL, "bench_dashboard");
 if (scratch) {
   const connection = await connectDatabase({ databaseUrl: scratch.url, dataDir: "", migrate: true, maxConnections: 4 });
   try {
-    results.push({ backend: "PostgreSQL", ...(await measure(connection)) });
+    sections.push(section("PostgreSQL", await measure(connection)));
   } finally {
     await connection.close();
     await scratch.drop();
@@ -153,19 +162,17 @@ if (scratch) {
 const dataDir = mkdtempSync(path.join(tmpdir(), "pae-bench-dashboard-"));
 const pglite = await connectDatabase({ dataDir, migrate: true });
 try {
-  results.push({ backend: "PGlite", ...(await measure(pglite)) });
+  sections.push(section("PGlite", await measure(pglite)));
 } finally {
   await pglite.close();
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-const sections = results.map(({ backend, timings, sizes, generateSeconds }) => {
-  const size = `${Number(sizes.players).toLocaleString("en-US")} players, ${Number(sizes.turns).toLocaleString("en-US")} turns (twice as many messages), ${Number(sizes.ledger).toLocaleString("en-US")} ledger rows, ${Number(sizes.payments).toLocaleString("en-US")} payments over 365 days, generated in ${generateSeconds.toFixed(0)} s`;
-  return `### ${backend}\n\n${size}. Median of ${RUNS} runs after one warm-up, one query at a time:\n\n${table(timings)}`;
-});
-const report = [
-  "Each figure of the admin overview is one SQL aggregate over the period, read through an index on its time column (migration 0012). The overview runs them together (`loadDashboard`); on PGlite they queue on its one connection, so the page costs about their sum.",
-  ...sections,
-].join("\n\n");
-console.log(`\n${report}`);
-writeReportSection("admin-dashboard", "Admin overview on a year of data", report);
+writeReportSection(
+  "admin-dashboard",
+  "Admin overview on a year of data",
+  [
+    "Each figure of the admin overview is one SQL aggregate over the period, read through an index on its time column (migration 0012). The overview runs them together (`loadDashboard`); on PGlite they queue on its one connection, so the page costs about their sum.",
+    ...sections,
+  ].join("\n\n"),
+);

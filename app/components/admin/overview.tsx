@@ -95,7 +95,7 @@ export function Overview({ dashboard }: { dashboard: Dashboard | null | undefine
             <XAxis dataKey="day" tickFormatter={dayLabel} {...AXIS} minTickGap={16} />
             <YAxis allowDecimals={false} {...AXIS} width={40} />
             <Tooltip {...TOOLTIP} />
-            <Bar dataKey="newPlayers" name="New players" fill={COLORS.gold} radius={[3, 3, 0, 0]} />
+            <Bar isAnimationActive={false} dataKey="newPlayers" name="New players" fill={COLORS.gold} radius={[3, 3, 0, 0]} />
           </BarChart>
         </ChartCard>
         <ChartCard
@@ -110,7 +110,7 @@ export function Overview({ dashboard }: { dashboard: Dashboard | null | undefine
             <XAxis dataKey="day" tickFormatter={dayLabel} {...AXIS} minTickGap={16} />
             <YAxis allowDecimals={false} {...AXIS} width={48} />
             <Tooltip {...TOOLTIP} />
-            <Area dataKey="turns" name="Turns" stroke={COLORS.gold} fill={COLORS.gold} fillOpacity={0.2} strokeWidth={2} />
+            <Area isAnimationActive={false} dataKey="turns" name="Turns" stroke={COLORS.gold} fill={COLORS.gold} fillOpacity={0.2} strokeWidth={2} />
           </AreaChart>
         </ChartCard>
         <ChartCard
@@ -131,8 +131,8 @@ export function Overview({ dashboard }: { dashboard: Dashboard | null | undefine
             <YAxis allowDecimals={false} {...AXIS} width={48} />
             <Tooltip {...TOOLTIP} />
             <Legend wrapperStyle={{ fontSize: 12, color: COLORS.parchmentDim }} />
-            <Bar dataKey="bought" name="Bought" fill={COLORS.gold} radius={[3, 3, 0, 0]} />
-            <Bar dataKey="spent" name="Spent" fill={COLORS.plum} radius={[3, 3, 0, 0]} />
+            <Bar isAnimationActive={false} dataKey="bought" name="Bought" fill={COLORS.gold} radius={[3, 3, 0, 0]} />
+            <Bar isAnimationActive={false} dataKey="spent" name="Spent" fill={COLORS.plum} radius={[3, 3, 0, 0]} />
           </BarChart>
         </ChartCard>
         <ChartCard
@@ -147,7 +147,7 @@ export function Overview({ dashboard }: { dashboard: Dashboard | null | undefine
             <XAxis dataKey="day" tickFormatter={dayLabel} {...AXIS} minTickGap={16} />
             <YAxis {...AXIS} width={56} tickFormatter={(cents: number) => formatUsd(cents).replace(/\.00$/, "")} />
             <Tooltip {...TOOLTIP} formatter={(cents) => formatUsd(Number(cents))} />
-            <Bar dataKey="revenueCents" name="Revenue" fill={COLORS.gold} radius={[3, 3, 0, 0]} />
+            <Bar isAnimationActive={false} dataKey="revenueCents" name="Revenue" fill={COLORS.gold} radius={[3, 3, 0, 0]} />
           </BarChart>
         </ChartCard>
       </div>
