@@ -110,7 +110,15 @@ export function Overview({ dashboard }: { dashboard: Dashboard | null | undefine
             <XAxis dataKey="day" tickFormatter={dayLabel} {...AXIS} minTickGap={16} />
             <YAxis allowDecimals={false} {...AXIS} width={48} />
             <Tooltip {...TOOLTIP} />
-            <Area isAnimationActive={false} dataKey="turns" name="Turns" stroke={COLORS.gold} fill={COLORS.gold} fillOpacity={0.2} strokeWidth={2} />
+            <Area
+              isAnimationActive={false}
+              dataKey="turns"
+              name="Turns"
+              stroke={COLORS.gold}
+              fill={COLORS.gold}
+              fillOpacity={0.2}
+              strokeWidth={2}
+            />
           </AreaChart>
         </ChartCard>
         <ChartCard
