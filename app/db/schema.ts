@@ -4,6 +4,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -439,6 +440,31 @@ export const contactReplies = pgTable(
     createdAt: createdAt(),
   },
   (table) => [index("contact_replies_message_idx").on(table.messageId, table.createdAt), index("contact_replies_author_idx").on(table.authorId)],
+);
+
+/**
+ * The admin overview's totals of whole days that are over (docs/decisions/034): written once, the
+ * first time the overview covers the day, so a period reads a row a day instead of every turn and
+ * ledger row in it. A day's credits row marks the day as summed up; its turns rows (one per game
+ * played that day) are written in the same transaction.
+ */
+export const dailyCredits = pgTable("daily_credits", {
+  day: date("day").primaryKey(),
+  bought: integer("bought").notNull(),
+  spent: integer("spent").notNull(),
+  granted: integer("granted").notNull(),
+});
+
+export const dailyTurns = pgTable(
+  "daily_turns",
+  {
+    day: date("day").notNull(),
+    gameSlug: text("game_slug")
+      .notNull()
+      .references(() => games.slug, { onUpdate: "cascade", onDelete: "cascade" }),
+    turns: integer("turns").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.gameSlug] }), index("daily_turns_game_slug_idx").on(table.gameSlug)],
 );
 
 export type Game = typeof games.$inferSelect;

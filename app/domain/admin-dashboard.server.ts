@@ -25,13 +25,25 @@ export interface DashboardRange {
   startsAt: string;
   /** The last day: today (UTC). */
   to: string;
+  /**
+   * The first day read from the live tables (and the instant it starts): the days before it are
+   * over and read from their totals (daily_turns, daily_credits). A day counts as over an hour
+   * after midnight, so a turn begun just before midnight has committed by then.
+   */
+  live: string;
+  liveAt: string;
 }
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
+const startOf = (isoDay: string) => `${isoDay}T00:00:00.000Z`;
+const SETTLING_MS = 60 * 60 * 1000;
 
 export function dashboardRange(days: DashboardPeriod, now = new Date()): DashboardRange {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
-  return { from: day(start), startsAt: start.toISOString(), to: day(now) };
+  const from = day(start);
+  const settling = day(new Date(now.getTime() - SETTLING_MS));
+  const live = settling > from ? settling : from;
+  return { from, startsAt: start.toISOString(), to: day(now), live, liveAt: startOf(live) };
 }
 
 async function rows<Row>(query: SQL): Promise<Row[]> {
@@ -52,6 +64,48 @@ function daily(range: DashboardRange, perDay: SQL, values: string[]): SQL {
 
 /** A timestamp column's UTC day. */
 const utcDay = (column: string) => sql.raw(`(${column} at time zone 'UTC')::date`);
+
+/** A day's credits from its ledger rows: bought, spent (turns less their refunds), granted by admins. */
+const CREDIT_TOTALS = sql`
+  coalesce(sum(delta) filter (where reason = 'purchase'), 0) as bought,
+  coalesce(-sum(delta) filter (where reason in ('chat_message', 'refund')), 0) as spent,
+  coalesce(sum(delta) filter (where reason = 'admin_grant'), 0) as granted`;
+
+/**
+ * Writes the totals of the period's days that are over and were never summed up: one pass over
+ * their turns and ledger rows, once; every later overview reads a row a day. Two overviews doing
+ * it at once write the same figures; the second's rows are skipped.
+ */
+export async function sumUpSettledDays(range: DashboardRange): Promise<void> {
+  if (range.live <= range.from) return;
+  const missing = await rows<{ day: string }>(sql`
+    select to_char(days.day, 'YYYY-MM-DD') as day
+    from generate_series(${range.from}::date, ${range.live}::date - 1, interval '1 day') as days(day)
+    where not exists (select 1 from daily_credits where daily_credits.day = days.day::date)
+    order by days.day`);
+  const first = missing[0]?.day;
+  const last = missing.at(-1)?.day;
+  if (!first || !last) return;
+  const missingDays = sql`select d::date from generate_series(${first}::date, ${last}::date, interval '1 day') as d
+    where not exists (select 1 from daily_credits where daily_credits.day = d::date)`;
+  const between = sql`created_at >= ${startOf(first)}::timestamptz and created_at < ${startOf(last)}::timestamptz + interval '1 day'`;
+  await db().transaction(async (tx) => {
+    await tx.execute(sql`
+      insert into daily_turns (day, game_slug, turns)
+      select ${utcDay("created_at")}, game_slug, count(*) from game_messages
+      where role = 'user' and ${between} and ${utcDay("created_at")} in (${missingDays})
+      group by 1, 2
+      on conflict do nothing`);
+    await tx.execute(sql`
+      insert into daily_credits (day, bought, spent, granted)
+      select missing.day, coalesce(counted.bought, 0), coalesce(counted.spent, 0), coalesce(counted.granted, 0)
+      from (${missingDays}) as missing(day)
+      left join (
+        select ${utcDay("created_at")} as day, ${CREDIT_TOTALS} from credit_ledger where ${between} group by 1
+      ) as counted on counted.day = missing.day
+      on conflict do nothing`);
+  });
+}
 
 /** How many games the overview ranks, and how many failed or pending payments it lists. */
 export const MOST_PLAYED_SHOWN = 10;
@@ -78,8 +132,10 @@ export const dashboardQueries = {
     rows<TurnsDay>(
       daily(
         range,
-        sql`select ${utcDay("created_at")} as day, count(*) as turns
-            from game_messages where role = 'user' and created_at >= ${range.startsAt}::timestamptz group by 1`,
+        sql`select day, sum(turns) as turns from daily_turns where day >= ${range.from}::date and day < ${range.live}::date group by day
+            union all
+            select ${utcDay("created_at")}, count(*) from game_messages
+            where role = 'user' and created_at >= ${range.liveAt}::timestamptz group by 1`,
         ["turns"],
       ),
     ),
@@ -88,11 +144,10 @@ export const dashboardQueries = {
     rows<CreditsDay>(
       daily(
         range,
-        sql`select ${utcDay("created_at")} as day,
-              sum(delta) filter (where reason = 'purchase') as bought,
-              -sum(delta) filter (where reason in ('chat_message', 'refund')) as spent,
-              sum(delta) filter (where reason = 'admin_grant') as granted
-            from credit_ledger where created_at >= ${range.startsAt}::timestamptz group by 1`,
+        sql`select day, bought, spent, granted from daily_credits where day >= ${range.from}::date and day < ${range.live}::date
+            union all
+            select ${utcDay("created_at")}, ${CREDIT_TOTALS}
+            from credit_ledger where created_at >= ${range.liveAt}::timestamptz group by 1`,
         ["bought", "spent", "granted"],
       ),
     ),
@@ -114,15 +169,25 @@ export const dashboardQueries = {
       from payments where status = 'completed' and completed_at >= ${range.startsAt}::timestamptz
       group by package_id order by "revenueCents" desc, package_id`),
 
+  // Players: those with a story of the game that moved in the period (stories are few next to turns).
   games: (range: DashboardRange) =>
     rows<PlayedGame>(sql`
-      select played.game_slug as slug, games.title, played.turns, played.players
+      select played.game_slug as slug, games.title, played.turns, players.count as players
       from (
-        select game_slug, count(*)::int as turns, count(distinct user_id)::int as players
-        from game_messages where role = 'user' and created_at >= ${range.startsAt}::timestamptz
+        select game_slug, sum(turns)::int as turns
+        from (
+          select game_slug, turns from daily_turns where day >= ${range.from}::date and day < ${range.live}::date
+          union all
+          select game_slug, count(*) from game_messages
+          where role = 'user' and created_at >= ${range.liveAt}::timestamptz group by game_slug
+        ) as both_sides
         group by game_slug order by turns desc, game_slug limit ${MOST_PLAYED_SHOWN}
       ) as played
       join games on games.slug = played.game_slug
+      cross join lateral (
+        select count(distinct user_id)::int as count from stories
+        where stories.game_slug = played.game_slug and stories.updated_at >= ${range.startsAt}::timestamptz
+      ) as players
       order by played.turns desc, games.title`),
 
   openPayments: (range: DashboardRange) =>
@@ -136,6 +201,7 @@ export const dashboardQueries = {
 
 export async function loadDashboard(days: DashboardPeriod, now = new Date()): Promise<Dashboard> {
   const range = dashboardRange(days, now);
+  await sumUpSettledDays(range);
   const [totalPlayers, players, turns, credits, revenue, packages, games, openPayments] = await Promise.all([
     dashboardQueries.totalPlayers(),
     dashboardQueries.players(range),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { creditLedger, gameMessages, payments, stories, user } from "#app/db/schema.ts";
+import { eq } from "drizzle-orm";
+import { creditLedger, dailyCredits, dailyTurns, gameMessages, payments, stories, user } from "#app/db/schema.ts";
 import type { Dashboard } from "#app/lib/admin-dashboard.ts";
 import { makeAdmin, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
@@ -36,9 +37,16 @@ beforeAll(async () => {
       player("dash-f", 60),
       player("dash-g", 200),
     ]);
-  const [storyA] = await db.insert(stories).values({ userId: "dash-a", gameSlug: "empress-simulator" }).returning({ id: stories.id });
-  const [storyD] = await db.insert(stories).values({ userId: "dash-d", gameSlug: "mary-sue-campus" }).returning({ id: stories.id });
-  const [storyE] = await db.insert(stories).values({ userId: "dash-e", gameSlug: "empress-simulator" }).returning({ id: stories.id });
+  const story = async (userId: string, gameSlug: string, days: number) => {
+    const [row] = await db
+      .insert(stories)
+      .values({ userId, gameSlug, updatedAt: daysAgo(days) })
+      .returning({ id: stories.id });
+    return row;
+  };
+  const storyA = await story("dash-a", "empress-simulator", 2);
+  const storyD = await story("dash-d", "mary-sue-campus", 20);
+  const storyE = await story("dash-e", "empress-simulator", 60);
   const turns = (storyId: string, userId: string, gameSlug: string, count: number, days: number) =>
     Array.from({ length: count }, (_, index) => [
       { storyId, userId, gameSlug, exchange: index + 1, role: "user" as const, content: "I act.", createdAt: daysAgo(days) },
@@ -170,6 +178,19 @@ describe("the admin overview", () => {
       ["empress-simulator", 12, 2],
       ["mary-sue-campus", 4, 1],
     ]);
+  });
+
+  it("sums up the days that are over once, and reads them from their totals after", async () => {
+    const first = await dashboard(90);
+    const summed = await server.connection.db.select({ day: dailyCredits.day }).from(dailyCredits);
+    expect(summed.length).toBeGreaterThanOrEqual(89);
+    expect(
+      await server.connection.db
+        .select()
+        .from(dailyTurns)
+        .where(eq(dailyTurns.day, dayOf(60))),
+    ).toEqual([{ day: dayOf(60), gameSlug: "empress-simulator", turns: 7 }]);
+    expect(await dashboard(90)).toEqual(first);
   });
 
   it("takes 30 days for a period it does not offer", async () => {
