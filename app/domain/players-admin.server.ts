@@ -1,8 +1,9 @@
 import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
-import { creditLedger, games, payments, profiles, session, stories, user, userRoles } from "../db/schema.ts";
+import { creditLedger, payments, profiles, session, user, userRoles } from "../db/schema.ts";
 import type { CreditReason, PaymentStatus } from "../lib/constants.ts";
 import { applyCreditChange } from "./credits.server.ts";
+import { listStories, type StorySummary } from "./story-library.server.ts";
 import { DomainError, NotFoundError } from "./errors.server.ts";
 
 /**
@@ -37,7 +38,7 @@ export interface PlayerDetail extends PlayerSummary {
     createdAt: Date;
     completedAt: Date | null;
   }[];
-  stories: { id: string; gameSlug: string; gameTitle: string; title: string | null; exchanges: number; updatedAt: Date }[];
+  stories: StorySummary[];
 }
 
 /** `text` for LIKE, matching itself only: its %, _ and \ are escaped. */
@@ -102,20 +103,7 @@ export async function getPlayer(id: string): Promise<PlayerDetail> {
       .where(eq(payments.userId, id))
       .orderBy(desc(payments.createdAt))
       .limit(PLAYER_ROWS_SHOWN),
-    db()
-      .select({
-        id: stories.id,
-        gameSlug: stories.gameSlug,
-        gameTitle: games.title,
-        title: stories.title,
-        exchanges: stories.exchanges,
-        updatedAt: stories.updatedAt,
-      })
-      .from(stories)
-      .innerJoin(games, eq(games.slug, stories.gameSlug))
-      .where(eq(stories.userId, id))
-      .orderBy(desc(stories.updatedAt))
-      .limit(PLAYER_ROWS_SHOWN),
+    listStories(id),
   ]);
   return { ...summary, ledger, payments: paymentRows, stories: storyRows };
 }

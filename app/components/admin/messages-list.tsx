@@ -1,6 +1,5 @@
 import { CircleCheck, CornerDownRight, Inbox, Mail, Send, Undo2, UserRound } from "lucide-react";
 import { useState, type SubmitEvent } from "react";
-import { Link } from "react-router";
 import { toast } from "#app/components/toast.ts";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
@@ -12,6 +11,7 @@ import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
 import { cn } from "#app/lib/utils.ts";
 import { adminSearch, type AdminView } from "./admin-view.ts";
 import { controlProps, EmptyState, Field, LoadFailed } from "./form-controls.tsx";
+import { SegmentedLinks } from "./segmented-links.tsx";
 import type { AdminPanelData } from "./panel-data.ts";
 import { useAdminRequest } from "./use-admin-request.ts";
 import { useUnsavedChanges } from "./unsaved-changes.tsx";
@@ -38,23 +38,12 @@ export function MessagesList({ inbox, view }: { inbox: AdminPanelData["inbox"]; 
           </h2>
           <p className="text-sm text-parchment-dim">{inbox ? summary(inbox) : null}</p>
         </div>
-        <nav aria-label="Show messages" className="flex rounded-full border border-ink-line bg-ink-raised p-1">
-          {INBOX_FILTERS.map((filter) => (
-            <Link
-              key={filter}
-              to={{ search: adminSearch({ ...view, tab: "messages", inbox: filter }) }}
-              replace
-              preventScrollReset
-              aria-current={filter === view.inbox ? "page" : undefined}
-              className={cn(
-                "rounded-full px-4 py-1.5 text-sm font-medium text-parchment-dim hover:text-parchment",
-                filter === view.inbox && "bg-gold text-ink hover:text-ink",
-              )}
-            >
-              {FILTER_LABELS[filter]}
-            </Link>
-          ))}
-        </nav>
+        <SegmentedLinks
+          label="Show messages"
+          options={INBOX_FILTERS.map((filter) => ({ value: filter, label: FILTER_LABELS[filter] }))}
+          current={view.inbox}
+          search={(filter) => adminSearch({ ...view, tab: "messages", inbox: filter })}
+        />
       </div>
       {inbox === null ? (
         <LoadFailed message={ADMIN_TEXTS.messagesLoadFailed} />

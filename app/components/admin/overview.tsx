@@ -1,13 +1,12 @@
 import { Coins, Download, MessageSquareText, UsersRound, Wallet } from "lucide-react";
 import type { ReactNode } from "react";
-import { Link } from "react-router";
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts";
-import { cn } from "#app/lib/utils.ts";
 import { DASHBOARD_DATASETS, DASHBOARD_PERIODS, type Dashboard, type DashboardDataset } from "#app/lib/admin-dashboard.ts";
 import { formatUsd } from "#app/lib/payments.ts";
 import { adminSearch } from "./admin-view.ts";
 import { DataTable } from "./data-table.tsx";
 import { LoadFailed } from "./form-controls.tsx";
+import { SegmentedLinks } from "./segmented-links.tsx";
 
 const COLORS = { gold: "#d8ae5e", parchmentDim: "#b9ad9c", line: "#2e2540", plum: "#a35a8c", raised: "#1c1529", parchment: "#f4ede1" };
 const number = new Intl.NumberFormat("en-US");
@@ -46,23 +45,12 @@ export function Overview({ dashboard }: { dashboard: Dashboard | null | undefine
             The last {days} days, {dayLabel(dashboard.from)} – {dayLabel(dashboard.to)} (UTC days).
           </p>
         </div>
-        <nav aria-label="Period" className="flex rounded-full border border-ink-line bg-ink-raised p-1">
-          {DASHBOARD_PERIODS.map((period) => (
-            <Link
-              key={period}
-              to={{ search: adminSearch({ tab: "overview", days: period }) }}
-              replace
-              preventScrollReset
-              aria-current={period === days ? "page" : undefined}
-              className={cn(
-                "rounded-full px-4 py-1.5 text-sm font-medium text-parchment-dim hover:text-parchment",
-                period === days && "bg-gold text-ink hover:text-ink",
-              )}
-            >
-              {period} days
-            </Link>
-          ))}
-        </nav>
+        <SegmentedLinks
+          label="Period"
+          options={DASHBOARD_PERIODS.map((period) => ({ value: period, label: `${period} days` }))}
+          current={days}
+          search={(period) => adminSearch({ tab: "overview", days: period })}
+        />
       </div>
 
       <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">

@@ -204,12 +204,7 @@ function PlayerCard({ player }: { player: PlayerDetail }) {
         header={["Game", "Story", "Exchanges", "Last played"]}
         numeric={[2]}
         empty="No stories yet."
-        rows={player.stories.map((row) => [
-          row.gameTitle,
-          row.title ?? "Untitled",
-          number.format(row.exchanges),
-          dateTime.format(new Date(row.updatedAt)),
-        ])}
+        rows={player.stories.map((row) => [row.gameTitle, row.title, number.format(row.exchanges), dateTime.format(new Date(row.updatedAt))])}
       />
     </article>
   );
