@@ -87,10 +87,13 @@ function Message({ message }: { message: InboxMessage }) {
               <UserRound className="size-3.5" aria-hidden />
               {message.name}
             </span>
-            <span className="inline-flex min-w-0 items-center gap-1.5 break-all">
+            <a
+              href={`mailto:${message.email}?subject=${encodeURIComponent(`Re: ${message.subject}`)}`}
+              className="inline-flex min-w-0 items-center gap-1.5 break-all text-gold hover:underline"
+            >
               <Mail className="size-3.5 shrink-0" aria-hidden />
               {message.email}
-            </span>
+            </a>
             {message.userId ? <span className="text-xs">(signed-in player)</span> : null}
           </p>
         </div>
