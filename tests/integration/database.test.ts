@@ -44,7 +44,10 @@ describe("migrations", () => {
     expect(tables.map((row) => row.table_name)).toEqual([
       "account",
       "contact_messages",
+      "contact_replies",
       "credit_ledger",
+      "daily_credits",
+      "daily_turns",
       "game_content",
       "game_messages",
       "games",
