@@ -59,6 +59,13 @@ export default [
   route("api/admin/guides", "routes/api/admin/guides.ts"),
   route("api/admin/guides/:id", "routes/api/admin/guide.ts"),
   route("api/admin/contact-messages", "routes/api/admin/contact-messages.ts"),
+  route("api/admin/contact-messages/:id", "routes/api/admin/contact-message.ts"),
+  route("api/admin/contact-messages/:id/replies", "routes/api/admin/contact-message-replies.ts"),
+  route("api/admin/dashboard", "routes/api/admin/dashboard.ts"),
+  route("api/admin/dashboard/export", "routes/api/admin/dashboard-export.ts"),
+  route("api/admin/players", "routes/api/admin/players.ts"),
+  route("api/admin/players/:id", "routes/api/admin/player.ts"),
+  route("api/admin/players/:id/credits", "routes/api/admin/player-credits.ts"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

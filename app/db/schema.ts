@@ -4,6 +4,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -52,15 +53,21 @@ const updatedAt = () =>
 // better-auth's tables (user, session, account, verification): property names are the ones
 // better-auth's drizzle adapter expects; columns are snake_case like ours.
 
-export const user = pgTable("user", {
-  id: text("id").primaryKey(),
-  name: text("name").notNull(),
-  email: text("email").notNull().unique(),
-  emailVerified: boolean("email_verified").notNull().default(false),
-  image: text("image"),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const user = pgTable(
+  "user",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    email: text("email").notNull().unique(),
+    emailVerified: boolean("email_verified").notNull().default(false),
+    image: text("image"),
+    /** Set by an admin: the account cannot sign in or play, and its sessions were revoked (docs/decisions/034). */
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("user_created_idx").on(table.createdAt)],
+);
 
 export const session = pgTable(
   "session",
@@ -357,6 +364,10 @@ export const gameMessages = pgTable(
       .where(sql`"state" IS NOT NULL AND "removed_at" IS NULL`),
     index("game_messages_game_slug_idx").on(table.gameSlug),
     index("game_messages_user_idx").on(table.userId),
+    // The admin dashboard's turns per day and most played games: a player's messages by day.
+    index("game_messages_turns_created_idx")
+      .on(table.createdAt, table.gameSlug, table.userId)
+      .where(sql`"role" = 'user'`),
   ],
 );
 
@@ -387,6 +398,8 @@ export const creditLedger = pgTable(
     balanceAfter: integer("balance_after").notNull(),
     reason: text("reason", { enum: CREDIT_REASONS }).notNull(),
     reference: text("reference").notNull(),
+    /** Why an admin granted the credits, in their words; other changes explain themselves by reason. */
+    note: text("note"),
     createdAt: createdAt(),
   },
   (table) => [
@@ -394,6 +407,8 @@ export const creditLedger = pgTable(
     check("credit_ledger_delta_check", sql`${table.delta} <> 0`),
     uniqueIndex("credit_ledger_reason_reference_idx").on(table.reason, table.reference),
     index("credit_ledger_user_idx").on(table.userId, table.createdAt),
+    // The admin dashboard's credits bought and spent per day, read from the index alone.
+    index("credit_ledger_created_idx").on(table.createdAt, table.reason, table.delta),
   ],
 );
 
@@ -419,6 +434,11 @@ export const payments = pgTable(
     check("payments_provider_check", oneOf("provider", PAYMENT_PROVIDERS)),
     check("payments_amount_check", sql`${table.amountCents} > 0 AND ${table.credits} > 0`),
     index("payments_user_idx").on(table.userId, table.createdAt),
+    // The admin dashboard: revenue by day of completion, and the payments that failed or wait.
+    index("payments_completed_idx")
+      .on(table.completedAt)
+      .where(sql`"status" = 'completed'`),
+    index("payments_status_created_idx").on(table.status, table.createdAt),
   ],
 );
 
@@ -431,9 +451,60 @@ export const contactMessages = pgTable(
     subject: text("subject").notNull(),
     message: text("message").notNull(),
     userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
+    /** When an admin marked it handled; null while it waits. */
+    handledAt: timestamp("handled_at", { withTimezone: true }),
+    handledBy: text("handled_by").references(() => user.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
-  (table) => [index("contact_messages_created_idx").on(table.createdAt), index("contact_messages_user_idx").on(table.userId)],
+  (table) => [
+    index("contact_messages_created_idx").on(table.createdAt),
+    index("contact_messages_user_idx").on(table.userId),
+    index("contact_messages_handled_idx").on(table.handledAt, table.createdAt),
+    index("contact_messages_handled_by_idx").on(table.handledBy),
+  ],
+);
+
+/** An admin's answer to a contact message, sent by email and kept with the message. */
+export const contactReplies = pgTable(
+  "contact_replies",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    messageId: uuid("message_id")
+      .notNull()
+      .references(() => contactMessages.id, { onDelete: "cascade" }),
+    authorId: text("author_id").references(() => user.id, { onDelete: "set null" }),
+    /** Who wrote it, as they were then: the author's account may change or go. */
+    authorName: text("author_name").notNull(),
+    authorEmail: text("author_email").notNull(),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("contact_replies_message_idx").on(table.messageId, table.createdAt), index("contact_replies_author_idx").on(table.authorId)],
+);
+
+/**
+ * The admin overview's totals of whole days that are over (docs/decisions/034): written once, the
+ * first time the overview covers the day, so a period reads a row a day instead of every turn and
+ * ledger row in it. A day's credits row marks the day as summed up; its turns rows (one per game
+ * played that day) are written in the same transaction.
+ */
+export const dailyCredits = pgTable("daily_credits", {
+  day: date("day").primaryKey(),
+  bought: integer("bought").notNull(),
+  spent: integer("spent").notNull(),
+  granted: integer("granted").notNull(),
+});
+
+export const dailyTurns = pgTable(
+  "daily_turns",
+  {
+    day: date("day").notNull(),
+    gameSlug: text("game_slug")
+      .notNull()
+      .references(() => games.slug, { onUpdate: "cascade", onDelete: "cascade" }),
+    turns: integer("turns").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.gameSlug] }), index("daily_turns_game_slug_idx").on(table.gameSlug)],
 );
 
 export type Game = typeof games.$inferSelect;
@@ -445,6 +516,7 @@ export type NewGuide = typeof guides.$inferInsert;
 export type GameMessage = typeof gameMessages.$inferSelect;
 export type Payment = typeof payments.$inferSelect;
 export type ContactMessage = typeof contactMessages.$inferSelect;
+export type ContactReply = typeof contactReplies.$inferSelect;
 
 /** Which seed items were ever applied, so a restart never re-creates what an admin deleted. */
 export const seedHistory = pgTable("seed_history", {

@@ -1,6 +1,6 @@
 import type { MailMessage } from "./mail.server.ts";
 
-function escapeHtml(value: string) {
+export function escapeHtml(value: string) {
   return value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
 }
 

@@ -7,7 +7,7 @@ import { db } from "../db/database.server.ts";
 import * as schema from "../db/schema.ts";
 import { env, type Environment } from "../env.server.ts";
 import { logger } from "../logger.server.ts";
-import { displayName } from "../lib/auth.ts";
+import { ACCOUNT_DISABLED_MESSAGE, displayName } from "../lib/auth.ts";
 import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, MIN_PASSWORD_LENGTH, type UserRole } from "../lib/constants.ts";
 import { confirmationMail, passwordResetMail } from "./account-mail.server.ts";
 import { sendMail } from "./mail.server.ts";
@@ -83,10 +83,25 @@ function createAuth() {
         );
       },
     },
+    // Set by an admin (app/domain/players-admin.server.ts), never by the account's owner.
+    user: { additionalFields: { disabledAt: { type: "date", required: false, input: false, returned: false } } },
     // A Google sign-in with the email of an existing account joins that account only once its
     // owner has confirmed the address (better-auth's default; docs/decisions/006).
     account: { accountLinking: { enabled: true } },
     databaseHooks: {
+      // A disabled account gets no new session, whichever way it signs in (docs/decisions/034).
+      // Read through better-auth's adapter: a sign-up or sign-in runs in its transaction, which
+      // a query of our own would wait for (PGlite has one connection).
+      session: {
+        create: {
+          async before(session, context) {
+            const adapter = context?.context.internalAdapter ?? (await auth().$context).internalAdapter;
+            // better-auth's user type leaves out additional fields; the row holds disabledAt.
+            const owner = (await adapter.findUserById(session.userId)) as { disabledAt?: Date | null } | null;
+            if (owner?.disabledAt) throw APIError.from("FORBIDDEN", { message: ACCOUNT_DISABLED_MESSAGE, code: "ACCOUNT_DISABLED" });
+          },
+        },
+      },
       user: {
         create: {
           async before(user) {

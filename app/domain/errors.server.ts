@@ -76,7 +76,7 @@ export class BusyError extends RetryLaterError {
 /** A service the request needs is not there now (payments not configured, a provider down). */
 export class UnavailableError extends DomainError {
   override name = "UnavailableError";
-  constructor(code: Extract<ErrorCode, "payments_unavailable" | "provider_unavailable">, message: string, cause?: unknown) {
+  constructor(code: Extract<ErrorCode, "payments_unavailable" | "provider_unavailable" | "mail_unavailable">, message: string, cause?: unknown) {
     super(code, message, { cause });
   }
 }

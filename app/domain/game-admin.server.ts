@@ -5,6 +5,7 @@ import { games, type Game } from "../db/schema.ts";
 import type { GameInput } from "../lib/admin-forms.ts";
 import { isUniqueViolation } from "../db/unique-violation.server.ts";
 import { NotFoundError, SlugTakenError } from "./errors.server.ts";
+import { slugForNew } from "./slugs.server.ts";
 
 /**
  * The admin's side of games (docs/spec.md §7 games): the active games in sort order, create, update and
@@ -24,9 +25,14 @@ async function slugTaken(executor: Queryable, slug: string, exceptId?: string): 
 }
 
 export async function createGame(input: GameInput): Promise<Game> {
-  const [created] = await db().insert(games).values(input).onConflictDoNothing({ target: games.slug }).returning();
+  const slug = await slugForNew(games, input);
+  const [created] = await db()
+    .insert(games)
+    .values({ ...input, slug })
+    .onConflictDoNothing({ target: games.slug })
+    .returning();
   if (created) return created;
-  const taken = await slugTaken(db(), input.slug);
+  const taken = await slugTaken(db(), slug);
   if (taken) throw taken;
   throw new Error("The game could not be created.");
 }

@@ -4,6 +4,7 @@ import { guides, type Guide } from "../db/schema.ts";
 import type { GuideInput } from "../lib/admin-forms.ts";
 import { isUniqueViolation } from "../db/unique-violation.server.ts";
 import { NotFoundError, SlugTakenError } from "./errors.server.ts";
+import { slugForNew } from "./slugs.server.ts";
 
 /**
  * The admin's side of guides (docs/spec.md §7 guides): all of them, newest first, published or not, with
@@ -23,9 +24,14 @@ async function slugOwner(slug: string, exceptId?: string) {
 }
 
 export async function createGuide(input: GuideInput): Promise<Guide> {
-  const [created] = await db().insert(guides).values(input).onConflictDoNothing({ target: guides.slug }).returning();
+  const slug = await slugForNew(guides, input);
+  const [created] = await db()
+    .insert(guides)
+    .values({ ...input, slug })
+    .onConflictDoNothing({ target: guides.slug })
+    .returning();
   if (created) return created;
-  const taken = await slugOwner(input.slug);
+  const taken = await slugOwner(slug);
   if (taken) throw taken;
   throw new Error("The guide could not be created.");
 }

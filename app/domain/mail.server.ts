@@ -7,6 +7,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Where the recipient's answer goes, when not to MAIL_FROM. */
+  replyTo?: string;
 }
 
 let transport: Transporter | undefined;

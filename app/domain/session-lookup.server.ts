@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { parseCookies } from "better-auth/cookies";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { preparedQuery } from "../db/prepared.server.ts";
 import { session, user, userRoles } from "../db/schema.ts";
 import type { UserRole } from "../lib/constants.ts";
@@ -74,7 +74,9 @@ const sessionUserQuery = preparedQuery((database) =>
     })
     .from(session)
     .innerJoin(user, eq(user.id, session.userId))
-    .where(eq(session.token, sql.placeholder("token")))
+    // A disabled account's sessions are deleted when it is disabled; this keeps one that slipped
+    // in meanwhile from being used.
+    .where(and(eq(session.token, sql.placeholder("token")), isNull(user.disabledAt)))
     .prepare("session_user"),
 );
 

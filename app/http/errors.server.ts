@@ -27,6 +27,7 @@ const STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   internal: 500,
   provider_unavailable: 502,
+  mail_unavailable: 502,
   payments_unavailable: 503,
   busy: 503,
 };

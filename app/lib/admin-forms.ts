@@ -10,7 +10,7 @@ import {
   GUIDE_DIFFICULTIES,
   MULTI_SECTION_TYPES,
 } from "./constants.ts";
-import { forceSlug, isUsableSlug } from "./slugify.ts";
+import { isUsableSlug, slugify } from "./slugify.ts";
 import { trackedStatsSchema } from "./tracked-stats.ts";
 
 /**
@@ -18,9 +18,12 @@ import { trackedStatsSchema } from "./tracked-stats.ts";
  * admin API (the check that counts). Numbers arrive as the text of their inputs.
  */
 
+/** The longest slug a game or guide may have (a suffix that makes it unique fits within it). */
+export const SLUG_MAX_LENGTH = 100;
+
 const LIMITS = {
   title: 200,
-  slug: 100,
+  slug: SLUG_MAX_LENGTH,
   tagline: 200,
   players: 100,
   description: 2_000,
@@ -50,16 +53,13 @@ function optionalText(label: string, max: number) {
 
 function slugField() {
   const required = "Slug is required.";
+  const noLetters = "The slug needs at least one letter or digit.";
   return z
     .string({ error: required })
-    .transform(forceSlug)
-    .pipe(
-      z
-        .string()
-        .min(1, required)
-        .max(LIMITS.slug, `Slug must be at most ${LIMITS.slug} characters.`)
-        .refine(isUsableSlug, "The slug needs at least one letter or digit."),
-    );
+    .trim()
+    .min(1, required)
+    .transform(slugify)
+    .pipe(z.string().min(1, noLetters).max(LIMITS.slug, `Slug must be at most ${LIMITS.slug} characters.`).refine(isUsableSlug, noLetters));
 }
 
 interface IntegerBounds {

@@ -56,6 +56,8 @@ export const INVALID_CREDENTIALS_MESSAGE = "Invalid email or password";
 export const EMAIL_TAKEN_MESSAGE = "An account with this email already exists";
 export const PASSWORD_TOO_SHORT_MESSAGE = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
 const INVALID_EMAIL_MESSAGE = "Please enter a valid email address";
+/** A sign-in to an account an admin disabled. */
+export const ACCOUNT_DISABLED_MESSAGE = "This account has been disabled. Contact support if you think this is a mistake.";
 
 /** better-auth's error codes, as a person would say them. */
 const AUTH_ERROR_MESSAGES: Record<string, string> = {
@@ -66,6 +68,7 @@ const AUTH_ERROR_MESSAGES: Record<string, string> = {
   PASSWORD_TOO_LONG: `Password must be at most ${MAX_PASSWORD_LENGTH} characters`,
   INVALID_PASSWORD: INVALID_CREDENTIALS_MESSAGE,
   INVALID_EMAIL: INVALID_EMAIL_MESSAGE,
+  ACCOUNT_DISABLED: ACCOUNT_DISABLED_MESSAGE,
   EMAIL_ALREADY_VERIFIED: "Your email address is already confirmed",
   EMAIL_MISMATCH: "That is not the email address of the account you are signed in with",
   INVALID_TOKEN: "This link has expired or was already used. Please ask for a new one.",

@@ -25,6 +25,7 @@ export const ERROR_CODES = [
   "payment_not_completed",
   "payments_unavailable",
   "provider_unavailable",
+  "mail_unavailable",
   // The server's own state.
   "busy",
   "internal",

@@ -2,12 +2,16 @@ import { Suspense } from "react";
 import { Await, isRouteErrorResponse, type ShouldRevalidateFunctionArgs } from "react-router";
 import { AccessDenied, AdminCheckRefused, CheckingPermissions } from "#app/components/admin/admin-gate.tsx";
 import { AdminPanel } from "#app/components/admin/admin-panel.tsx";
-import type { AdminPanelData } from "#app/components/admin/panel-data.ts";
+import type { AdminPanelData, PlayersView } from "#app/components/admin/panel-data.ts";
+import { adminDataKey, adminView } from "#app/components/admin/admin-view.ts";
 import { useRootData } from "#app/components/use-root-data.ts";
 import { personalPageHeaders, requireAdmin } from "#app/http/guards.server.ts";
 import { listContactMessages } from "#app/domain/contact-admin.server.ts";
 import { listContentForAdmin } from "#app/domain/content-admin.server.ts";
+import { loadDashboard } from "#app/domain/admin-dashboard.server.ts";
+import { NotFoundError } from "#app/domain/errors.server.ts";
 import { listGamesForAdmin } from "#app/domain/game-admin.server.ts";
+import { getPlayer, searchPlayers } from "#app/domain/players-admin.server.ts";
 import { listGuidesForAdmin } from "#app/domain/guide-admin.server.ts";
 import { requestContext } from "#app/request-context.ts";
 import type { Route } from "./+types/admin";
@@ -33,13 +37,32 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<{ 
       logger.error({ err: error }, `admin panel: reading ${list} failed`);
       return null;
     });
-  const [games, content, guides, inbox] = await Promise.all([
+  const view = adminView(new URL(request.url).searchParams);
+  const [games, content, guides, inbox, dashboard, players] = await Promise.all([
     orNull("games", listGamesForAdmin()),
     orNull("content", listContentForAdmin()),
     orNull("guides", listGuidesForAdmin()),
-    orNull("contact messages", listContactMessages()),
+    orNull(
+      "contact messages",
+      listContactMessages({ filter: view.inbox }).then((found) => ({ ...found, filter: view.inbox })),
+    ),
+    view.tab === "overview" ? orNull("the overview", loadDashboard(view.days)) : undefined,
+    view.tab === "players" ? orNull("players", readPlayersView(view.query, view.player)) : undefined,
   ]);
-  return { panel: { games, content, guides, inbox } };
+  return { panel: { games, content, guides, inbox, dashboard, players } };
+}
+
+async function readPlayersView(query: string, playerId: string | null): Promise<PlayersView> {
+  const [results, selected] = await Promise.all([
+    searchPlayers(query),
+    playerId
+      ? getPlayer(playerId).catch((error: unknown) => {
+          if (error instanceof NotFoundError) return "missing" as const;
+          throw error;
+        })
+      : null,
+  ]);
+  return { query, results, selected };
 }
 
 /**
@@ -56,9 +79,15 @@ export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
   return { panel };
 }
 
-/** Only the tab changed (?tab=…): the data is the same, so nothing is fetched again. */
+/**
+ * Only what the page shows changed (another tab, a section of it): the data is the same, so
+ * nothing is fetched again. A change to what is read (the overview's period, a players search, the
+ * inbox filter, opening the overview or the players tab) reads again.
+ */
 export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  if (!formMethod && currentUrl.pathname === nextUrl.pathname && currentUrl.search !== nextUrl.search) return false;
+  if (!formMethod && currentUrl.pathname === nextUrl.pathname && currentUrl.search !== nextUrl.search) {
+    return adminDataKey(currentUrl.searchParams) !== adminDataKey(nextUrl.searchParams);
+  }
   return defaultShouldRevalidate;
 }
 

@@ -151,6 +151,7 @@ function Panel({ children, className }: { children: ReactNode; className?: strin
 
 export default function GamePage({ loaderData }: Route.ComponentProps) {
   const { game, introduction, mechanics, strategy, hasGuide, hasTips } = loaderData;
+  const hasStrategy = strategy.length > 0 || hasGuide || hasTips;
   const { viewer } = useRootData();
   const playPath = `/play/${game.slug}`;
 
@@ -268,11 +269,13 @@ export default function GamePage({ loaderData }: Route.ComponentProps) {
                       How to Play
                     </a>
                   </li>
-                  <li>
-                    <a href="#strategy-heading" className="rounded-sm text-parchment hover:text-gold">
-                      Strategy & Tips
-                    </a>
-                  </li>
+                  {hasStrategy ? (
+                    <li>
+                      <a href="#strategy-heading" className="rounded-sm text-parchment hover:text-gold">
+                        Strategy & Tips
+                      </a>
+                    </li>
+                  ) : null}
                   <li>
                     <a href="#faq-heading" className="rounded-sm text-parchment hover:text-gold">
                       FAQ
@@ -318,44 +321,47 @@ export default function GamePage({ loaderData }: Route.ComponentProps) {
         ) : null}
       </PageSection>
 
-      <PageSection id="strategy" tone="shaded" title="Strategy & Tips">
-        {strategy.length > 0 ? (
-          <div className="grid gap-5 lg:grid-cols-3">
-            {strategy.map((section) => {
-              const Icon = STRATEGY_ICONS[section.heading as keyof typeof STRATEGY_ICONS];
-              return (
-                <Panel key={section.heading} className="bg-ink">
-                  <h3 className="flex items-center gap-2 text-2xl text-gold">
-                    <Icon className="size-5" strokeWidth={1.75} aria-hidden />
-                    {section.heading}
-                  </h3>
-                  <RichText html={section.html} className={BOX_PROSE} />
-                </Panel>
-              );
-            })}
-          </div>
-        ) : null}
-        {hasGuide || hasTips ? (
-          <ButtonGroup className="mt-8">
-            {hasGuide ? (
-              <Button asChild variant="outline">
-                <Link to={`/game/${game.slug}/guide`}>
-                  <BookOpen aria-hidden />
-                  Read the Complete Guide
-                </Link>
-              </Button>
-            ) : null}
-            {hasTips ? (
-              <Button asChild variant="outline">
-                <Link to={`/game/${game.slug}/tips`}>
-                  <Lightbulb aria-hidden />
-                  Pro Tips & Tricks
-                </Link>
-              </Button>
-            ) : null}
-          </ButtonGroup>
-        ) : null}
-      </PageSection>
+      {/* A section with nothing published in it is left out, heading and all. */}
+      {hasStrategy ? (
+        <PageSection id="strategy" tone="shaded" title="Strategy & Tips">
+          {strategy.length > 0 ? (
+            <div className="grid gap-5 lg:grid-cols-3">
+              {strategy.map((section) => {
+                const Icon = STRATEGY_ICONS[section.heading as keyof typeof STRATEGY_ICONS];
+                return (
+                  <Panel key={section.heading} className="bg-ink">
+                    <h3 className="flex items-center gap-2 text-2xl text-gold">
+                      <Icon className="size-5" strokeWidth={1.75} aria-hidden />
+                      {section.heading}
+                    </h3>
+                    <RichText html={section.html} className={BOX_PROSE} />
+                  </Panel>
+                );
+              })}
+            </div>
+          ) : null}
+          {hasGuide || hasTips ? (
+            <ButtonGroup className="mt-8">
+              {hasGuide ? (
+                <Button asChild variant="outline">
+                  <Link to={`/game/${game.slug}/guide`}>
+                    <BookOpen aria-hidden />
+                    Read the Complete Guide
+                  </Link>
+                </Button>
+              ) : null}
+              {hasTips ? (
+                <Button asChild variant="outline">
+                  <Link to={`/game/${game.slug}/tips`}>
+                    <Lightbulb aria-hidden />
+                    Pro Tips & Tricks
+                  </Link>
+                </Button>
+              ) : null}
+            </ButtonGroup>
+          ) : null}
+        </PageSection>
+      ) : null}
 
       <section aria-labelledby="faq-heading" className="mx-auto max-w-4xl px-4 py-14 sm:px-6">
         <SectionHeading id="faq-heading" title="Frequently Asked Questions" />

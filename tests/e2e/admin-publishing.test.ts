@@ -50,7 +50,7 @@ async function publicPage(pathname: string) {
 describe("a game's life, from the panel to the public pages", () => {
   it("create → listed and has its page; edit → changed; content published → shown; unpublished → gone; deleted → gone everywhere", async () => {
     const page = await browser.newPage();
-    await page.goto(`${server.url}/admin`);
+    await page.goto(`${server.url}/admin?tab=games`);
 
     await createGameInPanel(page, {
       title: "Lantern Festival",

@@ -190,7 +190,7 @@ describe("an admin in the panel", () => {
   it("validates the game form in the browser, then refuses a slug in use with a clear message", async () => {
     await signInAs(admin);
     const page = await browser.newPage();
-    await page.goto(`${server.url}/admin`);
+    await page.goto(`${server.url}/admin?tab=games`);
     await page.getByRole("button", { name: "Add New Game" }).click();
     await page.getByRole("button", { name: "Create Game" }).click();
     for (const message of ["Title is required.", "Slug is required.", "Description is required.", "Prompt is required."]) {
@@ -211,7 +211,7 @@ describe("an admin in the panel", () => {
   it("creates, edits and soft-deletes a game; shows 'Saving...' and refreshes the list", async () => {
     await signInAs(admin);
     const page = await browser.newPage();
-    await page.goto(`${server.url}/admin`);
+    await page.goto(`${server.url}/admin?tab=games`);
 
     // The slug follows the title for a new game; the description hint counts live.
     await page.getByRole("button", { name: "Add New Game" }).click();
@@ -291,6 +291,7 @@ describe("an admin in the panel", () => {
     await page.screenshot({ path: path.join(SHOTS, "content-dialog-1280.png") });
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await dialog.getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Discard changes" }).click();
 
     await addContentInPanel(page, {
       game: "Cultivation Simulator",
@@ -324,7 +325,7 @@ describe("an admin in the panel", () => {
   it("shows 'No content yet' for a game without content, and 'Add First Content' opens the form for it", async () => {
     await signInAs(admin);
     const page = await browser.newPage();
-    await page.goto(`${server.url}/admin`);
+    await page.goto(`${server.url}/admin?tab=games`);
     await createGameInPanel(page, { title: "Empty Halls", description: "Nothing here yet.", prompt: "Game Master." });
     await openAdminTab(page, "SEO Content", "Game Content");
     await choose(page, "Game", "Empty Halls");
@@ -340,7 +341,7 @@ describe("an admin in the panel", () => {
   it("saves the multi-section editor in one go: updates, creates, skips blanks", async () => {
     await signInAs(admin);
     const page = await browser.newPage();
-    await page.goto(`${server.url}/admin`);
+    await page.goto(`${server.url}/admin?tab=games`);
     await createGameInPanel(page, { title: "Sectioned Saga", description: "Six sections.", prompt: "Game Master." });
     await openAdminTab(page, "SEO Content", "Multi-Section Editor");
 
@@ -390,7 +391,9 @@ describe("an admin in the panel", () => {
     expect(await dialog.getByLabel("Slug").inputValue()).toBe("winter-court-notes");
     await dialog.getByLabel("Title").fill("Winter Court Survival Notes");
     expect(await dialog.getByLabel("Slug").inputValue()).toBe("winter-court-notes");
+    // Closing a form with edits asks first (docs/decisions/034).
     await page.keyboard.press("Escape");
+    await page.getByRole("alertdialog").getByRole("button", { name: "Discard changes" }).click();
 
     await createGuideInPanel(page, {
       title: "Winter Court Survival",
@@ -461,6 +464,11 @@ describe("stored-XSS attempts in the admin preview", () => {
     const page = await browser.newPage();
     let dialogs = 0;
     page.on("dialog", (dialog) => {
+      // Each form is left with its edits: the browser's "leave the page?" is answered yes.
+      if (dialog.type() === "beforeunload") {
+        void dialog.accept();
+        return;
+      }
       dialogs += 1;
       void dialog.dismiss();
     });
@@ -533,7 +541,7 @@ describe("how the panel looks", () => {
         expect(await seriousAccessibilityViolations(page)).toEqual([]);
       }
       if (width === 375) {
-        await page.goto(`${server.url}/admin`);
+        await page.goto(`${server.url}/admin?tab=games`);
         await page.getByRole("button", { name: "Add New Game" }).click();
         await page.screenshot({ path: path.join(SHOTS, "game-form-375.png"), fullPage: true });
         await page.goto(`${server.url}/admin?tab=content&section=guides`);

@@ -58,7 +58,7 @@ describe("the State panel", () => {
 
     // The admin adds a stat to the game's tracked stats.
     const admin = await browser.newPage();
-    await admin.goto(`${server.url}/admin`);
+    await admin.goto(`${server.url}/admin?tab=games`);
     await admin.getByRole("button", { name: "Edit Empress Simulator" }).click();
     const stats = admin.getByRole("group", { name: "Tracked stats" });
     expect(await stats.getByLabel("Name").evaluateAll((fields) => fields.map((field) => (field as HTMLInputElement).value))).toEqual([

@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contactMessages, gameContent, games, guides, userRoles } from "#app/db/schema.ts";
+import { contactMessages, contactReplies, creditLedger, gameContent, games, guides, session, user, userRoles } from "#app/db/schema.ts";
 import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
 import { makeAdmin, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 let server: TestServer;
 let player: TestAccount;
 let admin: TestAccount;
-const ids = { game: "", content: "", guide: "" };
+const ids = { game: "", content: "", guide: "", message: "" };
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -27,9 +27,11 @@ beforeAll(async () => {
   const [guide] = await db.select().from(guides).limit(1);
   if (!game || !record || !guide) throw new Error("the seed is missing games, content or guides");
   Object.assign(ids, { game: game.id, content: record.id, guide: guide.id });
-  await db
+  const [message] = await db
     .insert(contactMessages)
-    .values({ name: "Ada", email: "ada@example.com", subject: "Private question", message: "Only admins may read this." });
+    .values({ name: "Ada", email: "ada@example.com", subject: "Private question", message: "Only admins may read this." })
+    .returning({ id: contactMessages.id });
+  ids.message = message!.id;
 });
 
 afterAll(async () => {
@@ -50,7 +52,7 @@ const sections = {
 };
 
 interface Endpoint {
-  method: "GET" | "POST" | "PUT" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: () => string;
   body?: unknown;
   kind: "page" | "page-data" | "api";
@@ -73,18 +75,45 @@ const endpoints: Record<string, Endpoint> = {
   "PUT /api/admin/guides/:id": { method: "PUT", path: () => `/api/admin/guides/${ids.guide}`, body: guide, kind: "api" },
   "DELETE /api/admin/guides/:id": { method: "DELETE", path: () => `/api/admin/guides/${ids.guide}`, kind: "api" },
   "GET /api/admin/contact-messages": { method: "GET", path: () => "/api/admin/contact-messages", kind: "api" },
+  "PATCH /api/admin/contact-messages/:id": {
+    method: "PATCH",
+    path: () => `/api/admin/contact-messages/${ids.message}`,
+    body: { handled: true },
+    kind: "api",
+  },
+  "POST /api/admin/contact-messages/:id/replies": {
+    method: "POST",
+    path: () => `/api/admin/contact-messages/${ids.message}/replies`,
+    body: { body: "A reply nobody but an admin may send." },
+    kind: "api",
+  },
+  "GET /api/admin/dashboard": { method: "GET", path: () => "/api/admin/dashboard?days=7", kind: "api" },
+  "GET /api/admin/dashboard/export": { method: "GET", path: () => "/api/admin/dashboard/export?dataset=revenue&days=7", kind: "api" },
+  "GET /api/admin/players": { method: "GET", path: () => "/api/admin/players?q=example", kind: "api" },
+  "GET /api/admin/players/:id": { method: "GET", path: () => `/api/admin/players/${player.userId}`, kind: "api" },
+  "PATCH /api/admin/players/:id": { method: "PATCH", path: () => `/api/admin/players/${admin.userId}`, body: { disabled: true }, kind: "api" },
+  "POST /api/admin/players/:id/credits": {
+    method: "POST",
+    path: () => `/api/admin/players/${player.userId}/credits`,
+    body: { credits: 1000, note: "Free money", requestId: "00000000-0000-4000-8000-000000000000" },
+    kind: "api",
+  },
 };
 
 /** Every table an admin endpoint reads or writes, as one comparable value. */
 async function snapshot() {
   const db = server.connection.db;
-  const [gameRows, contentRows, guideRows, messageRows] = await Promise.all([
+  const [gameRows, contentRows, guideRows, messageRows, replyRows, ledgerRows, userRows, sessionRows] = await Promise.all([
     db.select().from(games).orderBy(asc(games.id)),
     db.select().from(gameContent).orderBy(asc(gameContent.id)),
     db.select().from(guides).orderBy(asc(guides.id)),
     db.select().from(contactMessages).orderBy(asc(contactMessages.id)),
+    db.select().from(contactReplies).orderBy(asc(contactReplies.id)),
+    db.select().from(creditLedger).orderBy(asc(creditLedger.id)),
+    db.select().from(user).orderBy(asc(user.id)),
+    db.select({ id: session.id }).from(session).orderBy(asc(session.id)),
   ]);
-  return JSON.stringify({ gameRows, contentRows, guideRows, messageRows });
+  return JSON.stringify({ gameRows, contentRows, guideRows, messageRows, replyRows, ledgerRows, userRows, sessionRows });
 }
 
 function call(endpoint: Endpoint, headers: Record<string, string>) {

@@ -282,7 +282,7 @@ describe("guides", () => {
     });
     expect(status).toBe(201);
     expect(body.guide).toMatchObject({
-      slug: "court-etiquette-",
+      slug: "court-etiquette",
       category: "general",
       difficulty: "beginner",
       estimatedReadTime: 10,
@@ -419,7 +419,7 @@ describe("the /admin page for an admin", () => {
   it("shows 'Failed to load games. Please try again.' when the games cannot be read, and the rest of the panel still", async () => {
     await db().execute(sql`ALTER TABLE games RENAME TO games_unavailable`);
     try {
-      const response = await server.fetch("/admin", { headers: { Cookie: admin.cookie } });
+      const response = await server.fetch("/admin?tab=games", { headers: { Cookie: admin.cookie } });
       expect(response.status).toBe(200);
       const html = await response.text();
       expect(html).toContain(ADMIN_TEXTS.gamesLoadFailed);

@@ -44,9 +44,12 @@ describe("migrations", () => {
     expect(tables.map((row) => row.table_name)).toEqual([
       "account",
       "contact_messages",
+      "contact_replies",
       "cover_variants",
       "covers",
       "credit_ledger",
+      "daily_credits",
+      "daily_turns",
       "game_content",
       "game_messages",
       "games",

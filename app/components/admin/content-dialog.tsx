@@ -33,7 +33,7 @@ export function ContentDialog({
   defaultGameSlug?: string;
   onClose: () => void;
 }) {
-  const { values, errors, set, submit, pending, id } = useAdminForm<ContentFormState>({
+  const { values, errors, set, submit, pending, id, leave } = useAdminForm<ContentFormState>({
     prefix: "content",
     initial: () => ({
       gameSlug: record?.gameSlug ?? defaultGameSlug,
@@ -51,7 +51,7 @@ export function ContentDialog({
   });
 
   return (
-    <Dialog open onOpenChange={(open) => !open && !pending && onClose()}>
+    <Dialog open onOpenChange={(open) => !open && !pending && leave(onClose)}>
       <DialogContent className="max-w-3xl">
         <DialogHeader>
           <DialogTitle>{record ? "Edit Content" : ADMIN_TEXTS.addContent}</DialogTitle>
@@ -107,7 +107,7 @@ export function ContentDialog({
             />
           </div>
           <DialogFooter className="sm:col-span-2">
-            <FormActions pending={pending} submitLabel={record ? "Update Content" : "Create Content"} onCancel={onClose} />
+            <FormActions pending={pending} submitLabel={record ? "Update Content" : "Create Content"} onCancel={() => leave(onClose)} />
           </DialogFooter>
         </form>
       </DialogContent>

@@ -49,7 +49,7 @@ const ICON_OPTIONS = iconOptions(GAME_ICON_COMPONENTS, GAME_ICONS, (name) => nam
 
 /** The game form of docs/spec.md §5: creates a game, or updates the one it was opened on. */
 export function GameForm({ game, onClose }: { game?: Game; onClose: () => void }) {
-  const { values, errors, set, submit, pending, id } = useAdminForm({
+  const { values, errors, set, submit, pending, id, leave } = useAdminForm({
     prefix: "game",
     initial: () => initialState(game),
     schema: gameInputSchema,
@@ -68,7 +68,7 @@ export function GameForm({ game, onClose }: { game?: Game; onClose: () => void }
           </h2>
           <p className="text-sm text-parchment-dim">Fields marked * are required.</p>
         </div>
-        <Button variant="ghost" size="sm" onClick={onClose} disabled={pending}>
+        <Button variant="ghost" size="sm" onClick={() => leave(onClose)} disabled={pending}>
           <ArrowLeft aria-hidden />
           Back to games
         </Button>
@@ -180,7 +180,7 @@ export function GameForm({ game, onClose }: { game?: Game; onClose: () => void }
           />
         </div>
         <div className="flex flex-col-reverse gap-2 border-t border-ink-line pt-5 sm:flex-row sm:justify-end md:col-span-2">
-          <FormActions pending={pending} submitLabel={game ? "Update Game" : "Create Game"} onCancel={onClose} />
+          <FormActions pending={pending} submitLabel={game ? "Update Game" : "Create Game"} onCancel={() => leave(onClose)} />
         </div>
       </form>
     </section>

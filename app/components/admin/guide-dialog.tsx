@@ -24,7 +24,7 @@ interface GuideFormState {
 
 /** SPEC's guide form: creates a guide, or updates the one it was opened on; closes on success. */
 export function GuideDialog({ guide, onClose }: { guide?: Guide; onClose: () => void }) {
-  const { values, errors, set, submit, pending, id } = useAdminForm<GuideFormState>({
+  const { values, errors, set, submit, pending, id, leave } = useAdminForm<GuideFormState>({
     prefix: "guide",
     initial: () => ({
       title: guide?.title ?? "",
@@ -45,7 +45,7 @@ export function GuideDialog({ guide, onClose }: { guide?: Guide; onClose: () => 
   });
 
   return (
-    <Dialog open onOpenChange={(open) => !open && !pending && onClose()}>
+    <Dialog open onOpenChange={(open) => !open && !pending && leave(onClose)}>
       <DialogContent className="max-w-3xl">
         <DialogHeader>
           <DialogTitle>{guide ? "Edit Guide" : ADMIN_TEXTS.addGuide}</DialogTitle>
@@ -114,7 +114,7 @@ export function GuideDialog({ guide, onClose }: { guide?: Guide; onClose: () => 
           />
           <SwitchField id={id("featured")} label="Featured" checked={values.featured} onChange={(featured) => set("featured", featured)} />
           <DialogFooter className="sm:col-span-2">
-            <FormActions pending={pending} submitLabel={guide ? "Update Guide" : "Create Guide"} onCancel={onClose} />
+            <FormActions pending={pending} submitLabel={guide ? "Update Guide" : "Create Guide"} onCancel={() => leave(onClose)} />
           </DialogFooter>
         </form>
       </DialogContent>

@@ -1,5 +1,5 @@
 import { Layers } from "lucide-react";
-import { useState, type SubmitEvent } from "react";
+import { useEffect, useState, type SubmitEvent } from "react";
 import { toast } from "#app/components/toast.ts";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
@@ -13,6 +13,7 @@ import { controlProps, EmptyState, Field, LoadFailed, NumberField, PublishedIndi
 import { CONTENT_TYPE_ICONS, contentTypeLabel } from "./icons.tsx";
 import type { AdminContent, GameChoice } from "./panel-data.ts";
 import { RichTextField } from "./rich-text-field.tsx";
+import { useUnsavedChanges } from "./unsaved-changes.tsx";
 import { useAdminRequest } from "./use-admin-request.ts";
 
 type SectionType = (typeof MULTI_SECTION_TYPES)[number]["contentType"];
@@ -58,6 +59,9 @@ function savedSummary({ updated, created, skipped }: SaveResult) {
 export function MultiSectionEditor({ content, games }: { content: AdminContent[] | null; games: GameChoice[] }) {
   const [gameSlug, setGameSlug] = useState("");
   const [gameError, setGameError] = useState<string>();
+  const [dirty, setDirty] = useState(false);
+  // Another game opens a fresh form: edits to this one not yet saved are asked about first.
+  const confirmLeave = useUnsavedChanges(dirty);
   const initial = content ? sectionsOf(content, gameSlug) : [];
 
   return (
@@ -77,10 +81,13 @@ export function MultiSectionEditor({ content, games }: { content: AdminContent[]
         className="w-full sm:w-80"
         value={gameSlug}
         options={games.map((game) => ({ value: game.slug, label: game.title }))}
-        onChange={(slug) => {
-          setGameSlug(slug);
-          setGameError(undefined);
-        }}
+        onChange={(slug) =>
+          confirmLeave(() => {
+            setDirty(false);
+            setGameSlug(slug);
+            setGameError(undefined);
+          })
+        }
         error={gameError}
       />
       {content === null ? (
@@ -88,16 +95,36 @@ export function MultiSectionEditor({ content, games }: { content: AdminContent[]
       ) : (
         // The form starts again from the stored sections only when the game changes: fresh data after a
         // save must not overwrite what the admin typed since.
-        <SectionsForm key={gameSlug} gameSlug={gameSlug} initial={initial} onMissingGame={() => setGameError(ADMIN_TEXTS.selectGame)} />
+        <SectionsForm
+          key={gameSlug}
+          gameSlug={gameSlug}
+          initial={initial}
+          onDirtyChange={setDirty}
+          onMissingGame={() => setGameError(ADMIN_TEXTS.selectGame)}
+        />
       )}
     </section>
   );
 }
 
-function SectionsForm({ gameSlug, initial, onMissingGame }: { gameSlug: string; initial: SectionState[]; onMissingGame: () => void }) {
+function SectionsForm({
+  gameSlug,
+  initial,
+  onDirtyChange,
+  onMissingGame,
+}: {
+  gameSlug: string;
+  initial: SectionState[];
+  onDirtyChange: (dirty: boolean) => void;
+  onMissingGame: () => void;
+}) {
   const [sections, setSections] = useState(initial);
+  // What the database holds now: the sections as opened, then as last saved.
+  const [stored, setStored] = useState(initial);
   const [errors, setErrors] = useState<FieldErrors>({});
   const { send, pending } = useAdminRequest();
+  const dirty = JSON.stringify(sections) !== JSON.stringify(stored);
+  useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
 
   function update(index: number, change: Partial<SectionState>) {
     setSections((current) => current.map((section, at) => (at === index ? { ...section, ...change } : section)));
@@ -125,7 +152,9 @@ function SectionsForm({ gameSlug, initial, onMissingGame }: { gameSlug: string; 
     const result = await send<SaveResult>("PUT", "/api/admin/game-content/sections", body);
     if (result.ok) {
       const { ids } = result.data;
-      setSections((current) => current.map((section) => ({ ...section, id: ids[section.contentType] ?? section.id })));
+      const saved = sections.map((section) => ({ ...section, id: ids[section.contentType] ?? section.id }));
+      setSections(saved);
+      setStored(saved);
       toast.success(ADMIN_TEXTS.sectionsSaved, { description: savedSummary(result.data) });
       return;
     }

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Input } from "#app/components/ui/input.tsx";
-import { forceSlug, slugFromTitle } from "#app/lib/slugify.ts";
+import { forceSlug, slugify } from "#app/lib/slugify.ts";
 import { controlProps, Field } from "./form-controls.tsx";
 
 /**
@@ -44,7 +44,7 @@ export function TitleAndSlugFields({
           value={title}
           onChange={(event) => {
             onTitleChange(event.target.value);
-            if (slugFollowsTitle) onSlugChange(slugFromTitle(event.target.value));
+            if (slugFollowsTitle) onSlugChange(slugify(event.target.value));
           }}
         />
       </Field>

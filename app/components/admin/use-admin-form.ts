@@ -3,6 +3,7 @@ import { toast } from "#app/components/toast.ts";
 import type { ZodType } from "zod";
 import { fieldErrorsOf, type FieldErrors } from "#app/lib/admin-forms.ts";
 import { focusFirstError } from "./focus-first-error.ts";
+import { useUnsavedChanges } from "./unsaved-changes.tsx";
 import { useAdminRequest } from "./use-admin-request.ts";
 
 interface AdminFormOptions<Values> {
@@ -25,9 +26,14 @@ interface AdminFormOptions<Values> {
  * errors with focus on the first of them.
  */
 export function useAdminForm<Values extends object>(options: AdminFormOptions<Values>) {
-  const [values, setValues] = useState(options.initial);
+  const [initial] = useState(options.initial);
+  const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<FieldErrors>({});
+  const [saved, setSaved] = useState(false);
   const { send, pending } = useAdminRequest();
+  // Edits not yet saved: leaving the form (Cancel, Back, Escape, another tab or page, closing the
+  // browser tab) asks first. Once saved, the form closes without asking.
+  const confirmLeave = useUnsavedChanges(!saved && JSON.stringify(values) !== JSON.stringify(initial));
 
   function showErrors(found: FieldErrors) {
     setErrors(found);
@@ -49,6 +55,7 @@ export function useAdminForm<Values extends object>(options: AdminFormOptions<Va
     }
     const result = await send(options.endpoint.method, options.endpoint.url, values);
     if (result.ok) {
+      setSaved(true);
       toast.success(options.savedMessage);
       options.onSaved();
       return;
@@ -59,5 +66,8 @@ export function useAdminForm<Values extends object>(options: AdminFormOptions<Va
 
   const id = (field: keyof Values & string) => `${options.prefix}-${field}`;
 
-  return { values, errors, set, submit, pending, id };
+  /** Runs `close` (Cancel, Back, the dialog's close) once the admin agreed to lose unsaved edits, if there are any. */
+  const leave = (close: () => void) => confirmLeave(close);
+
+  return { values, errors, set, submit, pending, id, leave };
 }

@@ -8,7 +8,7 @@ export type ApiResult<T> =
   /** `status` 0: the server could not be reached. `error` is the server's message for a 4xx. */
   | { ok: false; status: number; error?: string; fieldErrors: FieldErrors };
 
-type Method = "POST" | "PUT" | "DELETE";
+type Method = "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
  * Sends one admin API request and, once it changed something, reloads the panel's data so every

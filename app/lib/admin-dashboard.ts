@@ -1,0 +1,115 @@
+/** The admin overview's figures, as the server computes them and the panel shows them. Safe on both sides. */
+
+export const DASHBOARD_PERIODS = [7, 30, 90] as const;
+export type DashboardPeriod = (typeof DASHBOARD_PERIODS)[number];
+export const DEFAULT_DASHBOARD_PERIOD: DashboardPeriod = 30;
+
+/** `?days=` as a period the dashboard offers; anything else is the default. */
+export function dashboardPeriod(value: string | null | undefined): DashboardPeriod {
+  return DASHBOARD_PERIODS.find((period) => String(period) === value) ?? DEFAULT_DASHBOARD_PERIOD;
+}
+
+/** One UTC day of a time series: `day` is YYYY-MM-DD, every day of the period present (zero when nothing happened). */
+export interface PlayersDay {
+  day: string;
+  newPlayers: number;
+}
+export interface TurnsDay {
+  day: string;
+  turns: number;
+}
+export interface CreditsDay {
+  day: string;
+  bought: number;
+  spent: number;
+  granted: number;
+}
+export interface RevenueDay {
+  day: string;
+  payments: number;
+  revenueCents: number;
+}
+export interface PackageRevenue {
+  packageId: string;
+  payments: number;
+  credits: number;
+  revenueCents: number;
+}
+export interface PlayedGame {
+  slug: string;
+  title: string;
+  turns: number;
+  players: number;
+}
+export interface OpenPayment {
+  id: string;
+  email: string;
+  packageId: string;
+  amountCents: number;
+  status: "pending" | "failed";
+  createdAt: string;
+}
+
+export interface Dashboard {
+  days: DashboardPeriod;
+  /** The first and last day of the period (UTC). */
+  from: string;
+  to: string;
+  totalPlayers: number;
+  players: PlayersDay[];
+  turns: TurnsDay[];
+  credits: CreditsDay[];
+  revenue: RevenueDay[];
+  packages: PackageRevenue[];
+  games: PlayedGame[];
+  openPayments: OpenPayment[];
+}
+
+/** The datasets the overview offers as CSV, with their columns (`GET /api/admin/dashboard/export?dataset=…`). */
+export const DASHBOARD_DATASETS = {
+  players: { label: "New players per day", columns: ["day", "new_players"] },
+  turns: { label: "Turns per day", columns: ["day", "turns"] },
+  credits: { label: "Credits per day", columns: ["day", "bought", "spent", "granted"] },
+  revenue: { label: "Revenue per day", columns: ["day", "payments", "revenue_usd"] },
+  packages: { label: "Revenue per package", columns: ["package", "payments", "credits", "revenue_usd"] },
+  games: { label: "Most played games", columns: ["game", "slug", "turns", "players"] },
+  payments: { label: "Failed and pending payments", columns: ["created_at", "status", "email", "package", "amount_usd"] },
+} as const satisfies Record<string, { label: string; columns: readonly string[] }>;
+export type DashboardDataset = keyof typeof DASHBOARD_DATASETS;
+export const DASHBOARD_DATASET_NAMES = Object.keys(DASHBOARD_DATASETS) as DashboardDataset[];
+
+const dollars = (cents: number) => (cents / 100).toFixed(2);
+
+/** A dataset's rows, in its columns' order. */
+export function datasetRows(dashboard: Dashboard, dataset: DashboardDataset): (string | number)[][] {
+  switch (dataset) {
+    case "players":
+      return dashboard.players.map((row) => [row.day, row.newPlayers]);
+    case "turns":
+      return dashboard.turns.map((row) => [row.day, row.turns]);
+    case "credits":
+      return dashboard.credits.map((row) => [row.day, row.bought, row.spent, row.granted]);
+    case "revenue":
+      return dashboard.revenue.map((row) => [row.day, row.payments, dollars(row.revenueCents)]);
+    case "packages":
+      return dashboard.packages.map((row) => [row.packageId, row.payments, row.credits, dollars(row.revenueCents)]);
+    case "games":
+      return dashboard.games.map((row) => [row.title, row.slug, row.turns, row.players]);
+    case "payments":
+      return dashboard.openPayments.map((row) => [row.createdAt, row.status, row.email, row.packageId, dollars(row.amountCents)]);
+  }
+}
+
+/**
+ * RFC 4180 CSV (CRLF, fields quoted when they hold a comma, quote or line break). A text cell that
+ * a spreadsheet would run as a formula (= + - @, tab, carriage return first) gets a leading
+ * apostrophe, so an email or a title typed by a player cannot become one (OWASP "CSV injection").
+ */
+export function toCsv(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
+  const cell = (value: string | number) => {
+    let text = String(value);
+    if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+    return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  };
+  return [header, ...rows].map((row) => row.map(cell).join(",")).join("\r\n") + "\r\n";
+}
