@@ -14,7 +14,7 @@ import type {
 
 /**
  * The admin overview (docs/decisions/034): each figure is one SQL aggregate over a period of whole
- * UTC days ending today, read through an index on its time column (migration 0012), so a year of
+ * UTC days ending today, read through an index on its time column (migration 0014), so a year of
  * data costs what the period holds, not what the table holds (`npm run bench -- admin-dashboard`).
  * Time series come from generate_series, so a day when nothing happened is a zero, not a gap.
  */
