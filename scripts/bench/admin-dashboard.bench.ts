@@ -186,7 +186,7 @@ writeReportSection(
   "admin-dashboard",
   "Admin overview on a year of data",
   [
-    "Each figure of the admin overview is one SQL aggregate over the period (migration 0012's indexes). Turns and credits of the days that are over are read from their daily totals, written once (`daily_turns`, `daily_credits`); today's are read live. The overview runs the queries together (`loadDashboard`); on PGlite they queue on its one connection, so the page costs about their sum.",
+    "Each figure of the admin overview is one SQL aggregate over the period (migration 0014's indexes). Turns and credits of the days that are over are read from their daily totals, written once (`daily_turns`, `daily_credits`); today's are read live. The overview runs the queries together (`loadDashboard`); on PGlite they queue on its one connection, so the page costs about their sum.",
     ...sections,
   ].join("\n\n"),
 );
