@@ -9,7 +9,10 @@ import { useRootData } from "./use-root-data.ts";
 import { useViewerCredits } from "./use-viewer-credits.ts";
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
-  cn("rounded-full px-3 py-1.5 text-sm font-medium transition-colors", isActive ? "text-gold" : "text-parchment-dim hover:text-parchment");
+  cn(
+    "whitespace-nowrap rounded-full px-3 py-1.5 text-sm font-medium transition-colors",
+    isActive ? "text-gold" : "text-parchment-dim hover:text-parchment",
+  );
 
 export function CreditsBadge({ credits, className }: { credits: number; className?: string }) {
   return (
@@ -49,7 +52,7 @@ function ViewerControls({ viewer, credits }: { viewer: ViewerInfo | null; credit
   return (
     <div className="flex items-center gap-3">
       <CreditsBadge credits={credits} />
-      <span className="hidden max-w-48 truncate text-sm text-parchment-dim xl:inline" title={viewer.email}>
+      <span className="hidden max-w-48 truncate text-sm text-parchment-dim 2xl:inline" title={viewer.email}>
         {viewer.email}
       </span>
       <SignOutButton />
