@@ -287,7 +287,7 @@ describe("a stored story read for the model's context as a turn begins", () => {
 
   it("is empty, with nothing missing, before the first turn", async () => {
     const read = await story("story-empty@example.com", []);
-    expect(await read()).toEqual({ messages: [], hasGap: false });
+    expect(await read()).toEqual({ messages: [], hasGap: false, unanswered: 0 });
   });
 
   it("is the whole story, in order, when it fits", async () => {
@@ -298,6 +298,20 @@ describe("a stored story read for the model's context as a turn begins", () => {
         { role: "assistant", content: reply },
       ]),
       hasGap: false,
+      unanswered: 0,
+    });
+  });
+
+  it("leaves out an exchange whose reply was lost with its instance, and counts it", async () => {
+    const [opening, lost, last] = numbered(3);
+    const read = await story("story-lost@example.com", [opening!, { ...lost!, reply: "" }, last!]);
+    expect(await read()).toEqual({
+      messages: [opening!, last!].flatMap(({ message, reply }) => [
+        { role: "user", content: message },
+        { role: "assistant", content: reply },
+      ]),
+      hasGap: false,
+      unanswered: 1,
     });
   });
 
