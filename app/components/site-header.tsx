@@ -52,7 +52,11 @@ function ViewerControls({ viewer, credits }: { viewer: ViewerInfo | null; credit
   return (
     <div className="flex items-center gap-3">
       <CreditsBadge credits={credits} />
-      <span className="hidden max-w-48 truncate text-sm text-parchment-dim 2xl:inline" title={viewer.email}>
+      {/* An admin's extra link leaves no room for the email below 1536 px. */}
+      <span
+        className={cn("hidden max-w-48 truncate text-sm text-parchment-dim", viewer.isAdmin ? "2xl:inline" : "xl:inline")}
+        title={viewer.email}
+      >
         {viewer.email}
       </span>
       <SignOutButton />
