@@ -163,9 +163,8 @@ type MessageTuples = [exchange: number, role: MessageRole, content: string][];
  * player's message the character budget cut off (it would read as the answer to another).
  */
 function storedConversation(openingJson: string | null, recentJson: string | null, before: number): StoredConversation {
-  const opening = withoutInterrupted(JSON.parse(openingJson ?? "[]") as MessageTuples);
-  const newest = JSON.parse(recentJson ?? "[]") as MessageTuples;
-  const recent = withoutInterrupted(newest);
+  const opening = withoutInterrupted(JSON.parse(openingJson ?? "[]") as MessageTuples).messages;
+  const { messages: recent, unanswered } = withoutInterrupted(JSON.parse(recentJson ?? "[]") as MessageTuples);
   const firstAction = recent.findIndex(([, role]) => role === "user");
   const kept = firstAction < 0 ? [] : recent.slice(firstAction);
   const oldestKept = kept[0]?.[0] ?? before;
@@ -173,15 +172,19 @@ function storedConversation(openingJson: string | null, recentJson: string | nul
   return {
     messages: [...head, ...kept].map(([, role, content]) => ({ role, content })),
     hasGap: oldestKept > 2,
-    unanswered: new Set(newest.map(([exchange]) => exchange)).size - new Set(recent.map(([exchange]) => exchange)).size,
+    unanswered,
   };
 }
 
 /**
  * An exchange whose reply was interrupted (its instance died; migration 0012) has the player's
- * message and no reply: the model is not shown it, as an exchange it never answered.
+ * message and no reply: the model is not shown it, as an exchange it never answered. Returns
+ * the rest, and how many were left out.
  */
-function withoutInterrupted(messages: MessageTuples): MessageTuples {
+function withoutInterrupted(messages: MessageTuples): { messages: MessageTuples; unanswered: number } {
   const unanswered = new Set(messages.filter(([, role, content]) => role === "assistant" && content === "").map(([exchange]) => exchange));
-  return unanswered.size === 0 ? messages : messages.filter(([exchange]) => !unanswered.has(exchange));
+  return {
+    messages: unanswered.size === 0 ? messages : messages.filter(([exchange]) => !unanswered.has(exchange)),
+    unanswered: unanswered.size,
+  };
 }
