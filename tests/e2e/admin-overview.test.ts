@@ -89,6 +89,9 @@ describe("the admin overview", () => {
     expect(await turnsTable.getByRole("table").getByRole("row").count()).toBe(31);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await fullPageShot(page, "overview-1280.png");
+    // With the Admin link and the credits, the header still holds Sign Out on a 1280 px screen.
+    const signOut = await page.getByRole("banner").getByRole("button", { name: "Sign Out" }).boundingBox();
+    expect(signOut!.x + signOut!.width).toBeLessThanOrEqual(1280);
 
     await page.getByRole("navigation", { name: "Period" }).getByRole("link", { name: "7 days" }).click();
     await page.getByText(/^The last 7 days/).waitFor();
