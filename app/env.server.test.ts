@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigurationError, parseEnvironment } from "./env.server.ts";
+import { ConfigurationError, GAME_MASTER_STREAMS_PER_CORE, parseEnvironment } from "./env.server.ts";
 
 const dataDir = () => mkdtempSync(path.join(tmpdir(), "pae-env-"));
 
@@ -29,6 +29,7 @@ describe("configuration", () => {
       AI_MAX_OUTPUT_TOKENS: 800,
       AI_TIMEOUT_MS: 60000,
       DATABASE_POOL_SIZE: 20,
+      GAME_MASTER_MAX_STREAMS: GAME_MASTER_STREAMS_PER_CORE * availableParallelism(),
       REQUIRE_EMAIL_VERIFICATION: false,
       SITE_NAME: "Play as Empress",
       SUPPORT_EMAIL: "support@playasempress.example",

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -12,6 +13,13 @@ const optionalText = z
   .optional();
 
 const positiveInteger = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/**
+ * The Game Master's door by default (docs/decisions/038): the bench holds 500 streams on two cores
+ * with the first token within a second at p99, and twice that waits 25 s at p99, so an instance
+ * refuses the next call before it gets there rather than answering everyone late.
+ */
+export const GAME_MASTER_STREAMS_PER_CORE = 250;
 
 const environmentSchema = z
   .object({
@@ -39,7 +47,7 @@ const environmentSchema = z
     AI_TIMEOUT_MS: positiveInteger(60_000),
     AI_OFFLINE_WORD_DELAY_MS: z.coerce.number().int().min(0).default(35),
     CHAT_TURNS_PER_MINUTE: positiveInteger(20),
-    GAME_MASTER_MAX_STREAMS: positiveInteger(2000),
+    GAME_MASTER_MAX_STREAMS: positiveInteger(GAME_MASTER_STREAMS_PER_CORE * availableParallelism()),
     SHUTDOWN_GRACE_SECONDS: positiveInteger(10),
     STRIPE_SECRET_KEY: optionalText,
     STRIPE_WEBHOOK_SECRET: optionalText,

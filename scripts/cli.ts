@@ -7,23 +7,15 @@
  * server on PGlite).
  */
 import { statSync } from "node:fs";
-import {
-  BackupError,
-  defaultBackupFile,
-  dumpPgliteDirectly,
-  dumpPostgres,
-  existingBackupFile,
-  pgliteDirectory,
-  refuseExistingFile,
-  restorePglite,
-  restorePostgres,
-  writeBackupFile,
-} from "#app/db/backup.server.ts";
-import { connectDatabase } from "#app/db/client.server.ts";
-import { setDatabaseConnection } from "#app/db/database.server.ts";
-import { CommandError, runSupportCommand } from "#app/domain/support-commands.server.ts";
 import { ConfigurationError, env, type Environment } from "#app/env.server.ts";
-import { controlToken, readControlFile } from "#server/control.ts";
+import { parseSupportCall, type SupportCall } from "#app/domain/support-calls.ts";
+import { BackupError, CommandError } from "#app/lib/operator-errors.ts";
+import { controlToken, readControlFile } from "#server/control-file.ts";
+
+// The database's modules (Drizzle, the drivers, the schema) are loaded only where a command opens
+// the database itself: through a running server a command is a process start and one request,
+// about a fifth of the CPU it took with them loaded up front.
+const backups = () => import("#app/db/backup.server.ts");
 
 const [command = "", ...args] = process.argv.slice(2);
 
@@ -52,11 +44,16 @@ async function viaRunningServer(dataDir: string): Promise<string | undefined> {
   return body.message;
 }
 
-async function directly(config: Environment): Promise<string> {
+async function directly(config: Environment, call: SupportCall): Promise<string> {
+  const [{ connectDatabase }, { setDatabaseConnection }, { runSupportCall }] = await Promise.all([
+    import("#app/db/client.server.ts"),
+    import("#app/db/database.server.ts"),
+    import("#app/domain/support-commands.server.ts"),
+  ]);
   const connection = await connectDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, migrate: true });
   setDatabaseConnection(connection);
   try {
-    return await runSupportCommand(command, args);
+    return await runSupportCall(call);
   } finally {
     await connection.close();
   }
@@ -65,6 +62,7 @@ async function directly(config: Environment): Promise<string> {
 async function backup(config: Environment): Promise<string> {
   if (args.length > 1 || args[0]?.startsWith("-"))
     throw new BackupError("db:backup takes at most one argument, the file to write: npm run db:backup -- [file]");
+  const { defaultBackupFile, dumpPgliteDirectly, dumpPostgres, refuseExistingFile, writeBackupFile } = await backups();
   const file = args[0] ?? defaultBackupFile(config.DATABASE_URL ? "postgres" : "pglite");
   refuseExistingFile(file);
   if (config.DATABASE_URL) {
@@ -83,6 +81,7 @@ async function restore(config: Environment): Promise<string> {
   const [file, ...extra] = args.filter((arg) => arg !== "--force");
   if (!file || extra.length > 0)
     throw new BackupError("Name one backup file, for example: npm run db:restore -- backups/pglite-….tar.gz [--force]");
+  const { existingBackupFile, pgliteDirectory, restorePglite, restorePostgres } = await backups();
   existingBackupFile(file);
   if (config.DATABASE_URL) {
     await restorePostgres(config.DATABASE_URL, file, { force });
@@ -95,14 +94,17 @@ async function restore(config: Environment): Promise<string> {
   return `Restored ${file} into ${pgliteDirectory(config.DATA_DIR)}. Start the server: it applies any migration newer than the backup.`;
 }
 
+/** A support command, its arguments checked (parseSupportCall) before anything is opened or asked. */
+async function supportCommand(config: Environment, call: SupportCall): Promise<string> {
+  return (config.usesEmbeddedDatabase && (await viaRunningServer(config.DATA_DIR))) || (await directly(config, call));
+}
+
 const databaseCommands: Record<string, (config: Environment) => Promise<string>> = { "db:backup": backup, "db:restore": restore };
 
 try {
   const config = env();
   const databaseCommand = databaseCommands[command];
-  const message = databaseCommand
-    ? await databaseCommand(config)
-    : (config.usesEmbeddedDatabase && (await viaRunningServer(config.DATA_DIR))) || (await directly(config));
+  const message = databaseCommand ? await databaseCommand(config) : await supportCommand(config, parseSupportCall(command, args));
   console.log(message);
 } catch (error) {
   if (error instanceof CommandError || error instanceof ConfigurationError || error instanceof BackupError) {

@@ -1,47 +1,12 @@
 import { timingSafeEqual } from "node:crypto";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import express, { type Router } from "express";
 import type { DatabaseConnection } from "#app/db/client.server.ts";
-import { CommandError, runSupportCommand } from "#app/domain/support-commands.server.ts";
-import { readOrCreateLocalSecret } from "#app/env.server.ts";
-
-/**
- * PGlite lets one process open its data directory. While the server runs on it, the support
- * commands (admin:grant, credits:grant) and db:backup ask the server over loopback instead:
- * DATA_DIR/server.json says where it listens and DATA_DIR/control-token holds the shared secret.
- */
-const CONTROL_FILE = "server.json";
-const TOKEN_FILE = "control-token";
-
-export interface ControlFile {
-  url: string;
-  pid: number;
-}
-
-export function registerControlFile(dataDir: string, url: string) {
-  readOrCreateLocalSecret(dataDir, TOKEN_FILE);
-  const control: ControlFile = { url, pid: process.pid };
-  writeFileSync(path.join(dataDir, CONTROL_FILE), JSON.stringify(control), { mode: 0o600 });
-}
-
-export function removeControlFile(dataDir: string) {
-  rmSync(path.join(dataDir, CONTROL_FILE), { force: true });
-}
-
-export function readControlFile(dataDir: string): ControlFile | undefined {
-  try {
-    return JSON.parse(readFileSync(path.join(dataDir, CONTROL_FILE), "utf8")) as ControlFile;
-  } catch {
-    return undefined;
-  }
-}
-
-export function controlToken(dataDir: string) {
-  return readOrCreateLocalSecret(dataDir, TOKEN_FILE);
-}
+import { parseSupportCall } from "#app/domain/support-calls.ts";
+import { runSupportCall } from "#app/domain/support-commands.server.ts";
+import { CommandError } from "#app/lib/operator-errors.ts";
+import { controlToken } from "./control-file.ts";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 
@@ -71,7 +36,7 @@ export function controlRouter(dataDir: string, connection: Extract<DatabaseConne
       return;
     }
     try {
-      response.json({ message: await runSupportCommand(command, args) });
+      response.json({ message: await runSupportCall(parseSupportCall(command, args)) });
     } catch (error) {
       if (error instanceof CommandError) {
         response.status(422).json({ error: error.message });

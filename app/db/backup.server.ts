@@ -5,6 +5,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
+import { BackupError } from "../lib/operator-errors.ts";
 import { connectDatabase, restorePgliteDirectory } from "./client.server.ts";
 
 /**
@@ -14,11 +15,6 @@ import { connectDatabase, restorePgliteDirectory } from "./client.server.ts";
  * DATA_DIR. A backup is the database only: the secrets in DATA_DIR (auth-secret) are
  * configuration, kept or set (AUTH_SECRET) apart from it.
  */
-
-/** A reason the operator can act on: printed as is, exit code 1. */
-export class BackupError extends Error {
-  override name = "BackupError";
-}
 
 /** Where a backup goes when no file is named: ./backups/, by kind and time. */
 export function defaultBackupFile(driver: "pglite" | "postgres", now = new Date()) {

@@ -342,6 +342,13 @@ export const gameMessages = pgTable(
     state: jsonb("state"),
     /** Find in story: the message's words, kept by the database as the content changes. */
     searchVector: tsvector("search_vector").generatedAlwaysAs(sql`to_tsvector('english', "content")`),
+    /**
+     * The content's length in characters, kept by the database: what a turn reads of a story is
+     * measured by it (story_context, migration 0016) without reading a long reply it will leave out.
+     */
+    characters: integer("characters")
+      .notNull()
+      .generatedAlwaysAs(sql`length("content")`),
     createdAt: createdAt(),
   },
   (table) => [

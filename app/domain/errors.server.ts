@@ -32,6 +32,14 @@ export class NotFoundError extends DomainError {
   }
 }
 
+/** The caller is not signed in: no session, or one that ended. */
+export class UnauthenticatedError extends DomainError {
+  override name = "UnauthenticatedError";
+  constructor(message = "Please sign in to continue.") {
+    super("unauthenticated", message);
+  }
+}
+
 /** The input is well-formed but names something that cannot be used; `field` says which. */
 export class InvalidInputError extends DomainError {
   override name = "InvalidInputError";

@@ -83,12 +83,18 @@ const sessionUserQuery = preparedQuery((database) =>
 /** A session's user; no session; or a session better-auth must read, since it will write to it. */
 export type SessionLookup = { kind: "user"; user: StoredSessionUser } | { kind: "none" } | { kind: "better-auth" };
 
+/**
+ * A session expiring at or before this moment is better-auth's to read: due for its daily renewal
+ * (it was last renewed updateAge ago), or expired (which better-auth deletes).
+ */
+export function renewalDueUntil(settings: SessionSettings, now = Date.now()): Date {
+  return new Date(now + (settings.expiresInSeconds - settings.updateAgeSeconds) * 1000);
+}
+
 /** The user of a session token, if the session can be read without better-auth writing anything. */
 export async function lookUpSession(token: string, settings: SessionSettings, now = Date.now()): Promise<SessionLookup> {
   const [row] = await sessionUserQuery().execute({ token });
   if (!row) return { kind: "none" };
-  const expiresAt = row.expiresAt.getTime();
-  const renewDueAt = expiresAt - settings.expiresInSeconds * 1000 + settings.updateAgeSeconds * 1000;
-  if (expiresAt < now || renewDueAt <= now) return { kind: "better-auth" };
+  if (row.expiresAt.getTime() <= renewalDueUntil(settings, now).getTime()) return { kind: "better-auth" };
   return { kind: "user", user: { id: row.id, email: row.email, name: row.name, emailVerified: row.emailVerified, roles: row.roles } };
 }

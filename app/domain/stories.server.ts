@@ -98,7 +98,7 @@ export async function settleAbandonedTurn(story: Story): Promise<Story> {
   return settled ?? story;
 }
 
-type ChangeOutcome = "missing" | "busy" | "stale" | "no_version" | "undone" | "chosen" | "cleared";
+type ChangeOutcome = "missing" | "busy" | "stale" | "lost" | "no_version" | "undone" | "chosen" | "cleared";
 
 /** The refusals every story change shares, as typed errors. */
 export function refuseStoryChange(outcome: string): never {
@@ -109,6 +109,9 @@ export function refuseStoryChange(outcome: string): never {
       throw new DomainError("story_busy", STORY_REFUSALS.busy);
     case "stale":
       throw new DomainError("story_changed", STORY_REFUSALS.stale);
+    case "lost":
+      // A page that offered Retry or Continue did not know the reply was lost: it reloads the story.
+      throw new DomainError("story_changed", STORY_REFUSALS.lost);
     case "no_version":
       throw new DomainError("invalid_input", STORY_REFUSALS.noVersion);
     default:

@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
 import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
-import { getSessionUser, type SessionUser } from "../domain/auth.server.ts";
-import { NotFoundError } from "../domain/errors.server.ts";
+import { getSessionCaller, getSessionUser, type SessionCaller, type SessionUser } from "../domain/auth.server.ts";
+import { NotFoundError, UnauthenticatedError } from "../domain/errors.server.ts";
 import { publicContentVersionWatch } from "../domain/public-content-version.server.ts";
 import { fieldErrorsOf } from "../lib/admin-forms.ts";
 import { requestContext } from "../request-context.ts";
@@ -20,10 +20,14 @@ import { describeIssue } from "./validation.ts";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-/** public: anyone, the session is not read; user: signed in (cookie or bearer); admin: an admin. */
-export type Access = "public" | "user" | "admin";
+/**
+ * public: anyone, the session is not read; user: signed in (cookie or bearer); admin: an admin;
+ * session: signed in, the session looked up by the handler in its own first statement (a Game
+ * Master call), so the caller is a SessionCaller.
+ */
+export type Access = "public" | "user" | "admin" | "session";
 
-type UserFor<A extends Access> = A extends "public" ? null : SessionUser;
+type UserFor<A extends Access> = A extends "public" ? null : A extends "session" ? SessionCaller : SessionUser;
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 interface ApiArgs {
@@ -56,7 +60,7 @@ interface EndpointSpec<A extends Access, BodySchema extends z.ZodType | undefine
 export interface Endpoint {
   access: Access;
   signInMessage?: string;
-  run(args: ApiArgs & { user: SessionUser | null; logger: Logger }): Promise<Answer>;
+  run(args: ApiArgs & { user: SessionUser | SessionCaller | null; logger: Logger }): Promise<Answer>;
 }
 
 /** One method of an endpoint: who may call it, what it takes, what it does. */
@@ -115,10 +119,15 @@ async function discard(body: ReadableStream<Uint8Array>) {
   }
 }
 
-async function authenticate(request: Request, { access, signInMessage }: Endpoint): Promise<SessionUser | null> {
+async function authenticate(request: Request, { access, signInMessage }: Endpoint): Promise<SessionUser | SessionCaller | null> {
   if (access === "public") return null;
+  if (access === "session") {
+    const caller = await getSessionCaller(request);
+    if (!caller) throw new UnauthenticatedError(signInMessage);
+    return caller;
+  }
   const user = await getSessionUser(request);
-  if (!user) throw new RequestError("unauthenticated", signInMessage ?? "Please sign in to continue.");
+  if (!user) throw new UnauthenticatedError(signInMessage);
   if (access === "admin" && !user.isAdmin) throw new RequestError("forbidden", "You don't have admin privileges for this action.");
   return user;
 }

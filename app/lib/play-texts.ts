@@ -58,4 +58,5 @@ export const STORY_REFUSALS = {
   busy: "The Game Master is still writing a reply in this story. Wait for it to finish, then try again.",
   stale: "Your story changed in another tab or window. The page now shows the latest version; try again.",
   noVersion: "That reply has no such version.",
+  lost: "This reply was lost when the server writing it stopped, so it can't be retried or continued. Send your message again, or undo it.",
 } as const;

@@ -20,10 +20,14 @@
  * (a scratch database is created and dropped). BENCH_LATENCY=1,50,200 and
  * BENCH_CAPACITY=500,1000,1500,2000,2500 set the levels (either may be empty); BENCH_QUICK=1 runs
  * a short version; BENCH_SERVER_NODE_FLAGS adds Node flags to those of `npm start`.
+ *
+ * BENCH_PROFILE=1 measures where the site's process spends a turn instead: the site runs under
+ * V8's CPU profiler (which slows it, so no ratio of that run is reported), only the turns-per-second
+ * test runs, and the profile of its turns is written as its own section (cpu-profile.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
@@ -33,8 +37,10 @@ import { connectDatabase } from "#app/db/client.server.ts";
 import { stories } from "#app/db/schema.ts";
 import { setDatabaseConnection } from "#app/db/database.server.ts";
 import { applyCreditChange } from "#app/domain/credits.server.ts";
+import { GAME_MASTER_STREAMS_PER_CORE } from "#app/env.server.ts";
 import { startServerProcess } from "#tests/helpers/process.ts";
 import { OPENING_EXCHANGE, seedStory } from "#tests/helpers/stories.ts";
+import { profileShares, type ProfileWindow } from "./cpu-profile.ts";
 import type { ModelSettings } from "./model-worker.ts";
 import type { ProbeRequest } from "./probe-worker.ts";
 import { markdownTable, writeReportSection } from "./report.ts";
@@ -42,9 +48,10 @@ import { createScratchDatabase } from "./scratch-database.ts";
 import { createTurnClient, PROBE_MARKER, type TurnResult } from "./turn-client.ts";
 
 const QUICK = process.env.BENCH_QUICK === "1";
+const PROFILE = process.env.BENCH_PROFILE === "1";
 const levels = (list: string) => list.split(",").filter(Boolean).map(Number);
-const LATENCY_LEVELS = levels(process.env.BENCH_LATENCY ?? "1,50,200");
-const CAPACITY_LEVELS = levels(process.env.BENCH_CAPACITY ?? (QUICK ? "500,1000" : "500,1000,1500,2000,2500"));
+const LATENCY_LEVELS = levels(process.env.BENCH_LATENCY ?? (PROFILE ? "" : "1,50,200"));
+const CAPACITY_LEVELS = levels(process.env.BENCH_CAPACITY ?? (PROFILE ? "" : QUICK ? "500,1000" : "500,1000,1500,2000,2500"));
 /** Enough turns that p99 is not decided by two or three of them. */
 const PROBE_TURNS = QUICK ? 100 : 300;
 /** The probe pauses between its turns, as a player reads before answering. */
@@ -80,7 +87,16 @@ if (!scratch) {
   process.exit(0);
 }
 const databaseUrl = scratch.url;
+if (PROFILE) {
+  // Each PL/pgSQL function's calls and time, for the database's part of a turn (set before the
+  // site connects: the setting is read when a connection opens).
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query("DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET track_functions = %L', current_database(), 'pl'); END $$");
+  await admin.end();
+}
 const dataDir = mkdtempSync(path.join(tmpdir(), "pae-bench-chat-"));
+const profileDir = PROFILE ? mkdtempSync(path.join(tmpdir(), "pae-bench-profile-")) : undefined;
 
 interface Target {
   name: "relay" | "site";
@@ -98,8 +114,13 @@ const site = await startServerProcess(
     AI_MODEL: "bench-model",
     AI_TIMEOUT_MS: "30000",
     CHAT_TURNS_PER_MINUTE: "1000000",
+    // The streams test measures what an instance holds, as it does the relay's, not where its door is set.
+    GAME_MASTER_MAX_STREAMS: String(2 * Math.max(...CAPACITY_LEVELS, ...LATENCY_LEVELS, THROUGHPUT_PLAYERS)),
   },
-  process.env.BENCH_SERVER_NODE_FLAGS?.split(/\s+/).filter(Boolean),
+  [
+    ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
+    ...(process.env.BENCH_SERVER_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? []),
+  ],
   [],
   { discardLogs: true },
 );
@@ -156,6 +177,41 @@ async function databaseCpuSince(before: Map<number, number>) {
   let total = 0;
   for (const [pid, seconds] of await databaseBackendsCpu()) total += seconds - (before.get(pid) ?? 0);
   return total;
+}
+
+interface FunctionTimes {
+  calls: number;
+  /** Milliseconds in the function, without and with the functions it called. */
+  selfMs: number;
+  totalMs: number;
+}
+
+/** Each function's calls and times so far, once the backends have reported them. */
+async function settledFunctionTimes() {
+  // A backend reports its functions' times when it goes idle, at most once a second.
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const { rows } = await observer.query<{ funcname: string; calls: string; self_time: number; total_time: number }>(
+    "select funcname, calls, self_time, total_time from pg_stat_user_functions",
+  );
+  return new Map<string, FunctionTimes>(
+    rows.map((row) => [row.funcname, { calls: Number(row.calls), selfMs: row.self_time, totalMs: row.total_time }]),
+  );
+}
+
+/** What the site's turns-per-second runs spent in each database function (BENCH_PROFILE=1). */
+const siteFunctionTimes = new Map<string, FunctionTimes>();
+
+async function addSiteFunctionTimesSince(before: Map<string, FunctionTimes>) {
+  const none = { calls: 0, selfMs: 0, totalMs: 0 };
+  for (const [name, after] of await settledFunctionTimes()) {
+    const start = before.get(name) ?? none;
+    const sum = siteFunctionTimes.get(name) ?? none;
+    siteFunctionTimes.set(name, {
+      calls: sum.calls + after.calls - start.calls,
+      selfMs: sum.selfMs + after.selfMs - start.selfMs,
+      totalMs: sum.totalMs + after.totalMs - start.totalMs,
+    });
+  }
 }
 
 /** The target's peak RSS and share of one core while `run` ran, and the load generator's share. */
@@ -308,6 +364,9 @@ async function latencyLevel(streams: number, players: Player[]): Promise<Latency
 
 interface ThroughputRow {
   name: Target["name"];
+  /** When it ran, on the monotonic clock the CPU profile's times are on (µs). */
+  window: ProfileWindow;
+  turns: number;
   turnsPerSecond: number;
   processCpuMs: number;
   databaseCpuMs: number;
@@ -316,15 +375,22 @@ interface ThroughputRow {
 }
 
 async function throughput(target: Target, players: Player[]): Promise<ThroughputRow> {
+  const functionTimesBefore = PROFILE && target.name === "site" ? await settledFunctionTimes() : undefined;
   const deadline = performance.now() + THROUGHPUT_MS;
+  const monotonicMicroseconds = () => Number(process.hrtime.bigint() / 1000n);
+  const from = monotonicMicroseconds();
   const measured = await measureUsage(target, async () => {
     const running = holdStreams(target, THROUGHPUT_PLAYERS, players, () => performance.now() > deadline, true);
     await running.done;
     return running.results;
   });
+  const window = { from, to: monotonicMicroseconds() };
+  if (functionTimesBefore) await addSiteFunctionTimesSince(functionTimesBefore);
   const done = measured.result.filter((result) => result.ok).length;
   return {
     name: target.name,
+    window,
+    turns: done,
     turnsPerSecond: done / measured.seconds,
     processCpuMs: (measured.targetCpu / Math.max(1, done)) * 1000,
     databaseCpuMs: (measured.databaseCpu / Math.max(1, done)) * 1000,
@@ -372,55 +438,16 @@ async function capacityLevel(target: Target, streams: number, players: Player[])
 
 // ---------------------------------------------------------------------------------------------
 
-try {
-  const players: Player[] = [];
-  for (let first = 0; first < PLAYERS; first += 10) {
-    players.push(...(await Promise.all(Array.from({ length: Math.min(10, PLAYERS - first) }, (_, offset) => signUp(first + offset)))));
-  }
-  await prepareStories(1_000_000);
-  // Warm up both: compile code paths, fill connection pools.
-  for (const target of targets) await Promise.all(players.slice(0, 50).map((player) => takeTurn(target, player, GAMES[0]!, true)));
+/** The mean of one figure over a target's turns-per-second runs. */
+function meanOf(throughputRows: ThroughputRow[], name: Target["name"], pick: (row: ThroughputRow) => number) {
+  const rows = throughputRows.filter((row) => row.name === name);
+  return rows.reduce((sum, row) => sum + pick(row), 0) / rows.length;
+}
 
-  console.log(
-    `PostgreSQL; model: local OpenAI-compatible server, first token at once, then ${REPLY_TOKENS.length} tokens ${TOKEN_DELAY_MS} ms apart (the probe's and the throughput test's replies: 3 tokens at once)`,
-  );
-  console.log(`RSS at rest: site ${memoryMiB(site.child.pid!).rss.toFixed(0)} MiB, relay ${memoryMiB(targets[0]!.pid).rss.toFixed(0)} MiB\n`);
-
-  console.log(`Time to first token, a probe player's ${PROBE_TURNS} turns while the other streams run:`);
-  const latency: LatencyRow[] = [];
-  for (const streams of LATENCY_LEVELS) latency.push(await latencyLevel(streams, players));
-
-  console.log(`\nTurns per second with an instant model, ${THROUGHPUT_PLAYERS} players taking turns back to back:`);
-  const throughputRows: ThroughputRow[] = [];
-  for (let round = 0; round < 2; round += 1) {
-    for (const target of targets) {
-      const row = await throughput(target, players);
-      throughputRows.push(row);
-      console.log(
-        `${target.name.padStart(5)} │ ${row.turnsPerSecond.toFixed(0)} turns/s │ CPU a turn: process ${row.processCpuMs.toFixed(2)} ms, database ${row.databaseCpuMs.toFixed(2)} ms │ errors ${row.errors} │ load generator CPU ${(row.generatorShare * 100).toFixed(0)}%`,
-      );
-    }
-  }
-
-  console.log(`\nStreams held for ${CAPACITY_HOLD_MS / 1000} s at ${TOKEN_DELAY_MS} ms a token (each ending turn replaced at once):`);
-  const capacity: CapacityRow[] = [];
-  const stillResponsive = new Set(targets.map((target) => target.name));
-  for (const streams of CAPACITY_LEVELS) {
-    for (const target of targets.filter((candidate) => stillResponsive.has(candidate.name))) {
-      const row = await capacityLevel(target, streams, players);
-      capacity.push(row);
-      if (!row.responsive || row.refused > 0) stillResponsive.delete(target.name);
-    }
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // The report
-
+/** The measures, with their ratios to the relay's and issue 18's verdicts, printed and written. */
+function reportMeasures(latency: LatencyRow[], throughputRows: ThroughputRow[], capacity: CapacityRow[]) {
   const best = (name: Target["name"]) => Math.max(...throughputRows.filter((row) => row.name === name).map((row) => row.turnsPerSecond));
-  const mean = (name: Target["name"], pick: (row: ThroughputRow) => number) => {
-    const rows = throughputRows.filter((row) => row.name === name);
-    return rows.reduce((sum, row) => sum + pick(row), 0) / rows.length;
-  };
+  const mean = (name: Target["name"], pick: (row: ThroughputRow) => number) => meanOf(throughputRows, name, pick);
   const heldBy = (name: Target["name"]) => capacity.filter((row) => row.name === name && row.responsive && row.refused === 0).at(-1);
   const at200 = latency.find((row) => row.streams === 200) ?? latency.at(-1);
   const turnsRatio = best("site") / best("relay");
@@ -475,18 +502,106 @@ try {
       "",
       throughputTable,
       "",
-      `**Streams held** for ${CAPACITY_HOLD_MS / 1000} s, each ending turn replaced at once; a target stops climbing at the first level it does not hold within ${RESPONSIVE_P99_MS} ms at p99 or where its door refuses turns (the site's GAME_MASTER_MAX_STREAMS, default 2000):`,
+      `**Streams held** for ${CAPACITY_HOLD_MS / 1000} s, each ending turn replaced at once; a target stops climbing at the first level it does not hold within ${RESPONSIVE_P99_MS} ms at p99 or where it refuses turns (the site's door, GAME_MASTER_MAX_STREAMS, is set past the highest level; its default is ${GAME_MASTER_STREAMS_PER_CORE} a core):`,
       "",
       capacityTable,
       "",
       ...verdicts,
     ].join("\n"),
   );
+}
+
+/** Where the site's process spent its turns, from the CPU profile of its turns-per-second runs. */
+async function reportProfile(throughputRows: ThroughputRow[]) {
+  await site.stop();
+  const file = readdirSync(profileDir!).find((name) => name.endsWith(".cpuprofile"));
+  if (!file) throw new Error("The site wrote no CPU profile.");
+  const siteRows = throughputRows.filter((row) => row.name === "site");
+  const turns = siteRows.reduce((sum, row) => sum + row.turns, 0);
+  const { shares, busyMs, idleMs } = profileShares(
+    path.join(profileDir!, file),
+    siteRows.map((row) => row.window),
+  );
+  const relayCpu = meanOf(throughputRows, "relay", (row) => row.processCpuMs);
+  const siteCpu = meanOf(throughputRows, "site", (row) => row.processCpuMs);
+  const siteDatabaseCpu = meanOf(throughputRows, "site", (row) => row.databaseCpuMs);
+  const table = markdownTable(
+    ["part of the site's process", "share of its busy time", "ms a turn"],
+    shares.map(({ part, ms }) => [part, `${((ms / busyMs) * 100).toFixed(1)}%`, (ms / turns).toFixed(2)]),
+  );
+  const functions = [...siteFunctionTimes]
+    .filter(([, times]) => times.calls > 0)
+    .sort(([, a], [, b]) => b.selfMs - a.selfMs)
+    .map(([name, times]) => [name, (times.calls / turns).toFixed(2), (times.selfMs / turns).toFixed(2), (times.totalMs / turns).toFixed(2)]);
+  const databaseTable = markdownTable(["database function", "calls a turn", "own ms a turn", "ms a turn with what it calls"], functions);
+  console.log(`\n${table}\n\n${databaseTable}`);
+  writeReportSection(
+    "game-chat-profile",
+    "Where a turn's time goes in the site's process (`game-chat` under the profiler)",
+    [
+      `The turns-per-second test of the Game Master section, with the site under V8's CPU profiler (which slows it: these runs' rates are not compared). ${turns} turns in ${siteRows.length} runs of ${THROUGHPUT_MS / 1000} s; the process was busy ${((busyMs / (busyMs + idleMs)) * 100).toFixed(0)}% of the time, ${(busyMs / turns).toFixed(2)} ms a turn by the profiler's clock (by /proc, it used ${siteCpu.toFixed(2)} ms of CPU a turn; the relay ${relayCpu.toFixed(2)} ms). Each sample is put to the first part of its stack that says whose work it is (\`scripts/bench/cpu-profile.ts\`); a socket write's time includes waiting for a core while the process it woke runs.`,
+      "",
+      table,
+      "",
+      `The database's part, from PostgreSQL's own count of each PL/pgSQL function's calls and time in the same runs (\`track_functions = pl\`; by /proc, its backends used ${siteDatabaseCpu.toFixed(2)} ms of CPU a turn). A function's time is measured by the clock, so it includes waiting for a core and for locks:`,
+      "",
+      databaseTable,
+    ].join("\n"),
+    "BENCH_PROFILE=1 npm run bench -- game-chat",
+  );
+}
+
+try {
+  const players: Player[] = [];
+  for (let first = 0; first < PLAYERS; first += 10) {
+    players.push(...(await Promise.all(Array.from({ length: Math.min(10, PLAYERS - first) }, (_, offset) => signUp(first + offset)))));
+  }
+  await prepareStories(1_000_000);
+  // Warm up both: compile code paths, fill connection pools.
+  for (const target of targets) await Promise.all(players.slice(0, 50).map((player) => takeTurn(target, player, GAMES[0]!, true)));
+
+  console.log(
+    `PostgreSQL; model: local OpenAI-compatible server, first token at once, then ${REPLY_TOKENS.length} tokens ${TOKEN_DELAY_MS} ms apart (the probe's and the throughput test's replies: 3 tokens at once)`,
+  );
+  console.log(`RSS at rest: site ${memoryMiB(site.child.pid!).rss.toFixed(0)} MiB, relay ${memoryMiB(targets[0]!.pid).rss.toFixed(0)} MiB\n`);
+
+  if (LATENCY_LEVELS.length > 0) console.log(`Time to first token, a probe player's ${PROBE_TURNS} turns while the other streams run:`);
+  const latency: LatencyRow[] = [];
+  for (const streams of LATENCY_LEVELS) latency.push(await latencyLevel(streams, players));
+
+  console.log(`\nTurns per second with an instant model, ${THROUGHPUT_PLAYERS} players taking turns back to back:`);
+  const throughputRows: ThroughputRow[] = [];
+  for (let round = 0; round < 2; round += 1) {
+    for (const target of targets) {
+      const row = await throughput(target, players);
+      throughputRows.push(row);
+      console.log(
+        `${target.name.padStart(5)} │ ${row.turnsPerSecond.toFixed(0)} turns/s │ CPU a turn: process ${row.processCpuMs.toFixed(2)} ms, database ${row.databaseCpuMs.toFixed(2)} ms │ errors ${row.errors} │ load generator CPU ${(row.generatorShare * 100).toFixed(0)}%`,
+      );
+    }
+  }
+
+  if (CAPACITY_LEVELS.length > 0) {
+    console.log(`\nStreams held for ${CAPACITY_HOLD_MS / 1000} s at ${TOKEN_DELAY_MS} ms a token (each ending turn replaced at once):`);
+  }
+  const capacity: CapacityRow[] = [];
+  const stillResponsive = new Set(targets.map((target) => target.name));
+  for (const streams of CAPACITY_LEVELS) {
+    for (const target of targets.filter((candidate) => stillResponsive.has(candidate.name))) {
+      const row = await capacityLevel(target, streams, players);
+      capacity.push(row);
+      if (!row.responsive || row.refused > 0) stillResponsive.delete(target.name);
+    }
+  }
+
+  if (PROFILE) await reportProfile(throughputRows);
+  else reportMeasures(latency, throughputRows, capacity);
 } finally {
   await observer.end();
   for (const target of targets) await target.stop();
   for (const client of clients.values()) client.close();
   await modelThread.terminate();
   rmSync(dataDir, { recursive: true, force: true });
+  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   await scratch.drop();
 }

@@ -6,7 +6,8 @@
  *
  *   1. the session: the bearer token looked up (one round trip);
  *   2. the credit debited with its ledger row (apply_credit_change), the player's story found and
- *      its newest messages read, in one statement (one round trip, one commit);
+ *      its newest messages read — as many exchanges and characters as the site reads for its
+ *      default context — in one statement (one round trip, one commit);
  *   3. the game's prompt and published world (kept in memory) and the window sent to the model,
  *      its reply streamed through as game-chat's events (`data: {"content": …}`);
  *   4. the exchange stored in game_messages and the story moved on, in one statement (one round
@@ -20,14 +21,15 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
+import { storyReadLimits } from "#app/domain/game-master/tokens.server.ts";
 import { readBody } from "#tests/fakes/streaming-model.ts";
 
 const [databaseUrl, modelBaseUrl, model, storyTitle] = process.argv.slice(2);
 if (!databaseUrl || !modelBaseUrl || !model || !storyTitle)
   throw new Error("usage: relay.ts <database url> <model base url> <model> <story title>");
 
-/** As many recent messages as the site's context would hold of short turns. */
-const WINDOW_MESSAGES = 40;
+/** The window the site reads for its default context of 8,000 tokens: as many exchanges and characters. */
+const WINDOW = storyReadLimits(8000);
 
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
 const modelAgent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
@@ -41,8 +43,10 @@ for (const row of games.rows) prompts.set(row.slug, row.brief);
 
 const BEGIN = `WITH debit AS (SELECT outcome FROM apply_credit_change($1, -1, 'chat_message', $3)),
   story AS (SELECT id, exchanges FROM stories WHERE user_id = $1 AND game_slug = $2 AND title = $4),
-  recent AS (SELECT m.exchange, m.role, m.content FROM game_messages m, story
-    WHERE m.story_id = story.id AND m.removed_at IS NULL ORDER BY m.exchange DESC, m.role LIMIT ${WINDOW_MESSAGES})
+  reach AS (SELECT m.exchange, m.role, m.content,
+      coalesce(sum(m.characters) OVER (ORDER BY m.exchange DESC, m.role ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS newer
+    FROM game_messages m, story WHERE m.story_id = story.id AND m.removed_at IS NULL AND m.exchange > story.exchanges - ${WINDOW.maxExchanges}),
+  recent AS (SELECT exchange, role, content FROM reach WHERE newer < ${WINDOW.maxCharacters})
 SELECT (SELECT outcome FROM debit) AS outcome, story.id AS story_id, story.exchanges,
   (SELECT coalesce(json_agg(json_build_object('role', role, 'content', content) ORDER BY exchange, role DESC), '[]') FROM recent) AS messages
 FROM story`;

@@ -15,13 +15,13 @@ export function markdownTable(header: string[], rows: (string | number)[][]): st
 }
 
 /** Replaces (or adds at the end) the bench's section of docs/performance.md. */
-export function writeReportSection(name: string, title: string, body: string) {
+export function writeReportSection(name: string, title: string, body: string, command = `npm run bench -- ${name}`) {
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? "CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
   const section = [
     `<!-- bench:${name} -->`,
     `## ${title}`,
     "",
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine} with \`npm run bench -- ${name}\`.`,
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine} with \`${command}\`.`,
     "",
     body.trim(),
     `<!-- /bench:${name} -->`,

@@ -10,6 +10,8 @@ import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 import type { Page } from "playwright-core";
 
 const SCREENSHOTS = "test-results/play";
+/** A reply's stream is a few kilobytes: at this rate it takes seconds to arrive. */
+const SLOW_DOWNLOAD_BYTES_PER_SECOND = 2_000;
 const GAME = "empress-simulator";
 
 let server: TestServer;
@@ -104,11 +106,13 @@ describe("playing a game", () => {
     // The opening scene is free.
     await expectBalance(page, 20);
 
-    // Turn 2: a suggested choice fills the input; Enter sends it.
+    // Turn 2: a suggested choice fills the input; Enter sends it. (Once the reply is done: its
+    // controls are back.)
+    await page.getByRole("button", { name: "Retry", exact: true }).waitFor();
     const choice = page.getByRole("list", { name: "Suggested actions" }).getByRole("button").first();
     const choiceText = ((await choice.textContent()) ?? "").replace(/^1/, "");
     await choice.click();
-    expect(await input(page).inputValue()).toBe(choiceText);
+    await expect.poll(() => input(page).inputValue()).toBe(choiceText);
     const turnRequest = page.waitForRequest((request) => request.url().endsWith("/api/game-chat"));
     await input(page).press("Enter");
     // The server owns the story: however long it is, the page sends the new message alone.
@@ -272,6 +276,16 @@ describe("playing a game", () => {
     await expect.poll(() => distanceFromEnd(page)).toBeLessThan(2);
 
     // Scrolling up with the wheel while the next reply streams: the view stays where the player put it.
+    // The reply arrives over a slow connection, so it is still arriving when the wheel turns however
+    // busy the machine is.
+    const network = await page.context().newCDPSession(page);
+    await network.send("Network.enable");
+    await network.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 0,
+      downloadThroughput: SLOW_DOWNLOAD_BYTES_PER_SECOND,
+      uploadThroughput: -1,
+    });
     await input(page).fill("I summon the chief eunuch.");
     await input(page).press("Enter");
     await page.waitForFunction(
@@ -286,6 +300,7 @@ describe("playing a game", () => {
     await page.mouse.wheel(0, -2000);
     const streamingAfterScroll = await page.locator('[role="log"] li[aria-busy="true"]').count();
     await waitForReplyWithChoices(page);
+    await network.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     // The reply was still arriving after the player scrolled up, and the view did not follow it.
     expect(streamingAfterScroll).toBe(1);
     expect(await distanceFromEnd(page)).toBeGreaterThan(1000);

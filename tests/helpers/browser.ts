@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { expect } from "vitest";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -80,12 +79,11 @@ export async function seriousAccessibilityViolations(page: Page) {
     .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
 }
 
-/** Waits for a toast titled exactly `title`, and checks that it says `description`. */
+/**
+ * Waits for a toast titled exactly `title` that says `description`: an earlier toast with the same
+ * title may still be showing.
+ */
 export async function expectToast(page: Page, title: string, description?: string) {
-  const toast = page
-    .locator("[data-sonner-toast]")
-    .filter({ has: page.getByText(title, { exact: true }) })
-    .first();
-  await toast.waitFor();
-  if (description) expect(await toast.textContent()).toContain(description);
+  const titled = page.locator("[data-sonner-toast]").filter({ has: page.getByText(title, { exact: true }) });
+  await (description ? titled.filter({ hasText: description }) : titled).first().waitFor();
 }

@@ -1,32 +1,53 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { SQL } from "drizzle-orm";
 import { connectDatabase, type Database, type DatabaseConnection } from "#app/db/client.server.ts";
 
+type Driver = "pglite" | "postgres";
+
 /**
- * A fresh, migrated database for one test file: PGlite in a temporary directory, or — in the
- * "postgres" test project (TEST_DATABASE_URL set) — a new PostgreSQL database created next to
- * TEST_DATABASE_URL's and dropped after.
+ * Where the run's prepared database is (prepared-database.ts makes it), for the workers'
+ * createTestDatabase({ prepared: true }): a PGlite directory, or a PostgreSQL database's name.
+ */
+export const PREPARED_DATABASE: Record<Driver, string> = {
+  pglite: "TEST_PREPARED_PGLITE_DIR",
+  postgres: "TEST_PREPARED_POSTGRES_DATABASE",
+};
+
+/** The driver of this test project: PostgreSQL in the "postgres" project, PGlite elsewhere. */
+function projectDriver(): Driver {
+  return process.env.TEST_DATABASE_URL && process.env.TEST_DATABASE_DRIVER === "postgres" ? "postgres" : "pglite";
+}
+
+/**
+ * A database for one test file: PGlite in a temporary directory, or — in the "postgres" test
+ * project (TEST_DATABASE_URL set) — a new PostgreSQL database created next to TEST_DATABASE_URL's
+ * and dropped after. Empty, as a first start finds it; or, `prepared`, a copy of the run's database
+ * migrated and seeded once (prepared-database.ts), as a server leaves it after its first start.
  */
 export interface TestDatabase {
   /** Environment that points a server at this database. */
   env: { DATABASE_URL?: string; DATA_DIR: string };
-  driver: "pglite" | "postgres";
+  driver: Driver;
+  /** What a copy of this database is made from: its PGlite directory, or its PostgreSQL name. */
+  source: string;
   /** Opens a connection (migrated). For PGlite only one may be open at a time. */
   connect(): Promise<DatabaseConnection>;
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase({ prepared = false, driver = projectDriver() } = {}): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "pae-test-"));
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl || process.env.TEST_DATABASE_DRIVER !== "postgres") {
+  const preparedSource = prepared ? process.env[PREPARED_DATABASE[driver]] : undefined;
+  if (driver === "pglite") {
+    if (preparedSource) cpSync(path.join(preparedSource, "pglite"), path.join(dataDir, "pglite"), { recursive: true });
     return {
       env: { DATA_DIR: dataDir },
-      driver: "pglite",
+      driver,
+      source: dataDir,
       connect: () => connectDatabase({ dataDir, migrate: true }),
       async drop() {
         rmSync(dataDir, { recursive: true, force: true });
@@ -34,17 +55,20 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     };
   }
 
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error("A PostgreSQL test database needs TEST_DATABASE_URL.");
   const name = `test_${Date.now()}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(preparedSource ? `CREATE DATABASE ${name} TEMPLATE ${preparedSource}` : `CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const databaseUrl = url.toString();
   return {
     env: { DATABASE_URL: databaseUrl, DATA_DIR: dataDir },
-    driver: "postgres",
+    driver,
+    source: name,
     connect: () => connectDatabase({ databaseUrl, dataDir, migrate: true, maxConnections: 10 }),
     async drop() {
       const client = new pg.Client({ connectionString: adminUrl });

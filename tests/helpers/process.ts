@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { killWithTheTestFile } from "./leftover-processes.ts";
 import { freePort } from "./server.ts";
 
 const PROJECT = path.resolve(import.meta.dirname, "../..");
@@ -55,6 +56,7 @@ export async function startServerProcess(
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  killWithTheTestFile(child);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
 
   await untilReady(url, exited, () => output);
@@ -74,6 +76,7 @@ export async function startServerProcess(
 export function runProjectScript(args: string[], env: Record<string, string | undefined>) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, args, { cwd: PROJECT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    killWithTheTestFile(child);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -18,16 +18,16 @@ export interface TestServer {
 }
 
 /**
- * Starts the built app (`npm run build`) in this test process on a free port, against a fresh
- * database. The configuration is read once per process, so one test file runs one server
- * configuration; `env` adds variables to the embedded defaults (or says them once the database
- * exists, to reach it another way).
+ * Starts the built app (`npm run build`) in this test process on a free port, against a database
+ * of its own, begun as a copy of the run's prepared one. The configuration is read once per
+ * process, so one test file runs one server configuration; `env` adds variables to the embedded
+ * defaults (or says them once the database exists, to reach it another way).
  */
 export async function startTestServer(
   envOrFromDatabase: Record<string, string | undefined> | ((database: TestDatabase) => Promise<Record<string, string | undefined>>) = {},
 ): Promise<TestServer> {
   if (!existsSync(BUILD_ENTRY)) throw new Error("Build the app first: npm run build");
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ prepared: true });
   const env = typeof envOrFromDatabase === "function" ? await envOrFromDatabase(database) : envOrFromDatabase;
   const port = await freePort();
   Object.assign(process.env, {

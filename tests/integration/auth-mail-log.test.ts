@@ -8,7 +8,7 @@ let database: TestDatabase;
 let server: ServerProcess;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
+  database = await createTestDatabase({ prepared: true });
   server = await startServerProcess({ ...database.env, SMTP_URL: undefined });
 });
 

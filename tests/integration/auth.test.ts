@@ -399,6 +399,21 @@ describe("sessions read on every request", () => {
     expect(renewed!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29 * DAY_MS);
   });
 
+  it("renew a session due for it on a Game Master call too, which then plays", async () => {
+    const player = await signUp(server);
+    const renewedTwoDaysAgo = new Date(Date.now() + 28 * DAY_MS);
+    await server.connection.db.update(session).set({ expiresAt: renewedTwoDaysAgo }).where(eq(session.userId, player.userId));
+    const turn = await server.fetch("/api/game-chat", {
+      method: "POST",
+      headers: { Cookie: player.cookie, "Content-Type": "application/json" },
+      body: JSON.stringify({ message: "I look around.", game_slug: "empress-simulator" }),
+    });
+    expect(turn.status).toBe(200);
+    expect(await turn.text()).toContain("data: [DONE]");
+    const renewed = await storedSession(player.userId);
+    expect(renewed!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29 * DAY_MS);
+  });
+
   it("refuse an expired session and delete it", async () => {
     const player = await signUp(server);
     await server.connection.db

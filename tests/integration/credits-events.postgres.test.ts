@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runSupportCommand } from "#app/domain/support-commands.server.ts";
+import { runSupportCall } from "#app/domain/support-commands.server.ts";
 import { STARTER_CREDITS } from "#app/lib/constants.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import { startServerProcess, type ServerProcess } from "#tests/helpers/process.ts";
@@ -41,7 +41,7 @@ describe("live balances across two instances", () => {
     expect(await onFirst.nextCredits()).toBe(STARTER_CREDITS);
 
     // The support command runs in this process, on the first instance's database connection.
-    await runSupportCommand("credits:grant", [player.email, "5"]);
+    await runSupportCall({ command: "credits:grant", email: player.email, credits: 5 });
     expect(await onSecond.nextCredits(WITHIN_A_SECOND)).toBe(STARTER_CREDITS + 5);
     expect(await onFirst.nextCredits(WITHIN_A_SECOND)).toBe(STARTER_CREDITS + 5);
     onSecond.close();

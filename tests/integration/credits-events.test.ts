@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { creditsEventStream, MAX_STREAMS_PER_USER, openCreditStreams, RECONNECT_MS } from "#app/domain/realtime.server.ts";
-import { runSupportCommand } from "#app/domain/support-commands.server.ts";
+import { runSupportCall } from "#app/domain/support-commands.server.ts";
 import { STARTER_CREDITS } from "#app/lib/constants.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import { startServerProcess } from "#tests/helpers/process.ts";
@@ -25,7 +25,7 @@ function stream(account: TestAccount) {
 }
 
 function grant(account: TestAccount, credits: number) {
-  return runSupportCommand("credits:grant", [account.email, String(credits)]);
+  return runSupportCall({ command: "credits:grant", email: account.email, credits });
 }
 
 async function eventually(check: () => boolean, timeoutMs = 5000) {

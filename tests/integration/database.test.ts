@@ -265,7 +265,7 @@ describe("a stored story read for the model's context as a turn begins", () => {
     // What a new turn reads: the exchanges before the one it begins.
     return async (read: { maxExchanges: number; maxCharacters: number } = limits) => {
       const begun = await beginTurn({
-        userId,
+        caller: { userId },
         storyId,
         turnId: randomUUID(),
         kind: "turn",

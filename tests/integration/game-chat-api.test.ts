@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { games, stories } from "#app/db/schema.ts";
+import { games, session, stories, user } from "#app/db/schema.ts";
 import { PLAY_TEXTS, PLAY_TOASTS, welcomeMessage } from "#app/lib/play-texts.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import {
@@ -44,6 +44,20 @@ describe("POST /api/game-chat refuses what it cannot play, with a JSON message",
     const response = await postChat(server, undefined, { message: "Hello", game_slug: TEST_GAME.slug });
     expect(response.status).toBe(401);
     expect((await response.json()).error).toMatch(/sign in/i);
+  });
+
+  it("401 for a token that names no session, and for a disabled account's session that outlived it, spending nothing", async () => {
+    const stranger = await postChat(server, { ...player, token: "no-such-session-token" }, { message: "Hello", game_slug: TEST_GAME.slug });
+    expect(stranger.status).toBe(401);
+    expect((await stranger.json()).error).toBe("Please sign in to continue.");
+
+    // Disabling deletes an account's sessions; one written meanwhile must not play either.
+    const disabled = await signUp(server);
+    await server.connection.db.update(user).set({ disabledAt: new Date() }).where(eq(user.id, disabled.userId));
+    expect(await server.connection.db.$count(session, eq(session.userId, disabled.userId))).toBe(1);
+    const refused = await postChat(server, disabled, { message: "Hello", game_slug: TEST_GAME.slug });
+    expect(refused.status).toBe(401);
+    await expectNothingSpent(disabled);
   });
 
   it.each([

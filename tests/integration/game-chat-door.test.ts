@@ -37,7 +37,9 @@ describe("the Game Master's door", () => {
   it("refuses a call past the configured number of streams with 503 and Retry-After, spending nothing, and admits the next once a reply ends", async () => {
     const [first, second, refused] = [await playerInStory(), await playerInStory(), await playerInStory()];
     const tokens = ["The ", "tide ", "turns."];
-    model.script(() => ({ tokens, tokenDelayMs: 400 }));
+    // Replies of a few seconds: they must still hold their places when the third call comes, after
+    // two calls' worth of time on a loaded machine.
+    model.script(() => ({ tokens, tokenDelayMs: 1_000 }));
     const streaming = [await turn(first, "I light the lantern."), await turn(second, "I count the crates.")];
     expect(streaming.map((response) => response.status)).toEqual([200, 200]);
 

@@ -139,12 +139,15 @@ describe("what a turn moves", () => {
   });
 
   it("counts the reply holding the door's place while it is written, and the call the full door refuses", async () => {
-    model.script(() => ({ tokens: ["The ", "tide ", "turns ", "slowly."], tokenDelayMs: 300 }));
+    // A reply of a few seconds, and the second player signed up before it begins: on a loaded
+    // machine a sign-up outlasted a shorter reply, and the door was free again.
+    model.script(() => ({ tokens: ["The ", "tide ", "turns ", "slowly."], tokenDelayMs: 1_000 }));
+    const second = await signUp(server);
     const before = await samples();
     const writing = await postChat(server, player, { message: "I wait for the tide.", game_slug: TEST_GAME.slug });
     expect(writing.status).toBe(200);
     expect(total(await samples(), "game_master_streams_active")).toBe(1);
-    const turnedAway = await postChat(server, await signUp(server), { message: "Me too.", game_slug: TEST_GAME.slug });
+    const turnedAway = await postChat(server, second, { message: "Me too.", game_slug: TEST_GAME.slug });
     expect(turnedAway.status).toBe(503);
     expect((await readTurn(writing)).done).toBe(true);
     const after = await samples();

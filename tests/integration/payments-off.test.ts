@@ -109,7 +109,7 @@ describe("/credits", () => {
 describe("starting the server", () => {
   it("logs one warning that payments are off, and why", async () => {
     // Its own process as `npm start` runs it: the log is its standard output.
-    const database = await createTestDatabase();
+    const database = await createTestDatabase({ prepared: true });
     const child = await startServerProcess({ ...PRODUCTION_WITHOUT_PAYMENTS, DATABASE_URL: undefined, ...database.env });
     try {
       await expect.poll(() => child.output()).toContain("Payments are off");

@@ -40,7 +40,9 @@ describe("the server process", () => {
     const second = await startServerProcess(database.env);
     expect((await signIn(second.url, "restart@example.com")).status).toBe(200);
     expect(await second.stop()).toBe(0);
-  });
+    // Two process lives, the first migrating and seeding a fresh database: on PGlite with other
+    // files running beside it on two cores, that has taken longer than one test's default.
+  }, 120_000);
 
   it("stops with one line naming a bad configuration value", async () => {
     const result = await runProjectScript(["server/main.ts"], { ...database.env, PORT: "not-a-port" });

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { gameMessages, games, replyVersions, stories } from "#app/db/schema.ts";
 import { TURN_SWEEP_MS } from "#app/domain/game-master/turn-leases.server.ts";
-import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
+import { PLAY_TEXTS, PLAY_TOASTS, STORY_REFUSALS } from "#app/lib/play-texts.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import {
@@ -342,6 +342,39 @@ describe("a turn that outlives its page", () => {
       ]),
     );
     expect(await balanceAndLedger(player)).toEqual({ balance: 19, ledger: 19 });
+  });
+
+  it("refuses Retry and Continue on a lost reply, spending nothing; Send again answers it", async () => {
+    const { player, storyId } = await playing();
+    await server.connection.db.execute(
+      sql`SELECT * FROM begin_story_operation(${storyId}::uuid, ${player.userId}, gen_random_uuid(), 'turn', NULL, 'Lost with its server.', 1, 0)`,
+    );
+    expect((await storyOf(player, storyId)).messages.at(-1)).toMatchObject({ content: "", status: "interrupted" });
+    const before = { story: await storyOf(player, storyId), credits: await balanceAndLedger(player) };
+
+    for (const control of ["retry", "continue"]) {
+      const refused = await api(player, `/api/stories/${storyId}/${control}`, { body: { exchange: 3 } });
+      expect({ control, status: refused.status, body: await refused.json() }).toEqual({
+        control,
+        status: 409,
+        body: { code: "story_changed", error: STORY_REFUSALS.lost },
+      });
+    }
+    expect(await storyOf(player, storyId)).toEqual(before.story);
+    expect(await balanceAndLedger(player)).toEqual(before.credits);
+    const lostReply = before.story.messages.at(-1)!.id;
+    expect(await server.connection.db.select().from(replyVersions).where(eq(replyVersions.messageId, lostReply))).toEqual([]);
+
+    model.script(() => ({ tokens: ["Found ", "again."] }));
+    const sentAgain = await readTurn(
+      await api(player, `/api/stories/${storyId}/edit`, { body: { exchange: 3, message: "Lost with its server." } }),
+    );
+    expect(sentAgain).toMatchObject({ text: "Found again.", done: true });
+    expect((await storyOf(player, storyId)).messages.slice(-2)).toMatchObject([
+      { role: "user", content: "Lost with its server.", status: "complete" },
+      { role: "assistant", content: "Found again.", status: "complete" },
+    ]);
+    expect(await balanceAndLedger(player)).toEqual({ balance: before.credits.balance - 1, ledger: before.credits.ledger - 1 });
   });
 
   it("is settled by the next turn itself, which then begins in its place", async () => {

@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user, userRoles } from "#app/db/schema.ts";
@@ -71,9 +74,34 @@ describe("admin:grant and admin:revoke while the server runs", () => {
   });
 });
 
+describe("a mistyped command or argument", () => {
+  it("is refused before the database is opened", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "pae-cli-"));
+    try {
+      const cases: [string[], string][] = [
+        [
+          ["credits:grant", "player@example.com", "lots"],
+          "Give the number of credits as a whole number, for example: credits:grant -- player@example.com 50",
+        ],
+        [["admin:grant"], "Give the user's email address."],
+        [["admin:grnat", "player@example.com"], 'Unknown command "admin:grnat". Known: admin:grant, admin:revoke, credits:grant.'],
+      ];
+      for (const [args, message] of cases) {
+        const result = await cli(args, { DATA_DIR: dataDir });
+        expect(result, args.join(" ")).toMatchObject({ code: 1, stdout: "" });
+        expect(result.stderr.trim()).toBe(message);
+      }
+      // PGlite makes its directory when it is opened.
+      expect(existsSync(path.join(dataDir, "pglite"))).toBe(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("admin:grant with no server running", () => {
   it("opens the database itself", async () => {
-    const database = await createTestDatabase();
+    const database = await createTestDatabase({ prepared: true });
     try {
       const email = uniqueEmail("offline");
       const setup = await database.connect();

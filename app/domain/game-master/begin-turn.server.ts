@@ -6,14 +6,21 @@ import type { Story } from "../stories.server.ts";
 import type { StoredConversation } from "./context.server.ts";
 
 /**
- * The start of a Game Master call in one round trip (begin_turn, migration 0011): the player's
- * rate limit counted, their story found (or begun), an abandoned call in it settled, the free
+ * The start of a Game Master call in one round trip (begin_turn, migration 0011; with the
+ * session read in the same statement, begin_turn_for_session, 0015): the player's rate limit counted, their story found (or begun), an abandoned call in it settled, the free
  * opening's limit counted, the credit debited with the player's message and the reply-to-be
  * stored, and what the model's context is built from read — in one statement and one commit.
  */
 
+/**
+ * Who calls: a user whose session was read, or a session token begin_turn_for_session reads in
+ * the same statement (migration 0015), valid while it expires after `renewalDueUntil` (later, it
+ * is better-auth's to read) and, with `requireVerified`, of a confirmed email address.
+ */
+export type TurnCaller = { userId: string } | { sessionToken: string; renewalDueUntil: Date; requireVerified: boolean };
+
 export interface BeginTurnRequest {
-  userId: string;
+  caller: TurnCaller;
   /** The game of a new turn (its player's latest story, begun if there is none); with storyId, the game that story must be of. */
   gameSlug?: string;
   storyId?: string;
@@ -55,7 +62,8 @@ export interface BegunTurn {
 export type BeginTurnOutcome =
   | BegunTurn
   | { outcome: "rate_limited" | "opening_limited"; limit: RateLimitResult }
-  | { outcome: "game_missing" | "missing" | "busy" | "stale" | "insufficient" };
+  | { outcome: "game_missing" | "missing" | "busy" | "stale" | "lost" | "insufficient" }
+  | { outcome: "no_session" | "session_renewal" | "email_not_confirmed" };
 
 const columns = {
   outcome: sql<BeginTurnOutcome["outcome"]>`outcome`,
@@ -93,11 +101,22 @@ const beginTurnQuery = preparedQuery((database) => {
     .prepare("begin_turn");
 });
 
-export async function beginTurn(request: BeginTurnRequest): Promise<BeginTurnOutcome> {
-  const { chatLimit, openingLimit, now = Date.now() } = request;
-  if (chatLimit.windowMs !== openingLimit.windowMs) throw new Error("begin_turn counts both limits in one window length.");
-  const [row] = await beginTurnQuery().execute({
-    userId: request.userId,
+const beginTurnForSessionQuery = preparedQuery((database) => {
+  const p = sql.placeholder;
+  return database
+    .select(columns)
+    .from(
+      sql`begin_turn_for_session(${p("sessionToken")}, ${p("renewalDueUntil")}::timestamptz, ${p("requireVerified")}::boolean,
+        ${p("gameSlug")}, ${p("storyId")}::uuid, ${p("turnId")}::uuid, ${p("kind")}, ${p("exchange")}::int, ${p("message")},
+        ${p("cost")}::int, ${p("leaseSeconds")}::int, ${p("now")}::bigint, ${p("windowMs")}::int, ${p("chatLimitName")}, ${p("chatLimit")}::int,
+        ${p("openingLimitName")}, ${p("openingLimit")}::int, ${p("maxExchanges")}::int, ${p("maxCharacters")}::int)`,
+    )
+    .prepare("begin_turn_for_session");
+});
+
+function executeBeginTurn({ caller, ...request }: BeginTurnRequest, now: number) {
+  const { chatLimit, openingLimit } = request;
+  const parameters = {
     gameSlug: request.gameSlug ?? null,
     storyId: request.storyId ?? null,
     turnId: request.turnId,
@@ -108,13 +127,34 @@ export async function beginTurn(request: BeginTurnRequest): Promise<BeginTurnOut
     leaseSeconds: request.leaseSeconds,
     now,
     windowMs: chatLimit.windowMs,
-    chatKey: rateLimitKey(chatLimit, request.userId),
     chatLimit: chatLimit.limit,
-    openingKey: rateLimitKey(openingLimit, request.userId),
     openingLimit: openingLimit.limit,
     maxExchanges: request.maxExchanges,
     maxCharacters: request.maxCharacters,
+  };
+  if ("userId" in caller) {
+    return beginTurnQuery().execute({
+      ...parameters,
+      userId: caller.userId,
+      chatKey: rateLimitKey(chatLimit, caller.userId),
+      openingKey: rateLimitKey(openingLimit, caller.userId),
+    });
+  }
+  // begin_turn_for_session makes the limits' keys from their names as rateLimitKey does.
+  return beginTurnForSessionQuery().execute({
+    ...parameters,
+    sessionToken: caller.sessionToken,
+    renewalDueUntil: caller.renewalDueUntil.toISOString(),
+    requireVerified: caller.requireVerified,
+    chatLimitName: chatLimit.name,
+    openingLimitName: openingLimit.name,
   });
+}
+
+export async function beginTurn(request: BeginTurnRequest): Promise<BeginTurnOutcome> {
+  const { chatLimit, openingLimit, now = Date.now() } = request;
+  if (chatLimit.windowMs !== openingLimit.windowMs) throw new Error("begin_turn counts both limits in one window length.");
+  const [row] = await executeBeginTurn(request, now);
   if (!row) throw new Error("begin_turn returned nothing.");
   switch (row.outcome) {
     case "rate_limited":

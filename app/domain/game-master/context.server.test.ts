@@ -94,7 +94,6 @@ describe("buildModelContext", () => {
     for (const budget of [600, 2000, 8000]) {
       const context = buildModelContext({ brief, conversation: { messages: story(300), hasGap: false }, message: "Next", budgetTokens: budget });
       expect(contextTokens(context)).toBeLessThanOrEqual(budget);
-      expect(context.tokens).toBe(contextTokens(context));
       expect(context.messages.slice(0, 2).map((message) => message.content.split(" ")[1])).toEqual(["0", "0"]);
       const numbers = context.messages.slice(2, -1).map((message) => Number(message.content.split(" ")[1]));
       expect(numbers.at(-1)).toBe(299);

@@ -31,8 +31,6 @@ export interface StoredConversation {
 export interface ModelContext {
   system: string;
   messages: ConversationMessage[];
-  /** Estimated tokens of everything sent (system prompt and messages). */
-  tokens: number;
   /** How many of the newest turns before the new message were kept (the opening aside). */
   keptTurns: number;
 }
@@ -68,6 +66,31 @@ function groupTurns(messages: ConversationMessage[]): ConversationMessage[][] {
 
 function messagesTokens(messages: ConversationMessage[]) {
   return messages.reduce((sum, message) => sum + estimateMessageTokens(message.content), 0);
+}
+
+/** A brief's prompt and world sections, with what each costs. */
+interface MeasuredBrief {
+  prompt: string;
+  promptTokens: number;
+  sections: { section: WorldSection; tokens: number }[];
+}
+
+// A game's brief is kept in memory, the same object for every turn until an admin changes the
+// game (game-source.server.ts): its ~15 KB are measured once, not on every turn.
+const measuredBriefs = new WeakMap<StoryBrief, MeasuredBrief>();
+
+function measure(brief: StoryBrief): MeasuredBrief {
+  let measured = measuredBriefs.get(brief);
+  if (!measured) {
+    const prompt = brief.prompt.trim();
+    measured = {
+      prompt,
+      promptTokens: estimateTokens(prompt),
+      sections: brief.sections.map((section) => ({ section, tokens: estimateTokens(renderWorldSection(section)) + SEPARATOR_TOKENS })),
+    };
+    measuredBriefs.set(brief, measured);
+  }
+  return measured;
 }
 
 /**
@@ -110,14 +133,15 @@ export function buildModelContext({
     memoryTokens +
     stateTokens;
   // The game's own prompt is never dropped; only a budget smaller than the prompt shortens it.
-  const prompt = truncateToTokens(brief.prompt.trim(), budgetTokens - fixedTokens);
-  let used = fixedTokens + estimateTokens(prompt);
+  const measured = measure(brief);
+  const promptFits = measured.promptTokens <= budgetTokens - fixedTokens;
+  const prompt = promptFits ? measured.prompt : truncateToTokens(measured.prompt, budgetTokens - fixedTokens);
+  let used = fixedTokens + (promptFits ? measured.promptTokens : estimateTokens(prompt));
 
   const worldLimit = Math.min(Math.floor(budgetTokens * WORLD_SHARE), budgetTokens - used);
   const sections: WorldSection[] = [];
   let worldTokens = estimateTokens(WORLD_INTRODUCTION) + SEPARATOR_TOKENS;
-  for (const section of brief.sections) {
-    const cost = estimateTokens(renderWorldSection(section)) + SEPARATOR_TOKENS;
+  for (const { section, tokens: cost } of measured.sections) {
     if (worldTokens + cost > worldLimit) continue;
     sections.push(section);
     worldTokens += cost;
@@ -139,5 +163,5 @@ export function buildModelContext({
   const history = [...(keptOpening ? opening : []), ...rest.slice(firstKept).flat()];
   const system = renderSystemPrompt({ title: brief.title, prompt }, sections, { turnsOmitted, memory: remembered, trackedState });
   const messages = [...history, { role: "user" as const, content: finalMessage }];
-  return { system, messages, tokens: estimateTokens(system) + messagesTokens(messages), keptTurns: rest.length - firstKept };
+  return { system, messages, keptTurns: rest.length - firstKept };
 }

@@ -53,10 +53,18 @@ function unescapeAttribute(value: string) {
   return value.replaceAll("&quot;", '"').replaceAll("&amp;", "&");
 }
 
+// A kept brief's sections are the same objects on every turn: each is rendered once.
+const renderedSections = new WeakMap<WorldSection, string>();
+
 export function renderWorldSection(section: WorldSection) {
-  // A section must not be able to close its own tag early.
-  const content = section.content.replaceAll("</world_content>", "</ world_content>").trim();
-  return `<world_content type="${section.contentType}" title="${escapeAttribute(section.title)}">\n${content}\n</world_content>`;
+  let rendered = renderedSections.get(section);
+  if (rendered === undefined) {
+    // A section must not be able to close its own tag early.
+    const content = section.content.replaceAll("</world_content>", "</ world_content>").trim();
+    rendered = `<world_content type="${section.contentType}" title="${escapeAttribute(section.title)}">\n${content}\n</world_content>`;
+    renderedSections.set(section, rendered);
+  }
+  return rendered;
 }
 
 export const WORLD_INTRODUCTION =

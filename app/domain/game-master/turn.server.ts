@@ -8,14 +8,14 @@ import { CREDITS_PER_MESSAGE } from "../../lib/constants.ts";
 import { trackInFlight } from "../../lib/in-flight.server.ts";
 import { creditsSpent, gameMasterFirstToken, gameMasterTurns, type TurnOutcome } from "../../lib/metrics.server.ts";
 import { PLAY_TOASTS, RESEND_CONFIRMATION_PATH } from "../../lib/play-texts.ts";
-import type { SessionUser } from "../auth.server.ts";
+import type { SessionCaller, SessionUser } from "../auth.server.ts";
 import { InsufficientCreditsError } from "../credits.server.ts";
-import { BusyError, DomainError, NotFoundError, RateLimitedError } from "../errors.server.ts";
+import { BusyError, DomainError, NotFoundError, RateLimitedError, UnauthenticatedError } from "../errors.server.ts";
 import { rateLimitedError } from "../rate-limit.server.ts";
 import { applyStateChanges, resolveState, type StoryState } from "../../lib/tracked-stats.ts";
 import { refuseStoryChange, TURN_LEASE_SECONDS } from "../stories.server.ts";
 import { admitGameMasterCall } from "./admission.server.ts";
-import { beginTurn, type BegunTurn } from "./begin-turn.server.ts";
+import { beginTurn, type BegunTurn, type TurnCaller } from "./begin-turn.server.ts";
 import { buildModelContext, type ModelContext } from "./context.server.ts";
 import { StateBlockFilter } from "./state-block.server.ts";
 import { CONTINUE_INSTRUCTION, type TrackedState } from "./story-brief.server.ts";
@@ -62,7 +62,7 @@ export type StoryCall =
   | { kind: "continue"; exchange: number };
 
 export interface StoryCallRequest {
-  user: SessionUser;
+  caller: SessionCaller;
   /** The game of a new turn (its player's latest story), or of the story a control acts on. */
   gameSlug?: string;
   storyId?: string;
@@ -112,32 +112,45 @@ function refusalOutcome(error: unknown): TurnOutcome {
   return error instanceof DomainError ? "refused" : "failed";
 }
 
-async function admitCall({ user, gameSlug, storyId, call, logger }: StoryCallRequest) {
-  const config = env();
-  if (config.REQUIRE_EMAIL_VERIFICATION && !user.emailVerified) {
-    throw new DomainError(
-      "email_not_confirmed",
-      `Please confirm your email address before playing. Open the link we sent you, or ask for a new one at ${RESEND_CONFIRMATION_PATH}.`,
-      { details: { resendUrl: RESEND_CONFIRMATION_PATH } },
-    );
-  }
-  const release = admitGameMasterCall(config.GAME_MASTER_MAX_STREAMS);
+function emailNotConfirmedError() {
+  return new DomainError(
+    "email_not_confirmed",
+    `Please confirm your email address before playing. Open the link we sent you, or ask for a new one at ${RESEND_CONFIRMATION_PATH}.`,
+    { details: { resendUrl: RESEND_CONFIRMATION_PATH } },
+  );
+}
+
+/** Where the site requires a confirmed address, a user whose session was read is refused at once. */
+function refuseUnconfirmedEmail(user: SessionUser) {
+  if (env().REQUIRE_EMAIL_VERIFICATION && !user.emailVerified) throw emailNotConfirmedError();
+}
+
+/** Who begin_turn is for: the user, or the session token it reads in the same statement. */
+function turnCaller(caller: SessionCaller): TurnCaller {
+  return caller.kind === "user"
+    ? { userId: caller.user.id }
+    : { sessionToken: caller.token, renewalDueUntil: caller.renewalDueUntil, requireVerified: env().REQUIRE_EMAIL_VERIFICATION };
+}
+
+async function admitCall(request: StoryCallRequest) {
+  if (request.caller.kind === "user") refuseUnconfirmedEmail(request.caller.user);
+  const release = admitGameMasterCall(env().GAME_MASTER_MAX_STREAMS);
   try {
-    return await beginCall({ user, gameSlug, storyId, call, logger }, release);
+    return await beginCall(request, release);
   } catch (error) {
     release();
     throw error;
   }
 }
 
-async function beginCall({ user, gameSlug, storyId, call, logger }: StoryCallRequest, release: () => void) {
+async function beginCall({ caller, gameSlug, storyId, call, logger }: StoryCallRequest, release: () => void): Promise<EventSource> {
   const config = env();
   const turnId = randomUUID();
   // The game's brief comes from memory (read again only after an admin's change), while the
   // database begins the call.
   const [begun, namedGame] = await Promise.all([
     beginTurn({
-      userId: user.id,
+      caller: turnCaller(caller),
       gameSlug,
       storyId,
       turnId,
@@ -170,6 +183,17 @@ async function beginCall({ user, gameSlug, storyId, call, logger }: StoryCallReq
       throw new NotFoundError(PLAY_TOASTS.gameNotFound.description);
     case "insufficient":
       throw new InsufficientCreditsError();
+    case "no_session":
+      throw new UnauthenticatedError();
+    case "email_not_confirmed":
+      throw emailNotConfirmedError();
+    case "session_renewal": {
+      // The session is due for its renewal (or expired): better-auth reads it, and writes.
+      const user = caller.kind === "token" ? await caller.readUser() : null;
+      if (!user) throw new UnauthenticatedError();
+      refuseUnconfirmedEmail(user);
+      return beginCall({ caller: { kind: "user", user }, gameSlug, storyId, call, logger }, release);
+    }
     default:
       refuseStoryChange(begun.outcome);
   }

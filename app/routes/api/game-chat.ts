@@ -23,11 +23,11 @@ const bodySchema = z.object({
 
 const gameChat = apiRoute({
   POST: endpoint({
-    access: "user",
+    access: "session",
     body: bodySchema,
-    handler: async ({ user, body, logger }) =>
+    handler: async ({ user: caller, body, logger }) =>
       eventStreamResponse(
-        await callGameMaster({ user, gameSlug: body.game_slug, storyId: body.story_id, call: { kind: "turn", message: body.message }, logger }),
+        await callGameMaster({ caller, gameSlug: body.game_slug, storyId: body.story_id, call: { kind: "turn", message: body.message }, logger }),
       ),
   }),
 });

@@ -16,9 +16,9 @@ const bodySchema = z.object({ exchange: seenExchange, message: playerMessage.opt
 
 const storyCall = apiRoute({
   POST: endpoint({
-    access: "user",
+    access: "session",
     body: bodySchema,
-    handler: async ({ user, params, body, logger }) => {
+    handler: async ({ user: caller, params, body, logger }) => {
       const kind = z.enum(CALLS).safeParse(params.call);
       if (!kind.success) throw new NotFoundError("There is no such story control.");
       let call: StoryCall;
@@ -28,7 +28,7 @@ const storyCall = apiRoute({
       } else {
         call = { kind: kind.data, exchange: body.exchange };
       }
-      return eventStreamResponse(await callGameMaster({ user, storyId: storyIdOf(params), call, logger }));
+      return eventStreamResponse(await callGameMaster({ caller, storyId: storyIdOf(params), call, logger }));
     },
   }),
 });
