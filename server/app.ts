@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { constants as zlibConstants } from "node:zlib";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import compression from "compression";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
@@ -137,6 +138,9 @@ interface AppOptions {
   routes: RoutePatterns;
 }
 
+/** Brotli's window for answers compressed as they are sent: 2^18 bytes, 256 KiB. */
+const RENDERED_PAGE_BROTLI_WINDOW_BITS = 18;
+
 /** Paths Express answers before React Router (the PGlite control route included), for the metrics' route labels. */
 const EXPRESS_ROUTES = ["/healthz", "/readyz", "/metrics", "/internal/cli", "/assets/*"];
 
@@ -261,6 +265,10 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
   // Server-sent events must reach the browser as they are written, never buffered for gzip.
   app.use(
     compression({
+      // Brotli's default window (4 MiB) is set up for every response, and on a rendered page that
+      // costs more than the compressing: a 256 KiB window holds any page whole, and doubled the
+      // signed-in pages a core serves (docs/decisions/039).
+      brotli: { params: { [zlibConstants.BROTLI_PARAM_LGWIN]: RENDERED_PAGE_BROTLI_WINDOW_BITS } },
       filter: (request, response) =>
         !String(response.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(request, response),
     }),

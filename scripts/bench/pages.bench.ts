@@ -41,6 +41,8 @@ interface Row {
   site: Load;
   baseline: Load;
   signedIn: Load;
+  /** The same signed-in page asked for without compression (Accept-Encoding: identity). */
+  signedInUncompressed: Load;
   pageBytes: number;
 }
 
@@ -127,8 +129,22 @@ async function measureDatabase(database: string, env: Record<string, string>): P
           siteLoads.push(await load(site.url + page, headers));
           baselineLoads.push(await load(baseline.url + page, headers));
         }
-        const signedIn = await load(site.url + page, { ...headers, Cookie: player.cookie });
-        rows.push({ database, page, site: median(siteLoads), baseline: median(baselineLoads), signedIn, pageBytes: sizes.get(page) ?? 0 });
+        // What compressing a rendered page as it is sent costs: the same page, compressed and not, in turns.
+        const signedInLoads: Load[] = [];
+        const uncompressedLoads: Load[] = [];
+        for (let round = 0; round < ROUNDS; round += 1) {
+          signedInLoads.push(await load(site.url + page, { ...headers, Cookie: player.cookie }));
+          uncompressedLoads.push(await load(site.url + page, { "Accept-Encoding": "identity", Cookie: player.cookie }));
+        }
+        rows.push({
+          database,
+          page,
+          site: median(siteLoads),
+          baseline: median(baselineLoads),
+          signedIn: median(signedInLoads),
+          signedInUncompressed: median(uncompressedLoads),
+          pageBytes: sizes.get(page) ?? 0,
+        });
       }
     } finally {
       baseline.stop();
@@ -158,6 +174,7 @@ async function firstVisitJavaScript(url: string) {
 }
 
 const ratio = (row: Row) => row.site.requestsPerSecond / row.baseline.requestsPerSecond;
+const compressionRatio = (row: Row) => row.signedIn.requestsPerSecond / row.signedInUncompressed.requestsPerSecond;
 const failed = (load: Load) => (load.failures ? ` (${load.failures} failed)` : "");
 
 console.log(
@@ -185,6 +202,8 @@ const table = markdownTable(
     "ratio",
     "signed-in req/s",
     "p99 ms",
+    "uncompressed req/s",
+    "compressed ÷ uncompressed",
     "bytes (br)",
   ],
   rows.map((row) => [
@@ -197,11 +216,14 @@ const table = markdownTable(
     `${ratio(row).toFixed(2)}×`,
     `${row.signedIn.requestsPerSecond}${failed(row.signedIn)}`,
     row.signedIn.p99,
+    `${row.signedInUncompressed.requestsPerSecond}${failed(row.signedInUncompressed)}`,
+    `${compressionRatio(row).toFixed(2)}×`,
     row.pageBytes,
   ]),
 );
 const worst = Math.min(...rows.map(ratio));
 const verdict = `Kept pages against the static file server: worst ratio ${worst.toFixed(2)}× (goal ≥ ${RATIO_GOAL}×) — ${worst >= RATIO_GOAL ? "met" : "MISSED"}.`;
+const compressionCost = `Signed-in pages compressed as browsers ask against the same pages uncompressed: ${Math.min(...rows.map(compressionRatio)).toFixed(2)}–${Math.max(...rows.map(compressionRatio)).toFixed(2)}×.`;
 
 /** The JavaScript a first visit to a game's page downloads, in one line. */
 async function firstVisitSummary() {
@@ -219,16 +241,17 @@ async function firstVisitSummary() {
 const javascript = await firstVisitSummary();
 
 console.log(table);
-console.log(`\n${verdict}\n${javascript}`);
+console.log(`\n${verdict}\n${compressionCost}\n${javascript}`);
 writeReportSection(
   "pages",
   "Public pages (`pages`)",
   [
-    `${CONNECTIONS} connections, ${DURATION_SECONDS} s per measurement, the median of ${ROUNDS} rounds in which the site and the static file server take turns; every request sends \`Accept-Encoding: ${ACCEPT_ENCODING}\` as browsers do, and the site logs each request at \`info\`. "Kept page" is what a signed-out visitor gets; the static file server (\`scripts/bench/static-file-server.ts\`) answers the same bytes with the same headers from memory. "Signed-in" renders the page for a player with a session.`,
+    `${CONNECTIONS} connections, ${DURATION_SECONDS} s per measurement, the median of ${ROUNDS} rounds in which the site and the static file server take turns; every request sends \`Accept-Encoding: ${ACCEPT_ENCODING}\` as browsers do, and the site logs each request at \`info\`. "Kept page" is what a signed-out visitor gets; the static file server (\`scripts/bench/static-file-server.ts\`) answers the same bytes with the same headers from memory. "Signed-in" renders the page for a player with a session, compressed as it is sent; "uncompressed" is the same page asked for with \`Accept-Encoding: identity\`, measured in turns with it.`,
     "",
     table,
     "",
     verdict,
+    compressionCost,
     javascript,
   ].join("\n"),
 );
