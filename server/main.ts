@@ -7,6 +7,15 @@ import type { RunningServer, StartOptions } from "./app.ts";
 
 type StartServer = (options?: StartOptions) => Promise<RunningServer>;
 
+// glibc gives a thread that finds the malloc arenas busy an arena of its own, and seldom returns
+// what it held. Pages compressed on libuv's threads left about 30 MiB there at rest; two arenas
+// hold the same load (docs/decisions/040). glibc reads the limit only as a process starts, so
+// the process starts again in place with it: same PID, flags and arguments. A limit the operator
+// set is kept.
+if (process.platform === "linux" && process.env.MALLOC_ARENA_MAX === undefined && process.execve) {
+  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], { ...process.env, MALLOC_ARENA_MAX: "2" });
+}
+
 const development = process.argv.includes("--development");
 // Set before React loads: it picks its production build from NODE_ENV.
 process.env.NODE_ENV ??= development ? "development" : "production";
