@@ -203,31 +203,33 @@ function isoBoxesEnd(bytes: Buffer, start: number): number | undefined {
 }
 
 /**
- * Whether everything after a JPEG's end is what the JPEG itself declares is there, as phones write
- * it: whole JPEGs where its MPF index puts them (a gain map, a preview, a depth map), then, if its
- * XMP declares a motion photo, an MP4 to the end of the file. A trailing JPEG must sit where the
- * index says and reach its EOI at the size the index says, not merely be a whole JPEG: cameras and
- * Android's Ultra HDR encoder write that index, a JPEG pasted after another has none, so asking for
- * it costs no MPF photo and keeps the rule "declared" rather than "anything that parses". What is
- * inside is not inspected (a JPEG or an MP4 can carry anything, as the primary can): the file must
- * be the shape its own metadata says, and nothing of it is kept.
+ * Where a JPEG file ends by its own account: its picture, then what it declares comes after, as
+ * phones write it: whole JPEGs where its MPF index puts them (a gain map, a preview, a depth map),
+ * then, if its XMP declares a motion photo, an MP4 to the end of the file. A trailing JPEG must sit
+ * where the index says and reach its EOI at the size the index says, not merely be a whole JPEG:
+ * cameras and Android's Ultra HDR encoder write that index, a JPEG pasted after another has none,
+ * so asking for it costs no MPF photo and keeps the rule "declared" rather than "anything that
+ * parses". What is inside is not inspected (a JPEG or an MP4 can carry anything, as the primary
+ * can): the file must be the shape its own metadata says, and nothing of it is kept.
  */
-function jpegTrailerIsDeclared(bytes: Buffer, primaryEnd: number): boolean {
+function jpegDeclaredEnd(bytes: Buffer): number | undefined {
+  const pictureEnd = jpegEnd(bytes);
+  if (pictureEnd === undefined || pictureEnd >= bytes.length) return pictureEnd;
   const declaredImages = mpfDeclaredImages(bytes);
-  let position = primaryEnd;
+  let position = pictureEnd;
   for (;;) {
     const image = declaredImages.find((candidate) => candidate.start === position);
     if (!image) break;
     const end = position + image.size;
-    if (end > bytes.length || bytes[position] !== 0xff || bytes[position + 1] !== 0xd8) return false;
-    if (jpegEnd(bytes.subarray(position, end)) !== image.size) return false;
+    if (end > bytes.length || bytes[position] !== 0xff || bytes[position + 1] !== 0xd8) return position;
+    if (jpegEnd(bytes.subarray(position, end)) !== image.size) return position;
     position = end;
   }
-  if (position === bytes.length) return true;
-  return declaresMotionPhoto(bytes) && isoBoxesEnd(bytes, position) === bytes.length;
+  if (position < bytes.length && declaresMotionPhoto(bytes) && isoBoxesEnd(bytes, position) === bytes.length) return bytes.length;
+  return position;
 }
 
-const CONTAINER_END: Record<string, (bytes: Buffer) => number | undefined> = { png: pngEnd, webp: webpEnd, jpeg: jpegEnd };
+const CONTAINER_END: Record<string, (bytes: Buffer) => number | undefined> = { png: pngEnd, webp: webpEnd, jpeg: jpegDeclaredEnd };
 
 /**
  * Markup and script that make a picture file something else too (an HTML page or a PHP script in
@@ -239,14 +241,14 @@ const FOREIGN_CONTENT = /<script|<html|<\?php|<!doctype|<iframe|<body|<object|<e
  * A polyglot is a file that is a valid picture and also something else: a ZIP, a page or a script
  * after the picture's end, or markup hidden inside it. We re-encode, so such bytes are never
  * served; we refuse the file anyway so nothing of it is stored, and so the admin learns it. A
- * phone's JPEG may go on after its end with what it declares (jpegTrailerIsDeclared): refusing
+ * phone's JPEG ends after what it declares comes after its picture (jpegDeclaredEnd): refusing
  * that would refuse ordinary Android and iPhone photos, and sharp reads only the first picture.
  */
 function refusePolyglot(bytes: Buffer, format: string) {
   const end = CONTAINER_END[format]?.(bytes);
   if (end === undefined || end > bytes.length)
     throw refuse("The picture is damaged: its data ends before the file does. Export it again and upload it.");
-  if (end < bytes.length && !(format === "jpeg" && jpegTrailerIsDeclared(bytes, end))) {
+  if (end < bytes.length) {
     throw refuse("The file has extra data after the picture, so it may be more than a picture. Export it again as a plain JPEG, PNG or WebP.");
   }
   if (FOREIGN_CONTENT.test(bytes.toString("latin1"))) {

@@ -6,10 +6,11 @@ import type { Story } from "../stories.server.ts";
 import type { StoredConversation } from "./context.server.ts";
 
 /**
- * The start of a Game Master call in one round trip (begin_turn, migration 0011; with the
- * session read in the same statement, begin_turn_for_session, 0015): the player's rate limit counted, their story found (or begun), an abandoned call in it settled, the free
- * opening's limit counted, the credit debited with the player's message and the reply-to-be
- * stored, and what the model's context is built from read — in one statement and one commit.
+ * The start of a Game Master call in one round trip (begin_turn, migration 0011; with the session
+ * read in the same statement, begin_turn_for_session, 0015): the player's rate limit counted,
+ * their story found (or begun), an abandoned call in it settled, the free opening's limit counted,
+ * the credit debited with the player's message and the reply-to-be stored, and what the model's
+ * context is built from read — in one statement and one commit.
  */
 
 /**
