@@ -1,0 +1,26 @@
+import { describe, expect, test } from "vitest";
+import { CREDITS_PER_MESSAGE, STORY_OPERATIONS } from "./constants.ts";
+import { opensStory, turnCost } from "./turn-cost.ts";
+
+describe("turnCost", () => {
+  test("the reply that opens a story is free while a free opening is left", () => {
+    for (const kind of ["turn", "retry", "edit"] as const) {
+      expect(turnCost({ kind, exchange: 1, freeOpeningAvailable: true })).toBe(0);
+      expect(turnCost({ kind, exchange: 1, freeOpeningAvailable: false })).toBe(CREDITS_PER_MESSAGE);
+    }
+  });
+
+  test("Continue always costs, even on the opening", () => {
+    expect(opensStory({ kind: "continue", exchange: 1 })).toBe(false);
+    expect(turnCost({ kind: "continue", exchange: 1, freeOpeningAvailable: true })).toBe(CREDITS_PER_MESSAGE);
+  });
+
+  test("every later exchange costs one message's price, whatever the kind", () => {
+    for (const kind of STORY_OPERATIONS) {
+      for (const exchange of [2, 3, 50, 10_000]) {
+        expect(opensStory({ kind, exchange })).toBe(false);
+        expect(turnCost({ kind, exchange, freeOpeningAvailable: true })).toBe(CREDITS_PER_MESSAGE);
+      }
+    }
+  });
+});
