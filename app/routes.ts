@@ -37,6 +37,7 @@ export default [
   route("api/auth/*", "routes/api/auth.ts"),
   route("api/game-chat", "routes/api/game-chat.ts"),
   route("api/game-messages", "routes/api/game-messages.ts"),
+  route("api/game-preview", "routes/api/game-preview.ts"),
   route("api/stories", "routes/api/stories/index.ts"),
   route("api/stories/:storyId", "routes/api/stories/story.ts"),
   route("api/stories/:storyId/export", "routes/api/stories/export.ts"),

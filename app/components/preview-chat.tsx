@@ -2,8 +2,18 @@ import { Crown, SendHorizontal, Sparkles } from "lucide-react";
 import { useEffect, useRef, useState, type KeyboardEvent, type SubmitEvent } from "react";
 import { Link } from "react-router";
 import { PREVIEW_REPLY_DELAY_MS, STARTER_CREDITS } from "#app/lib/constants.ts";
-import { cannedReply, PREVIEW_PLACEHOLDER, welcomeMessage, type PreviewGame, type PreviewMessage } from "#app/lib/preview-chat.ts";
+import {
+  PREVIEW_ACTION_MAX_LENGTH,
+  PREVIEW_PLACEHOLDER,
+  PREVIEW_TEXTS,
+  sceneMessage,
+  welcomeMessage,
+  type PreviewGame,
+  type PreviewMessage,
+  type PreviewScene,
+} from "#app/lib/preview-chat.ts";
 import { cn } from "#app/lib/utils.ts";
+import { Markdown } from "./markdown.tsx";
 import { Button } from "./ui/button.tsx";
 import { Textarea } from "./ui/input.tsx";
 
@@ -21,52 +31,67 @@ function MessageBubble({ message }: { message: PreviewMessage }) {
           mine ? "rounded-tr-sm bg-plum text-parchment" : "rounded-tl-sm border border-ink-line bg-ink-raised text-parchment",
         )}
       >
-        {message.paragraphs.map((paragraph, index) => (
-          <p key={index} className="whitespace-pre-wrap">
-            {paragraph}
-          </p>
-        ))}
-        {message.stats ? (
-          <dl
-            className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 rounded-lg border border-gold/30 bg-ink px-4 py-3 text-sm"
-            data-testid="preview-stats"
-          >
-            {message.stats.map((stat) => (
-              <div key={stat.label} className="contents">
-                <dt className="text-parchment-dim">{stat.label}</dt>
-                <dd className="font-semibold text-gold">{stat.value}</dd>
+        {message.role === "user" ? (
+          <p className="whitespace-pre-wrap">{message.text}</p>
+        ) : (
+          <>
+            <Markdown className="leading-[1.6]" images="none">
+              {message.text}
+            </Markdown>
+            {message.stats ? (
+              <dl
+                className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 rounded-lg border border-gold/30 bg-ink px-4 py-3 text-sm"
+                data-testid="preview-stats"
+              >
+                {message.stats.map((stat) => (
+                  <div key={stat.label} className="contents">
+                    <dt className="text-parchment-dim">{stat.label}</dt>
+                    <dd className="font-semibold text-gold">{stat.value}</dd>
+                  </div>
+                ))}
+              </dl>
+            ) : null}
+            {message.choices ? (
+              <div>
+                <p className="font-semibold">What will you do?</p>
+                <ol className="mt-2 list-decimal space-y-1.5 pl-5 marker:font-semibold marker:text-gold" data-testid="preview-choices">
+                  {message.choices.map((choice) => (
+                    <li key={choice}>{choice}</li>
+                  ))}
+                </ol>
               </div>
-            ))}
-          </dl>
-        ) : null}
-        {message.choices ? (
-          <div>
-            <p className="font-semibold">What will you do?</p>
-            <ol className="mt-2 list-decimal space-y-1.5 pl-5 marker:font-semibold marker:text-gold" data-testid="preview-choices">
-              {message.choices.map((choice) => (
-                <li key={choice}>{choice}</li>
-              ))}
-            </ol>
-          </div>
-        ) : null}
+            ) : null}
+          </>
+        )}
       </div>
     </li>
   );
 }
 
+async function fetchOpeningScene(gameSlug: string, action: string): Promise<PreviewScene> {
+  const response = await fetch("/api/game-preview", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ game_slug: gameSlug, message: action }),
+  });
+  const answer = (await response.json().catch(() => ({}))) as Partial<PreviewScene> & { error?: string };
+  if (!response.ok || typeof answer.reply !== "string") throw new Error(answer.error ?? PREVIEW_TEXTS.failed);
+  return { reply: answer.reply, state: answer.state };
+}
+
+const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
 /**
- * SPEC's "simpler embedded chat": a preview of how a story feels, answered locally with a canned
- * reply after 1.5 s. It never calls the server and costs nothing; playing for real happens on the
- * play screen.
+ * SPEC's "simpler embedded chat", playing the game's real opening scene: the visitor's first action
+ * is answered by the offline storyteller on the server (free, no account, nothing stored), shown
+ * after SPEC's 1.5 s of typing. The preview is the opening only; what follows is the play screen's.
  */
 export function PreviewChat({ game, signedIn }: { game: PreviewGame; signedIn: boolean }) {
   const [messages, setMessages] = useState<PreviewMessage[]>(() => [welcomeMessage(game)]);
   const [input, setInput] = useState("");
   const [pending, setPending] = useState(false);
   const logRef = useRef<HTMLDivElement>(null);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
-  useEffect(() => () => clearTimeout(timer.current), []);
   useEffect(() => {
     const log = logRef.current;
     if (log && messages.length > 1) log.scrollTo({ top: log.scrollHeight, behavior: "smooth" });
@@ -74,28 +99,38 @@ export function PreviewChat({ game, signedIn }: { game: PreviewGame; signedIn: b
 
   const canSend = input.trim().length > 0 && !pending;
 
-  function send() {
+  async function answer(action: string, id: number, opening: boolean): Promise<PreviewMessage> {
+    // Only the first action is answered by the storyteller: the opening is what the preview shows.
+    if (!opening) return { id, role: "assistant", text: PREVIEW_TEXTS.ended };
+    try {
+      return sceneMessage(await fetchOpeningScene(game.slug, action), id);
+    } catch (error) {
+      return { id, role: "assistant", text: error instanceof Error ? error.message : PREVIEW_TEXTS.failed };
+    }
+  }
+
+  async function send() {
     const action = input.trim();
     if (!action || pending) return;
     const id = messages.length;
-    setMessages((current) => [...current, { id, role: "user", paragraphs: [action] }]);
+    const opening = !messages.some((message) => message.role === "user");
+    setMessages((current) => [...current, { id, role: "user", text: action }]);
     setInput("");
     setPending(true);
-    timer.current = setTimeout(() => {
-      setMessages((current) => [...current, cannedReply(game, action, id + 1)]);
-      setPending(false);
-    }, PREVIEW_REPLY_DELAY_MS);
+    const [reply] = await Promise.all([answer(action, id + 1, opening), pause(PREVIEW_REPLY_DELAY_MS)]);
+    setMessages((current) => [...current, reply]);
+    setPending(false);
   }
 
   function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
-    send();
+    void send();
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
-      send();
+      void send();
     }
   }
 
@@ -108,7 +143,7 @@ export function PreviewChat({ game, signedIn }: { game: PreviewGame; signedIn: b
           Preview: {game.title}
         </p>
         <span className="shrink-0 rounded-full border border-ink-line px-2.5 py-0.5 text-xs whitespace-nowrap text-parchment-dim">
-          Sample replies
+          Opening scene, free
         </span>
       </div>
       <div
@@ -152,7 +187,7 @@ export function PreviewChat({ game, signedIn }: { game: PreviewGame; signedIn: b
           onChange={(event) => setInput(event.target.value)}
           onKeyDown={onKeyDown}
           placeholder={PREVIEW_PLACEHOLDER}
-          maxLength={500}
+          maxLength={PREVIEW_ACTION_MAX_LENGTH}
           className="min-h-12 resize-none"
         />
         <Button type="submit" size="icon" disabled={!canSend} aria-label="Send">
@@ -162,8 +197,8 @@ export function PreviewChat({ game, signedIn }: { game: PreviewGame; signedIn: b
       <div className="flex flex-col gap-3 border-t border-ink-line bg-gradient-to-r from-plum/25 to-ink-raised px-5 py-4 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-sm text-parchment-dim">
           {signedIn
-            ? "This preview answers with sample replies. Play for real and the AI Game Master writes your story."
-            : `This preview answers with sample replies. Sign in to play for real — new players get ${STARTER_CREDITS} free credits.`}
+            ? "The preview plays a story's opening scene. Play for real and the Game Master writes the whole story."
+            : `The preview plays a story's opening scene. Sign in to play for real — new players get ${STARTER_CREDITS} free credits.`}
         </p>
         <Button asChild size="sm" className="shrink-0">
           <Link to={signedIn ? playPath : `/auth?redirectTo=${encodeURIComponent(playPath)}`}>

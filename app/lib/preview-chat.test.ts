@@ -1,15 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { cannedReply, PREVIEW_PLACEHOLDER, welcomeMessage } from "./preview-chat.ts";
+import { PREVIEW_PLACEHOLDER, sceneMessage, welcomeMessage } from "./preview-chat.ts";
 
 const empress = { slug: "empress-simulator", title: "Empress Simulator", description: "Rule as regent Empress Dowager." };
-const campus = { slug: "mary-sue-campus", title: "Mary Sue Campus", description: "A playful school comedy." };
 
 describe("the preview chat", () => {
   it("opens with SPEC's welcome followed by the game's description", () => {
     expect(welcomeMessage(empress)).toEqual({
       id: 0,
       role: "assistant",
-      paragraphs: ["Welcome to Empress Simulator! I am your AI Game Master.", "Rule as regent Empress Dowager."],
+      text: "Welcome to Empress Simulator! I am your AI Game Master.\n\nRule as regent Empress Dowager.",
     });
   });
 
@@ -17,25 +16,26 @@ describe("the preview chat", () => {
     expect(PREVIEW_PLACEHOLDER).toBe("What do you want to do? Type your action or choice...");
   });
 
-  it("answers the empress with SPEC's sample stats and six numbered choices", () => {
-    const reply = cannedReply(empress, "I summon the Chancellor", 2);
-    expect(reply.stats).toEqual([
-      { label: "Grace", value: "75" },
-      { label: "Imperial Stability", value: "68" },
-      { label: "Trust of Young Emperor", value: "85" },
-      { label: "Private treasury", value: "2,800 silver taels" },
-    ]);
-    expect(reply.choices).toHaveLength(6);
-    expect(reply.paragraphs[0]).toContain("I summon the Chancellor");
+  it("shows an opening scene's prose, its stats and its numbered choices apart", () => {
+    const scene = {
+      reply: "The hall falls silent.\n\n**What do you do?**\n\n1. Summon the **Chancellor**.\n2. Wait.",
+      state: { Grace: 75, "Private Treasury": 2800, Allies: ["Madam Lin", "Han Qiu"], Title: "Regent" },
+    };
+    expect(sceneMessage(scene, 2)).toEqual({
+      id: 2,
+      role: "assistant",
+      text: "The hall falls silent.\n\n**What do you do?**",
+      stats: [
+        { label: "Grace", value: "75" },
+        { label: "Private Treasury", value: "2,800" },
+        { label: "Allies", value: "Madam Lin, Han Qiu" },
+        { label: "Title", value: "Regent" },
+      ],
+      choices: ["Summon the Chancellor.", "Wait."],
+    });
   });
 
-  it("answers other games with an acknowledgement echoing the action", () => {
-    const reply = cannedReply(campus, "I join the drama club", 2);
-    expect(reply.stats).toBeUndefined();
-    expect(reply.choices).toBeUndefined();
-    expect(reply.paragraphs).toEqual([
-      "You decide: “I join the drama club”",
-      "The Game Master takes note. In the full game of Mary Sue Campus, your action would ripple through the story: characters react, consequences unfold, and new choices open up.",
-    ]);
+  it("shows a scene without stats or choices as prose alone", () => {
+    expect(sceneMessage({ reply: "A quiet morning." }, 2)).toEqual({ id: 2, role: "assistant", text: "A quiet morning." });
   });
 });

@@ -224,7 +224,7 @@ export default function GamePage({ loaderData }: Route.ComponentProps) {
             <SectionHeading
               id="preview-heading"
               title="Try a Preview"
-              description="Type what you would do and see how a turn feels. The preview answers with sample replies; the real game is narrated live by the AI Game Master."
+              description="Type what you would do first: the story's opening scene answers it, free and without an account. Sign in and the Game Master goes on from there."
             />
             <PreviewChat game={game} signedIn={Boolean(viewer)} />
           </div>

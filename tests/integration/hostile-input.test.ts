@@ -98,6 +98,13 @@ const ROUTES: Record<string, Route> = {
     json: () => ({ game_slug: "empress-simulator", messages: [] }),
   },
   "game-messages DELETE": { method: "DELETE", path: () => "/api/game-messages?game_slug=empress-simulator", who: "player" },
+  "game-preview": {
+    method: "POST",
+    path: () => "/api/game-preview",
+    who: "nobody",
+    json: () => ({ game_slug: "empress-simulator", message: "I bow." }),
+    openToVisitors: true,
+  },
   "create-payment": { method: "POST", path: () => "/api/create-payment", who: "player", json: () => ({ packageType: "100" }) },
   "verify-payment": { method: "POST", path: () => "/api/verify-payment", who: "player", json: () => ({ sessionId: ids.strangersCheckout }) },
   "stripe webhook": { method: "POST", path: () => "/api/stripe/webhook", who: "nobody", json: () => ({ type: "checkout.session.completed" }) },

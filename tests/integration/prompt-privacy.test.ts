@@ -78,6 +78,20 @@ describe("a game's prompt", () => {
     expect(await body("/admin.data?_routes=routes%2Fadmin", admin)).toContain(MARKER);
   });
 
+  it("keeps its secrets from the preview, which tells what a story's first turn tells", async () => {
+    const response = await server.fetch("/api/game-preview", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ game_slug: GAME.slug, message: "I climb the lighthouse stairs." }),
+    });
+    expect(response.status).toBe(200);
+    // The offline storyteller opens with the prompt's scene-setting, as it does for a player's
+    // first turn; the instructions and the secret after it stay on the server.
+    const { reply } = (await response.json()) as { reply: string };
+    expect(reply).toContain(`${MARKER}-opening`);
+    expect(reply).not.toContain(`${MARKER}-twist`);
+  });
+
   it("is not needed for the preview: it opens with the game's description", async () => {
     const text = visibleText(await body(`/game/${GAME.slug}`));
     expect(text).toContain(`Welcome to ${GAME.title}! I am your AI Game Master. ${GAME.description}`);
