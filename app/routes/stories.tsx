@@ -133,7 +133,10 @@ function StoryItem({ story }: { story: StoryCard }) {
           <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
             <h2 className="text-2xl leading-tight">{story.title}</h2>
             <p className="text-sm text-parchment-dim">
-              {story.gameTitle} · {story.exchanges} {story.exchanges === 1 ? "turn" : "turns"} · last played <LocalTime iso={story.updatedAt} />
+              {story.gameTitle} · {story.exchanges} {story.exchanges === 1 ? "turn" : "turns"} · last played{" "}
+              {/* The time is filled in once the page runs (the reader's time zone): its room is kept
+                  from the start, so nothing on the card moves, and no early click misses, when it appears. */}
+              <LocalTime iso={story.updatedAt} className="inline-block min-w-[8.5rem] whitespace-nowrap" />
             </p>
           </div>
           {story.latestLines ? (

@@ -461,6 +461,40 @@ describe("a library of stories", () => {
     expect(page.errors).toEqual([]);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
   });
+
+  it("keeps every Resume where it was drawn while the page hydrates, so a click right after load lands", async () => {
+    const account = await player();
+    for (const title of ["A Winter Court", "The Northern Pass", "Silk and Salt"]) {
+      const storyId = await beginStory(server, account, GAME);
+      await server.connection.db.update(stories).set({ title }).where(eq(stories.id, storyId));
+    }
+    const resumeLinks = (page: Page) => page.getByRole("link", { name: /^Resume / });
+    const boxes = (page: Page) => resumeLinks(page).evaluateAll((links) => links.map((link) => link.getBoundingClientRect().toJSON() as unknown));
+
+    // As the server drew it: the page without its scripts.
+    const drawn = await browser.newPage({ width: 1280, height: 900 });
+    await drawn.route("**/*.js", (route) => route.abort());
+    await drawn.goto(`${server.url}/stories`);
+    const before = await boxes(drawn);
+    expect(before).toHaveLength(4);
+
+    // Hydrated, with the reader's local times filled in: nothing has moved.
+    const page = await browser.newPage({ width: 1280, height: 900 });
+    await page.goto(`${server.url}/stories`);
+    await page.waitForLoadState("networkidle");
+    await expect.poll(() => page.locator("time").first().textContent()).not.toBe("");
+    expect(await boxes(page)).toEqual(before);
+
+    // A click the moment the page shows, before its scripts have run, opens the story under it.
+    const early = await browser.newPage({ width: 1280, height: 900 });
+    await early.goto(`${server.url}/stories`, { waitUntil: "commit" });
+    const target = resumeLinks(early).nth(1);
+    await target.waitFor();
+    const href = await target.getAttribute("href");
+    const box = (before[1] ?? {}) as { x: number; y: number; width: number; height: number };
+    await early.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await early.waitForURL(`${server.url}${href ?? ""}`);
+  });
 });
 
 describe("story memory", () => {
