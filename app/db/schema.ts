@@ -344,7 +344,7 @@ export const gameMessages = pgTable(
     searchVector: tsvector("search_vector").generatedAlwaysAs(sql`to_tsvector('english', "content")`),
     /**
      * The content's length in characters, kept by the database: what a turn reads of a story is
-     * measured by it (story_context, migration 0016) without reading a long reply it will leave out.
+     * measured by it (app/db/functions/story_context.sql) without reading a long reply it will leave out.
      */
     characters: integer("characters")
       .notNull()

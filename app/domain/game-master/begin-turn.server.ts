@@ -6,8 +6,8 @@ import type { Story } from "../stories.server.ts";
 import type { StoredConversation } from "./context.server.ts";
 
 /**
- * The start of a Game Master call in one round trip (begin_turn, migration 0011; with the session
- * read in the same statement, begin_turn_for_session, 0015): the player's rate limit counted,
+ * The start of a Game Master call in one round trip (app/db/functions/begin_turn.sql; with the
+ * session read in the same statement, begin_turn_for_session.sql): the player's rate limit counted,
  * their story found (or begun), an abandoned call in it settled, the free opening's limit counted,
  * the credit debited with the player's message and the reply-to-be stored, and what the model's
  * context is built from read — in one statement and one commit.
@@ -15,7 +15,7 @@ import type { StoredConversation } from "./context.server.ts";
 
 /**
  * Who calls: a user whose session was read, or a session token begin_turn_for_session reads in
- * the same statement (migration 0015), valid while it expires after `renewalDueUntil` (later, it
+ * the same statement (begin_turn_for_session.sql), valid while it expires after `renewalDueUntil` (later, it
  * is better-auth's to read) and, with `requireVerified`, of a confirmed email address.
  */
 export type TurnCaller = { userId: string } | { sessionToken: string; renewalDueUntil: Date; requireVerified: boolean };
@@ -218,7 +218,7 @@ function storedConversation(openingJson: string | null, recentJson: string | nul
 }
 
 /**
- * An exchange whose reply was interrupted (its instance died; migration 0012) has the player's
+ * An exchange whose reply was interrupted (its instance died: app/db/functions/finish_story_operation.sql) has the player's
  * message and no reply: the model is not shown it, as an exchange it never answered. Returns
  * the rest, and how many were left out.
  */

@@ -33,7 +33,7 @@ import { holdTurnLease } from "./turn-leases.server.ts";
  * A call of the Game Master on a story: a turn (the player's new message), or one of the story
  * controls — Retry (a new version of the latest reply), Continue (the latest reply extended), Edit
  * (the latest exchange replaced). Each costs one credit, debited in the same statement that
- * stores the player's message and the reply-to-be (migration 0006), before the model is called;
+ * stores the player's message and the reply-to-be (app/db/functions/begin_story_operation.sql), before the model is called;
  * the reply that opens a story is free. The reply streams as server-sent events (`data:
  * {"content": "..."}` lines, then `data: [DONE]`) to every tab watching the story, and is stored
  * once complete. The generation belongs to the server, not to the connection: a player who
