@@ -394,6 +394,27 @@ export const replyVersions = pgTable(
   (table) => [primaryKey({ columns: [table.messageId, table.version] })],
 );
 
+/**
+ * Every free opening given: a reply that opened a story at no cost (app/lib/turn-cost.ts). Counted
+ * per account and per client address, over the last minute, day and in all, by
+ * app/db/functions/free_opening_allowance.sql (docs/decisions/041). An account's deletion keeps
+ * its rows, so the address's count stays.
+ */
+export const freeOpenings = pgTable(
+  "free_openings",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
+    /** The client's address as limits per address count it (addressSubject in app/domain/rate-limit.server.ts). */
+    clientAddress: text("client_address").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("free_openings_user_idx").on(table.userId, table.createdAt),
+    index("free_openings_address_idx").on(table.clientAddress, table.createdAt),
+  ],
+);
+
 export const creditLedger = pgTable(
   "credit_ledger",
   {

@@ -218,7 +218,7 @@ describe("a reply lost with its server", () => {
     const [story] = await server.connection.db.select({ id: stories.id }).from(stories).where(eq(stories.userId, account.userId));
     // A turn whose instance died at once: nobody renews its lease (finish_story_operation.sql settles it as interrupted).
     await server.connection.db.execute(
-      sql`SELECT * FROM begin_story_operation(${story!.id}::uuid, ${account.userId}, gen_random_uuid(), 'turn', NULL, 'I send for the physician.', 1, 0)`,
+      sql`SELECT * FROM begin_story_operation(${story!.id}::uuid, ${account.userId}, gen_random_uuid(), 'turn', NULL, 'I send for the physician.', 1, 0, 1, 'test', 0, 0, 0, 0)`,
     );
     const page = await open();
     await expect.poll(() => playerMessages(page).last().textContent()).toContain("I send for the physician.");

@@ -5,18 +5,21 @@
 -- or its user disabled); 'session_renewal' (the session expires at or before p_renew_at: due for
 -- better-auth's daily renewal, or expired, which better-auth must write; the caller reads it
 -- through better-auth and calls begin_turn itself); 'email_not_confirmed' (p_require_verified and
--- the address is not). The rate limits' keys are p_chat_limit_name and p_opening_limit_name with
--- the user's id, as rateLimitKey makes them.
+-- the address is not). The chat limit's key is p_chat_limit_name with the user's id, as
+-- rateLimitKey makes it.
 CREATE OR REPLACE FUNCTION begin_turn_for_session(
   p_token text, p_renew_at timestamptz, p_require_verified boolean,
   p_game_slug text, p_story_id uuid, p_turn_id uuid, p_kind text, p_exchange integer, p_message text,
   p_cost integer, p_lease_seconds integer,
-  p_now bigint, p_window_ms integer, p_chat_limit_name text, p_chat_limit integer, p_opening_limit_name text, p_opening_limit integer,
+  p_now bigint, p_window_ms integer, p_chat_limit_name text, p_chat_limit integer,
+  p_free_opening_cost integer, p_client_address text,
+  p_free_openings_per_minute integer, p_free_openings_per_day integer, p_free_openings_per_address_per_day integer,
+  p_free_openings_before_confirmation integer,
   p_max_exchanges integer, p_max_characters integer
 ) RETURNS TABLE (
-  outcome text, limit_count integer, limit_window_started_at bigint,
+  outcome text, limit_count integer, limit_window_started_at bigint, free_openings_used_up text, free_openings_retry_at timestamptz,
   story_id uuid, game_slug text, exchanges integer, pinned_facts text, author_note text, summary text, summary_through integer,
-  message_id bigint, reply_id bigint, exchange integer, version integer, versions integer, previous_version integer,
+  message_id bigint, reply_id bigint, exchange integer, version integer, versions integer, previous_version integer, charged integer,
   player_text text, reply_so_far text, opening text, recent text, state jsonb
 ) AS $$
 DECLARE
@@ -41,7 +44,8 @@ BEGIN
     RETURN;
   END IF;
   RETURN QUERY SELECT * FROM begin_turn(caller.id, p_game_slug, p_story_id, p_turn_id, p_kind, p_exchange, p_message, p_cost, p_lease_seconds,
-      p_now, p_window_ms, p_chat_limit_name || ':' || caller.id, p_chat_limit, p_opening_limit_name || ':' || caller.id, p_opening_limit,
-      p_max_exchanges, p_max_characters);
+      p_now, p_window_ms, p_chat_limit_name || ':' || caller.id, p_chat_limit,
+      p_free_opening_cost, p_client_address, p_free_openings_per_minute, p_free_openings_per_day, p_free_openings_per_address_per_day,
+      p_free_openings_before_confirmation, p_max_exchanges, p_max_characters);
 END;
 $$ LANGUAGE plpgsql;
