@@ -183,7 +183,9 @@ async function beginCall(request: StoryCallRequest, release: () => void): Promis
     case "game_missing":
       throw new NotFoundError(PLAY_TOASTS.gameNotFound.description);
     case "insufficient":
-      throw begun.freeOpenings ? freeOpeningsRefusal(begun.freeOpenings.usedUp, begun.freeOpenings.retryAt, freeOpenings) : new InsufficientCreditsError();
+      throw begun.freeOpenings
+        ? freeOpeningsRefusal(begun.freeOpenings.usedUp, begun.freeOpenings.retryAt, freeOpenings)
+        : new InsufficientCreditsError();
     case "no_session":
       throw new UnauthenticatedError();
     case "email_not_confirmed":
