@@ -3,7 +3,6 @@ import { applyCreditChange, getBalance, ledgerTotal } from "#app/domain/credits.
 import { creditLedger, gameContent, gameMessages, games } from "#app/db/schema.ts";
 import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
 import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
-import type { TurnAnnouncement } from "#app/lib/story-view.ts";
 import type { TestAccount } from "./accounts.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 
@@ -96,8 +95,6 @@ export function postChat(server: TestServer, account: TestAccount | undefined, b
 }
 
 export interface ReadTurn {
-  /** The first event: which reply it is, and what the call was charged. */
-  turn?: TurnAnnouncement;
   /** The `content` of each event, in order. */
   pieces: string[];
   text: string;
@@ -117,8 +114,7 @@ export async function readTurn(response: Response): Promise<ReadTurn> {
       turn.done = true;
       continue;
     }
-    const event = JSON.parse(data) as { content?: string; error?: string; turn?: TurnAnnouncement };
-    if (event.turn) turn.turn = event.turn;
+    const event = JSON.parse(data) as { content?: string; error?: string };
     if (typeof event.content === "string") turn.pieces.push(event.content);
     if (typeof event.error === "string") turn.error = event.error;
   }

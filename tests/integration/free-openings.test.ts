@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { creditLedger, freeOpenings, gameMessages, user } from "#app/db/schema.ts";
 import { FREE_OPENINGS_USED_UP } from "#app/domain/game-master/free-openings.server.ts";
 import { RESEND_CONFIRMATION_PATH } from "#app/lib/play-texts.ts";
+import type { TurnAnnouncement } from "#app/lib/story-view.ts";
 import { signUp, testClientAddress, type TestAccount } from "#tests/helpers/accounts.ts";
-import { balanceAndLedger, readTurn, setBalance, startStoryTestServer, TEST_GAME } from "#tests/helpers/game-chat.ts";
+import { balanceAndLedger, readTurn, setBalance, startStoryTestServer, TEST_GAME, type ReadTurn } from "#tests/helpers/game-chat.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
 
 /**
@@ -57,6 +58,12 @@ function call(account: Player, path: string, body?: unknown, method = "POST") {
 const turn = (account: Player, message = "I begin.", storyId?: string) =>
   call(account, "/api/game-chat", { message, game_slug: TEST_GAME.slug, ...(storyId ? { story_id: storyId } : {}) });
 
+/** A call's event stream read to its end, with its first event: which reply it is, and what it was charged. */
+async function played(response: Response): Promise<ReadTurn & { turn?: TurnAnnouncement }> {
+  const announced = /^data: (\{"turn":.*)$/m.exec(await response.clone().text())?.[1];
+  return { ...(await readTurn(response)), turn: announced ? (JSON.parse(announced) as { turn: TurnAnnouncement }).turn : undefined };
+}
+
 /** Start Over: the story is empty again, and its next turn opens it. */
 async function startOver(account: Player) {
   expect((await call(account, `/api/game-messages?game_slug=${TEST_GAME.slug}`, undefined, "DELETE")).status).toBe(200);
@@ -64,10 +71,10 @@ async function startOver(account: Player) {
 
 /** A turn that opens the player's story and is played through; then the story is emptied again. */
 async function opening(account: Player) {
-  const played = await readTurn(await turn(account));
-  expect(played.done).toBe(true);
+  const given = await played(await turn(account));
+  expect(given.done).toBe(true);
   await startOver(account);
-  return played;
+  return given;
 }
 
 /** Replies the model wrote for the player, whatever became of them since. */
@@ -103,7 +110,7 @@ async function aDayLater(account: Player) {
 describe("an Undo of the opening racing turns, on an account without credits", () => {
   it("never gives a free reply beyond the allowance, and the ledger stays equal to the balance", { timeout: 180_000 }, async () => {
     const racer = await player();
-    const first = await readTurn(await turn(racer));
+    const first = await played(await turn(racer));
     const storyId = first.turn!.storyId;
     for (let round = 0; round < 40; round += 1) {
       const [undone, raced] = await Promise.all([call(racer, `/api/stories/${storyId}/undo`, { exchange: 1 }), turn(racer, "Again.", storyId)]);
@@ -142,9 +149,9 @@ describe("the free openings of an account", () => {
 
   it("are a handful in all before the email address is confirmed; a Retry or an Edit of the opening is one too", async () => {
     const newcomer = await player({ confirmed: false });
-    const first = await readTurn(await turn(newcomer));
+    const first = await played(await turn(newcomer));
     expect(first.turn).toMatchObject({ exchange: 1, charged: 0 });
-    const retried = await readTurn(await call(newcomer, `/api/stories/${first.turn!.storyId}/retry`, { exchange: 1 }));
+    const retried = await played(await call(newcomer, `/api/stories/${first.turn!.storyId}/retry`, { exchange: 1 }));
     expect(retried.turn).toMatchObject({ exchange: 1, charged: 0 });
 
     const refused = await call(newcomer, `/api/stories/${first.turn!.storyId}/edit`, { exchange: 1, message: "I begin again." });
@@ -157,16 +164,16 @@ describe("the free openings of an account", () => {
     expect(await freeOpeningsGiven(newcomer)).toBe(RULES.beforeConfirmation);
 
     await server.connection.db.update(user).set({ emailVerified: true }).where(eq(user.id, newcomer.userId));
-    const edited = await readTurn(await call(newcomer, `/api/stories/${first.turn!.storyId}/edit`, { exchange: 1, message: "I begin again." }));
+    const edited = await played(await call(newcomer, `/api/stories/${first.turn!.storyId}/edit`, { exchange: 1, message: "I begin again." }));
     expect(edited.turn).toMatchObject({ exchange: 1, charged: 0 });
     expect(await balanceAndLedger(newcomer)).toEqual({ balance: 0, ledger: 0 });
   });
 
   it("are never used up by a Continue of the opening or a later turn, which cost a credit; each turn says what it was charged", async () => {
     const payer = await player({ credits: 5 });
-    const first = await readTurn(await turn(payer));
-    const continued = await readTurn(await call(payer, `/api/stories/${first.turn!.storyId}/continue`, { exchange: 1 }));
-    const second = await readTurn(await turn(payer, "I go on.", first.turn!.storyId));
+    const first = await played(await turn(payer));
+    const continued = await played(await call(payer, `/api/stories/${first.turn!.storyId}/continue`, { exchange: 1 }));
+    const second = await played(await turn(payer, "I go on.", first.turn!.storyId));
     expect([first, continued, second].map((played) => played.turn?.charged)).toEqual([0, 1, 1]);
     expect(await debited(payer)).toBe(2);
     expect(await freeOpeningsGiven(payer)).toBe(1);
