@@ -13,6 +13,7 @@ const optionalText = z
   .optional();
 
 const positiveInteger = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const wholeNumber = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 
 /**
  * The Game Master's door by default (docs/decisions/038): the bench holds 500 streams on two cores
@@ -47,6 +48,12 @@ const environmentSchema = z
     AI_TIMEOUT_MS: positiveInteger(60_000),
     AI_OFFLINE_WORD_DELAY_MS: z.coerce.number().int().min(0).default(35),
     CHAT_TURNS_PER_MINUTE: positiveInteger(20),
+    // The free replies that open stories (docs/decisions/041): a few a minute and a day per account,
+    // a day per client address, and in all before an account confirms its email address.
+    FREE_OPENINGS_PER_MINUTE: wholeNumber(3),
+    FREE_OPENINGS_PER_DAY: wholeNumber(20),
+    FREE_OPENINGS_PER_ADDRESS_PER_DAY: wholeNumber(60),
+    FREE_OPENINGS_BEFORE_CONFIRMATION: wholeNumber(3),
     GAME_MASTER_MAX_STREAMS: positiveInteger(GAME_MASTER_STREAMS_PER_CORE * availableParallelism()),
     SHUTDOWN_GRACE_SECONDS: positiveInteger(10),
     STRIPE_SECRET_KEY: optionalText,

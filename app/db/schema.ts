@@ -344,7 +344,7 @@ export const gameMessages = pgTable(
     searchVector: tsvector("search_vector").generatedAlwaysAs(sql`to_tsvector('english', "content")`),
     /**
      * The content's length in characters, kept by the database: what a turn reads of a story is
-     * measured by it (story_context, migration 0016) without reading a long reply it will leave out.
+     * measured by it (app/db/functions/story_context.sql) without reading a long reply it will leave out.
      */
     characters: integer("characters")
       .notNull()
@@ -392,6 +392,27 @@ export const replyVersions = pgTable(
     createdAt: createdAt(),
   },
   (table) => [primaryKey({ columns: [table.messageId, table.version] })],
+);
+
+/**
+ * Every free opening given: a reply that opened a story at no cost (app/lib/turn-cost.ts). Counted
+ * per account and per client address, over the last minute, day and in all, by
+ * app/db/functions/free_opening_allowance.sql (docs/decisions/041). An account's deletion keeps
+ * its rows, so the address's count stays.
+ */
+export const freeOpenings = pgTable(
+  "free_openings",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
+    /** The client's address as limits per address count it (addressSubject in app/domain/rate-limit.server.ts). */
+    clientAddress: text("client_address").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("free_openings_user_idx").on(table.userId, table.createdAt),
+    index("free_openings_address_idx").on(table.clientAddress, table.createdAt),
+  ],
 );
 
 export const creditLedger = pgTable(

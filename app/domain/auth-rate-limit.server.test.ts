@@ -27,5 +27,9 @@ describe("formatWait", () => {
     expect(formatWait(60)).toBe("1 minute");
     expect(formatWait(61)).toBe("2 minutes");
     expect(formatWait(600)).toBe("10 minutes");
+    expect(formatWait(3600)).toBe("60 minutes");
+    expect(formatWait(7200)).toBe("2 hours");
+    expect(formatWait(7201)).toBe("3 hours");
+    expect(formatWait(86_400)).toBe("24 hours");
   });
 });

@@ -39,8 +39,9 @@ export async function getBalance(userId: string, executor: Queryable = db()): Pr
 }
 
 /**
- * Applies one change exactly once, in one call of the database's apply_credit_change (migration
- * 0004): one round trip, atomic on its own, or part of the caller's transaction when given one.
+ * Applies one change exactly once, in one call of the database's apply_credit_change
+ * (app/db/functions/apply_credit_change.sql): one round trip, atomic on its own, or part of the
+ * caller's transaction when given one.
  * A debit that would take the balance below zero throws InsufficientCreditsError and changes
  * nothing.
  */

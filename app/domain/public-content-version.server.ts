@@ -5,8 +5,9 @@ import { FreshRead } from "../lib/fresh-read.ts";
 
 /**
  * The version of what visitors see: bumped by triggers in the same transaction as any change to
- * games, game_content or guides, which also NOTIFY the new version when it commits (migrations
- * 0003 and 0010). Each process keeps the version it last heard (docs/decisions/026), so a kept page
+ * games, game_content or guides, which also NOTIFY the new version when it commits
+ * (app/db/functions/bump_public_content_version.sql and notify_public_content_version.sql). Each
+ * process keeps the version it last heard (docs/decisions/026), so a kept page
  * or a cached game costs no database read.
  */
 const CHANNEL = "public_content_version";

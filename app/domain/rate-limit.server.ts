@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, gt, sql } from "drizzle-orm";
+import { ipKeyGenerator } from "express-rate-limit";
 import { db } from "../db/database.server.ts";
 import { preparedQuery } from "../db/prepared.server.ts";
 import { rateLimit } from "../db/schema.ts";
@@ -103,11 +104,21 @@ export function clientAddress(request: Request): string {
   return request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown";
 }
 
-/** "45 seconds", "1 minute", "10 minutes". */
+/**
+ * An address as a limit per address counts it: an IPv4 address as it is, an IPv6 address by its
+ * /56 network, as express-rate-limit's ipKeyGenerator keys them. One subscriber is usually given a
+ * whole IPv6 network and may use any address in it.
+ */
+export function addressSubject(address: string): string {
+  return ipKeyGenerator(address);
+}
+
+/** "45 seconds", "1 minute", "90 minutes", "5 hours": a wait of a day is said in hours. */
 export function formatWait(seconds: number): string {
   if (seconds < 60) return seconds === 1 ? "1 second" : `${seconds} seconds`;
   const minutes = Math.ceil(seconds / 60);
-  return minutes === 1 ? "1 minute" : `${minutes} minutes`;
+  if (minutes < 120) return minutes === 1 ? "1 minute" : `${minutes} minutes`;
+  return `${Math.ceil(minutes / 60)} hours`;
 }
 
 /** The refusal of an attempt known to be over its limit, said with `message(wait)` (the wait as formatWait says it). */

@@ -6,10 +6,10 @@ import { getBalance } from "./credits.server.ts";
 /**
  * The live channel of a signed-in player. A trigger on `profiles` NOTIFYs `credits_changed` with
  * {"userId","credits"} on every balance change, and every change of a story NOTIFYs
- * `story_changed` with {"userId","storyId","revision"} (migration 0006), on PGlite and PostgreSQL
- * alike; each process LISTENs once and fans the notifications out to the Server-Sent-Event
- * streams its players have open. Because the channels live in the database, a change made
- * through any instance reaches tabs connected to any other.
+ * `story_changed` with {"userId","storyId","revision"} (app/db/functions/announce_story_change.sql),
+ * on PGlite and PostgreSQL alike; each process LISTENs once and fans the notifications out to
+ * the Server-Sent-Event streams its players have open. Because the channels live in the database,
+ * a change made through any instance reaches tabs connected to any other.
  */
 
 const CREDITS_CHANNEL = "credits_changed";
@@ -101,7 +101,7 @@ function parseStoryChange(payload: string): StoryChange | undefined {
       return { userId: value.userId, storyId: value.storyId, revision: value.revision };
     }
   } catch {
-    // Not ours to interpret: the channel only ever carries migration 0006's JSON.
+    // Not ours to interpret: the channel only ever carries announce_story_change's JSON.
   }
   return undefined;
 }

@@ -10,7 +10,7 @@ import { trackedStatsOf } from "./games.server.ts";
 import { DomainError, NotFoundError } from "./errors.server.ts";
 
 /**
- * A player's stories and every change made to one (migration 0006's functions: each is one
+ * A player's stories and every change made to one (the functions of app/db/functions/: each is one
  * atomic call, serialised per story, announced to the player's other tabs). A story has at most
  * one Game Master call in flight; its lease is renewed while the reply is written, and a call
  * whose lease ran out — its instance died — is settled by whoever finds it (refunded when it
@@ -119,7 +119,7 @@ export function refuseStoryChange(outcome: string): never {
   }
 }
 
-/** Calls one of migration 0006's change functions; anything but `done` is refused. */
+/** Calls one of the story's change functions (app/db/functions/); anything but `done` is refused. */
 async function changeStory(call: SQL, done: ChangeOutcome): Promise<{ revision: number; deleted: number }> {
   const [row] = await db()
     .select({ outcome: sql<ChangeOutcome>`outcome`, revision: sql<number>`revision`, deleted: sql<number>`(to_jsonb(change) ->> 'deleted')::int` })

@@ -1,6 +1,6 @@
 /** Business constants from docs/spec.md §9 and PRODUCT.md, one source each. */
 
-/** Granted by the database trigger in migration 0002_signup_bonus (same transaction as the user). */
+/** Granted by the database trigger (app/db/functions/grant_signup_bonus.sql), in the same transaction as the user. */
 export const STARTER_CREDITS = 20;
 export const CREDITS_PER_MESSAGE = 1;
 /** Password bounds, enforced by the server (better-auth) and stated by the sign-up form. */

@@ -19,7 +19,7 @@ export const PLAY_TEXTS = {
   emptyReply: "I apologize, but I encountered an issue generating a response. Please try again.",
   /** The assistant message when a turn fails. */
   errorReply: "I apologize, but I encountered an error processing your message. Please try again.",
-  /** In place of a reply whose server stopped mid-reply (another settled the turn, migration 0012). */
+  /** In place of a reply whose server stopped mid-reply (another settled the turn: app/db/functions/finish_story_operation.sql). */
   interruptedReply: "This reply was lost: the server writing it stopped before it could finish. Your credit was refunded.",
   offlineBadge: "Offline storyteller",
   /** The suggested answer to the welcome's question: it begins the story (free). */

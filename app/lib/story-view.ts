@@ -32,6 +32,8 @@ export interface TurnAnnouncement {
   versions: number;
   /** The reply's text before this call (a Continue extends it). */
   replySoFar: string;
+  /** The credits the call cost, as the database debited them (app/db/functions/begin_story_operation.sql). */
+  charged: number;
 }
 
 export interface StoryView {

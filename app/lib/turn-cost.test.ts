@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { CREDITS_PER_MESSAGE, STORY_OPERATIONS } from "./constants.ts";
-import { opensStory, turnCost } from "./turn-cost.ts";
+import { opensStory, turnCost, turnPrices } from "./turn-cost.ts";
 
 describe("turnCost", () => {
   test("the reply that opens a story is free while a free opening is left", () => {
@@ -21,6 +21,19 @@ describe("turnCost", () => {
         expect(opensStory({ kind, exchange })).toBe(false);
         expect(turnCost({ kind, exchange, freeOpeningAvailable: true })).toBe(CREDITS_PER_MESSAGE);
       }
+    }
+  });
+
+  test("turnPrices holds every price turnCost can give a call, for the database to choose from under the story's lock", () => {
+    for (const kind of STORY_OPERATIONS) {
+      const { freeOpening, otherwise } = turnPrices(kind);
+      // The opening without a free one left, and every later exchange, cost `otherwise`.
+      expect(turnCost({ kind, exchange: 1, freeOpeningAvailable: false })).toBe(otherwise);
+      for (const exchange of [2, 3, 50, 10_000]) {
+        for (const freeOpeningAvailable of [true, false]) expect(turnCost({ kind, exchange, freeOpeningAvailable })).toBe(otherwise);
+      }
+      // A free opening is used up only by a call it makes cheaper.
+      expect(freeOpening < otherwise).toBe(opensStory({ kind, exchange: 1 }));
     }
   });
 });

@@ -25,3 +25,17 @@ export function turnCost({ kind, exchange, freeOpeningAvailable }: TurnCostInput
 export function opensStory({ kind, exchange }: Pick<TurnCostInput, "kind" | "exchange">): boolean {
   return exchange === 1 && kind !== "continue";
 }
+
+/**
+ * The prices a call of `kind` may cost, for begin_story_operation to choose between once it has
+ * locked the story and found the exchange the call lands on (docs/decisions/041): `freeOpening`
+ * on the opening while the player has a free opening left, `otherwise` anywhere else. Both are
+ * turnCost's answers: the rule prices an exchange only by whether it opens the story, and a
+ * call whose two prices are equal (Continue) never uses up a free opening.
+ */
+export function turnPrices(kind: StoryOperation): { freeOpening: number; otherwise: number } {
+  return {
+    freeOpening: turnCost({ kind, exchange: 1, freeOpeningAvailable: true }),
+    otherwise: turnCost({ kind, exchange: 1, freeOpeningAvailable: false }),
+  };
+}

@@ -216,9 +216,9 @@ describe("a reply lost with its server", () => {
   it("says so in the reply's place, keeps the message, refunds, and Send again asks anew", async () => {
     const account = await player();
     const [story] = await server.connection.db.select({ id: stories.id }).from(stories).where(eq(stories.userId, account.userId));
-    // A turn whose instance died at once: nobody renews its lease (migration 0012 settles it as interrupted).
+    // A turn whose instance died at once: nobody renews its lease (finish_story_operation.sql settles it as interrupted).
     await server.connection.db.execute(
-      sql`SELECT * FROM begin_story_operation(${story!.id}::uuid, ${account.userId}, gen_random_uuid(), 'turn', NULL, 'I send for the physician.', 1, 0)`,
+      sql`SELECT * FROM begin_story_operation(${story!.id}::uuid, ${account.userId}, gen_random_uuid(), 'turn', NULL, 'I send for the physician.', 1, 0, 1, 'test', 0, 0, 0, 0)`,
     );
     const page = await open();
     await expect.poll(() => playerMessages(page).last().textContent()).toContain("I send for the physician.");

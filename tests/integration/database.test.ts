@@ -50,6 +50,7 @@ describe("migrations", () => {
       "credit_ledger",
       "daily_credits",
       "daily_turns",
+      "free_openings",
       "game_content",
       "game_messages",
       "games",
@@ -270,10 +271,10 @@ describe("a stored story read for the model's context as a turn begins", () => {
         turnId: randomUUID(),
         kind: "turn",
         message: "the next move",
-        cost: 1,
         leaseSeconds: 30,
         chatLimit: { name: "chat", limit: 100, windowMs: 60_000 },
-        openingLimit: { name: "opening", limit: 100, windowMs: 60_000 },
+        clientAddress: "127.0.0.1",
+        freeOpenings: { perMinute: 100, perDay: 100, perAddressPerDay: 100, beforeConfirmation: 100 },
         ...read,
       });
       if (begun.outcome !== "started") throw new Error(`the turn did not begin: ${begun.outcome}`);

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { gameMessages, games, replyVersions, stories } from "#app/db/schema.ts";
+import { gameMessages, games, replyVersions, stories, user } from "#app/db/schema.ts";
 import { TURN_SWEEP_MS } from "#app/domain/game-master/turn-leases.server.ts";
 import { PLAY_TEXTS, PLAY_TOASTS, STORY_REFUSALS } from "#app/lib/play-texts.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
@@ -250,16 +250,24 @@ describe("Undo", () => {
 });
 
 describe("the opening scene", () => {
-  it("is free, and only a few stories can be begun a minute", async () => {
+  it("is free only a few times a minute: then it costs a credit, and a player without one is asked to wait (docs/decisions/041)", async () => {
     const farmer = await signUp(server);
-    for (let opening = 0; opening < 3; opening += 1) {
-      expect((await readTurn(await postChat(server, farmer, { message: "Begin.", game_slug: TEST_GAME.slug }))).done).toBe(true);
+    await server.connection.db.update(user).set({ emailVerified: true }).where(eq(user.id, farmer.userId));
+    const begin = async () => {
+      const turn = await readTurn(await postChat(server, farmer, { message: "Begin.", game_slug: TEST_GAME.slug }));
       expect((await api(farmer, `/api/game-messages?game_slug=${TEST_GAME.slug}`, { method: "DELETE" })).status).toBe(200);
-    }
+      return turn;
+    };
+    for (let opening = 0; opening < 3; opening += 1) expect((await begin()).done).toBe(true);
+    expect(await balanceAndLedger(farmer)).toEqual({ balance: 20, ledger: 20 });
+    expect((await begin()).done).toBe(true);
+    expect(await balanceAndLedger(farmer)).toEqual({ balance: 19, ledger: 19 });
+    await setBalance(farmer, 0);
     const refused = await postChat(server, farmer, { message: "Begin.", game_slug: TEST_GAME.slug });
     expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await refused.json()).error).toMatch(/begun 3 stories in the last minute/);
-    expect(await balanceAndLedger(farmer)).toEqual({ balance: 20, ledger: 20 });
+    expect(await balanceAndLedger(farmer)).toEqual({ balance: 0, ledger: 0 });
   });
 });
 
@@ -324,7 +332,7 @@ describe("a turn that outlives its page", () => {
     const { player, storyId } = await playing();
     // A turn begun by an instance that died at once: no one holds it, and its lease has run out.
     await server.connection.db.execute(
-      sql`SELECT * FROM begin_story_operation(${storyId}::uuid, ${player.userId}, gen_random_uuid(), 'turn', NULL, 'Lost with its server.', 1, 0)`,
+      sql`SELECT * FROM begin_story_operation(${storyId}::uuid, ${player.userId}, gen_random_uuid(), 'turn', NULL, 'Lost with its server.', 1, 0, 1, 'test', 0, 0, 0, 0)`,
     );
     expect(await balanceAndLedger(player)).toEqual({ balance: 18, ledger: 18 });
     // Read without settling: the sweeper (every TURN_SWEEP_MS) is what must find it.
@@ -347,7 +355,7 @@ describe("a turn that outlives its page", () => {
   it("refuses Retry and Continue on a lost reply, spending nothing; Send again answers it", async () => {
     const { player, storyId } = await playing();
     await server.connection.db.execute(
-      sql`SELECT * FROM begin_story_operation(${storyId}::uuid, ${player.userId}, gen_random_uuid(), 'turn', NULL, 'Lost with its server.', 1, 0)`,
+      sql`SELECT * FROM begin_story_operation(${storyId}::uuid, ${player.userId}, gen_random_uuid(), 'turn', NULL, 'Lost with its server.', 1, 0, 1, 'test', 0, 0, 0, 0)`,
     );
     expect((await storyOf(player, storyId)).messages.at(-1)).toMatchObject({ content: "", status: "interrupted" });
     const before = { story: await storyOf(player, storyId), credits: await balanceAndLedger(player) };

@@ -1,21 +1,23 @@
 import { sql } from "drizzle-orm";
 import { preparedQuery } from "../../db/prepared.server.ts";
 import type { MessageRole, StoryOperation } from "../../lib/constants.ts";
-import { rateLimitKey, rateLimitResult, type RateLimitResult, type RateLimitRule } from "../rate-limit.server.ts";
+import { turnPrices } from "../../lib/turn-cost.ts";
+import { addressSubject, rateLimitKey, rateLimitResult, type RateLimitResult, type RateLimitRule } from "../rate-limit.server.ts";
 import type { Story } from "../stories.server.ts";
 import type { StoredConversation } from "./context.server.ts";
 
 /**
- * The start of a Game Master call in one round trip (begin_turn, migration 0011; with the session
- * read in the same statement, begin_turn_for_session, 0015): the player's rate limit counted,
- * their story found (or begun), an abandoned call in it settled, the free opening's limit counted,
- * the credit debited with the player's message and the reply-to-be stored, and what the model's
- * context is built from read — in one statement and one commit.
+ * The start of a Game Master call in one round trip (app/db/functions/begin_turn.sql; with the
+ * session read in the same statement, begin_turn_for_session.sql): the player's rate limit counted,
+ * their story found (or begun), an abandoned call in it settled, the call priced and paid for under
+ * the story's lock (begin_story_operation.sql, by turnPrices' answers: the reply that opens a story
+ * is free while the player has free openings left) with the player's message and the reply-to-be
+ * stored, and what the model's context is built from read — in one statement and one commit.
  */
 
 /**
  * Who calls: a user whose session was read, or a session token begin_turn_for_session reads in
- * the same statement (migration 0015), valid while it expires after `renewalDueUntil` (later, it
+ * the same statement (begin_turn_for_session.sql), valid while it expires after `renewalDueUntil` (later, it
  * is better-auth's to read) and, with `requireVerified`, of a confirmed email address.
  */
 export type TurnCaller = { userId: string } | { sessionToken: string; renewalDueUntil: Date; requireVerified: boolean };
@@ -30,10 +32,11 @@ export interface BeginTurnRequest {
   /** The latest exchange as the player saw it (story controls). */
   exchange?: number;
   message?: string;
-  cost: number;
   leaseSeconds: number;
   chatLimit: RateLimitRule;
-  openingLimit: RateLimitRule;
+  /** Where the call comes from, for the free openings counted per address. */
+  clientAddress: string;
+  freeOpenings: FreeOpeningRules;
   /** What of the stored story the context may use at most. */
   maxExchanges: number;
   maxCharacters: number;
@@ -56,20 +59,36 @@ export interface BegunTurn {
   conversation: StoredConversation;
   /** The stored state the reply starts from (unchecked: the game's stats may have changed since). */
   state: unknown;
-  /** The credits debited for the call: its cost, or none for the reply that opens a story (begin_story_operation's rule). */
+  /** The credits begin_story_operation debited for the call, as it reports them. */
   charged: number;
 }
 
+/** How many free openings a player gets (docs/decisions/041; the FREE_OPENINGS_* settings). */
+export interface FreeOpeningRules {
+  perMinute: number;
+  perDay: number;
+  perAddressPerDay: number;
+  /** In all, until the account's email address is confirmed. */
+  beforeConfirmation: number;
+}
+
+/** Which free openings' allowance is used up: the one that lasts longest, when several are. */
+export type FreeOpeningsUsedUp = "unconfirmed" | "day" | "address" | "minute";
+
 export type BeginTurnOutcome =
   | BegunTurn
-  | { outcome: "rate_limited" | "opening_limited"; limit: RateLimitResult }
-  | { outcome: "game_missing" | "missing" | "busy" | "stale" | "lost" | "insufficient" }
+  | { outcome: "rate_limited"; limit: RateLimitResult }
+  /** Not paid for: `freeOpenings` says which allowance was used up when the call would have been a free opening. */
+  | { outcome: "insufficient"; freeOpenings: { usedUp: FreeOpeningsUsedUp; retryAt: Date | null } | null }
+  | { outcome: "game_missing" | "missing" | "busy" | "stale" | "lost" }
   | { outcome: "no_session" | "session_renewal" | "email_not_confirmed" };
 
 const columns = {
   outcome: sql<BeginTurnOutcome["outcome"]>`outcome`,
   limitCount: sql<number | null>`limit_count`,
   limitWindowStartedAt: sql<number | null>`limit_window_started_at`.mapWith(Number),
+  freeOpeningsUsedUp: sql<FreeOpeningsUsedUp | null>`free_openings_used_up`,
+  freeOpeningsRetryAt: sql<Date | null>`free_openings_retry_at`.mapWith((value: string | Date) => new Date(value)),
   storyId: sql<string>`story_id`,
   gameSlug: sql<string>`game_slug`,
   exchanges: sql<number>`exchanges`,
@@ -83,6 +102,7 @@ const columns = {
   version: sql<number>`version`,
   versions: sql<number>`versions`,
   previousVersion: sql<number | null>`previous_version`,
+  charged: sql<number>`charged`,
   playerText: sql<string | null>`player_text`,
   replySoFar: sql<string | null>`reply_so_far`,
   opening: sql<string | null>`opening`,
@@ -97,7 +117,8 @@ const beginTurnQuery = preparedQuery((database) => {
     .from(
       sql`begin_turn(${p("userId")}, ${p("gameSlug")}, ${p("storyId")}::uuid, ${p("turnId")}::uuid, ${p("kind")}, ${p("exchange")}::int, ${p("message")},
         ${p("cost")}::int, ${p("leaseSeconds")}::int, ${p("now")}::bigint, ${p("windowMs")}::int, ${p("chatKey")}, ${p("chatLimit")}::int,
-        ${p("openingKey")}, ${p("openingLimit")}::int, ${p("maxExchanges")}::int, ${p("maxCharacters")}::int)`,
+        ${p("freeOpeningCost")}::int, ${p("clientAddress")}, ${p("freeOpeningsPerMinute")}::int, ${p("freeOpeningsPerDay")}::int,
+        ${p("freeOpeningsPerAddressPerDay")}::int, ${p("freeOpeningsBeforeConfirmation")}::int, ${p("maxExchanges")}::int, ${p("maxCharacters")}::int)`,
     )
     .prepare("begin_turn");
 });
@@ -110,13 +131,16 @@ const beginTurnForSessionQuery = preparedQuery((database) => {
       sql`begin_turn_for_session(${p("sessionToken")}, ${p("renewalDueUntil")}::timestamptz, ${p("requireVerified")}::boolean,
         ${p("gameSlug")}, ${p("storyId")}::uuid, ${p("turnId")}::uuid, ${p("kind")}, ${p("exchange")}::int, ${p("message")},
         ${p("cost")}::int, ${p("leaseSeconds")}::int, ${p("now")}::bigint, ${p("windowMs")}::int, ${p("chatLimitName")}, ${p("chatLimit")}::int,
-        ${p("openingLimitName")}, ${p("openingLimit")}::int, ${p("maxExchanges")}::int, ${p("maxCharacters")}::int)`,
+        ${p("freeOpeningCost")}::int, ${p("clientAddress")}, ${p("freeOpeningsPerMinute")}::int, ${p("freeOpeningsPerDay")}::int,
+        ${p("freeOpeningsPerAddressPerDay")}::int, ${p("freeOpeningsBeforeConfirmation")}::int, ${p("maxExchanges")}::int, ${p("maxCharacters")}::int)`,
     )
     .prepare("begin_turn_for_session");
 });
 
 function executeBeginTurn({ caller, ...request }: BeginTurnRequest, now: number) {
-  const { chatLimit, openingLimit } = request;
+  const { chatLimit, freeOpenings } = request;
+  // The one pricing rule's answers; the database applies the one that fits the exchange it finds.
+  const prices = turnPrices(request.kind);
   const parameters = {
     gameSlug: request.gameSlug ?? null,
     storyId: request.storyId ?? null,
@@ -124,48 +148,48 @@ function executeBeginTurn({ caller, ...request }: BeginTurnRequest, now: number)
     kind: request.kind,
     exchange: request.exchange ?? null,
     message: request.message ?? null,
-    cost: request.cost,
+    cost: prices.otherwise,
+    freeOpeningCost: prices.freeOpening,
     leaseSeconds: request.leaseSeconds,
     now,
     windowMs: chatLimit.windowMs,
     chatLimit: chatLimit.limit,
-    openingLimit: openingLimit.limit,
+    clientAddress: addressSubject(request.clientAddress),
+    freeOpeningsPerMinute: freeOpenings.perMinute,
+    freeOpeningsPerDay: freeOpenings.perDay,
+    freeOpeningsPerAddressPerDay: freeOpenings.perAddressPerDay,
+    freeOpeningsBeforeConfirmation: freeOpenings.beforeConfirmation,
     maxExchanges: request.maxExchanges,
     maxCharacters: request.maxCharacters,
   };
   if ("userId" in caller) {
-    return beginTurnQuery().execute({
-      ...parameters,
-      userId: caller.userId,
-      chatKey: rateLimitKey(chatLimit, caller.userId),
-      openingKey: rateLimitKey(openingLimit, caller.userId),
-    });
+    return beginTurnQuery().execute({ ...parameters, userId: caller.userId, chatKey: rateLimitKey(chatLimit, caller.userId) });
   }
-  // begin_turn_for_session makes the limits' keys from their names as rateLimitKey does.
+  // begin_turn_for_session makes the limit's key from its name as rateLimitKey does.
   return beginTurnForSessionQuery().execute({
     ...parameters,
     sessionToken: caller.sessionToken,
     renewalDueUntil: caller.renewalDueUntil.toISOString(),
     requireVerified: caller.requireVerified,
     chatLimitName: chatLimit.name,
-    openingLimitName: openingLimit.name,
   });
 }
 
 export async function beginTurn(request: BeginTurnRequest): Promise<BeginTurnOutcome> {
-  const { chatLimit, openingLimit, now = Date.now() } = request;
-  if (chatLimit.windowMs !== openingLimit.windowMs) throw new Error("begin_turn counts both limits in one window length.");
+  const { chatLimit, now = Date.now() } = request;
   const [row] = await executeBeginTurn(request, now);
   if (!row) throw new Error("begin_turn returned nothing.");
   switch (row.outcome) {
     case "rate_limited":
-    case "opening_limited": {
-      const rule = row.outcome === "rate_limited" ? chatLimit : openingLimit;
       return {
         outcome: row.outcome,
-        limit: rateLimitResult(rule, { count: row.limitCount ?? 0, windowStartedAt: row.limitWindowStartedAt }, now),
+        limit: rateLimitResult(chatLimit, { count: row.limitCount ?? 0, windowStartedAt: row.limitWindowStartedAt }, now),
       };
-    }
+    case "insufficient":
+      return {
+        outcome: row.outcome,
+        freeOpenings: row.freeOpeningsUsedUp ? { usedUp: row.freeOpeningsUsedUp, retryAt: row.freeOpeningsRetryAt } : null,
+      };
     case "started":
       return {
         outcome: "started",
@@ -188,7 +212,7 @@ export async function beginTurn(request: BeginTurnRequest): Promise<BeginTurnOut
         replySoFar: row.replySoFar ?? "",
         conversation: storedConversation(row.opening, row.recent, row.exchange),
         state: row.state,
-        charged: row.exchange === 1 && request.kind !== "continue" ? 0 : request.cost,
+        charged: row.charged,
       };
     default:
       return { outcome: row.outcome };
@@ -218,7 +242,7 @@ function storedConversation(openingJson: string | null, recentJson: string | nul
 }
 
 /**
- * An exchange whose reply was interrupted (its instance died; migration 0012) has the player's
+ * An exchange whose reply was interrupted (its instance died: app/db/functions/finish_story_operation.sql) has the player's
  * message and no reply: the model is not shown it, as an exchange it never answered. Returns
  * the rest, and how many were left out.
  */

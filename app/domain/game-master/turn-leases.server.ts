@@ -8,7 +8,7 @@ import { TURN_LEASE_SECONDS } from "../stories.server.ts";
  * its reply: begin_turn gives it a lease of TURN_LEASE_SECONDS, and the instance renews the
  * leases of all the turns it holds in one statement every TURN_HEARTBEAT_MS. An instance that
  * dies (kill -9, a crashed machine) stops renewing; once a lease has run out, every instance's
- * sweeper looks for such turns and settles them (finish_story_operation, migration 0012): the
+ * sweeper looks for such turns and settles them (app/db/functions/finish_story_operation.sql): the
  * player's message stays, the reply is marked interrupted, the credit comes back, and the
  * player's tabs hear of it on the live channel. From the last heartbeat to the settling takes at
  * most TURN_LEASE_SECONDS + TURN_SWEEP_MS.

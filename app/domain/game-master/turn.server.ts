@@ -4,7 +4,6 @@ import type { Logger } from "pino";
 import { isDatabaseBusy, retryWhileDatabaseBusy } from "../../db/busy.server.ts";
 import { preparedQuery } from "../../db/prepared.server.ts";
 import { env } from "../../env.server.ts";
-import { CREDITS_PER_MESSAGE } from "../../lib/constants.ts";
 import { trackInFlight } from "../../lib/in-flight.server.ts";
 import { creditsSpent, gameMasterFirstToken, gameMasterTurns, type TurnOutcome } from "../../lib/metrics.server.ts";
 import { PLAY_TOASTS, RESEND_CONFIRMATION_PATH } from "../../lib/play-texts.ts";
@@ -16,6 +15,7 @@ import { applyStateChanges, resolveState, type StoryState } from "../../lib/trac
 import { refuseStoryChange, TURN_LEASE_SECONDS } from "../stories.server.ts";
 import { admitGameMasterCall } from "./admission.server.ts";
 import { beginTurn, type BegunTurn, type TurnCaller } from "./begin-turn.server.ts";
+import { freeOpeningRules, freeOpeningsRefusal } from "./free-openings.server.ts";
 import { buildModelContext, type ModelContext } from "./context.server.ts";
 import { StateBlockFilter } from "./state-block.server.ts";
 import { CONTINUE_INSTRUCTION, type TrackedState } from "./story-brief.server.ts";
@@ -32,9 +32,11 @@ import { holdTurnLease } from "./turn-leases.server.ts";
 /**
  * A call of the Game Master on a story: a turn (the player's new message), or one of the story
  * controls — Retry (a new version of the latest reply), Continue (the latest reply extended), Edit
- * (the latest exchange replaced). Each costs one credit, debited in the same statement that
- * stores the player's message and the reply-to-be (migration 0006), before the model is called;
- * the reply that opens a story is free. The reply streams as server-sent events (`data:
+ * (the latest exchange replaced). Each costs what turnCost says (app/lib/turn-cost.ts: a credit,
+ * and nothing for the reply that opens a story while the player has free openings left), debited
+ * in the same statement that stores the player's message and the reply-to-be
+ * (app/db/functions/begin_story_operation.sql), before the model is called; the first event
+ * says what was charged. The reply streams as server-sent events (`data:
  * {"content": "..."}` lines, then `data: [DONE]`) to every tab watching the story, and is stored
  * once complete. The generation belongs to the server, not to the connection: a player who
  * leaves mid-reply finds it stored, or still being written, when they come back. A model that
@@ -52,8 +54,6 @@ export const TURN_ERRORS = {
 const HEARTBEAT_MS = 15_000;
 /** Upstream retries before the first token (connection errors, 429/5xx answers). */
 const MAX_RETRIES = 1;
-/** Stories a player may open (their free first reply) in a minute: enough to start over, too few to farm. */
-export const OPENINGS_PER_MINUTE = 3;
 
 export type StoryCall =
   | { kind: "turn"; message: string }
@@ -67,6 +67,8 @@ export interface StoryCallRequest {
   gameSlug?: string;
   storyId?: string;
   call: StoryCall;
+  /** The client's address (clientAddress in app/domain/rate-limit.server.ts), for the free openings counted per address. */
+  clientAddress: string;
   logger: Logger;
 }
 
@@ -90,10 +92,10 @@ function finishCall(storyId: string, turnId: string, text: string, restoreVersio
 
 /**
  * A call with the rules that come before it: a confirmed email address where the site requires
- * one, at most CHAT_TURNS_PER_MINUTE calls (and OPENINGS_PER_MINUTE free openings) a minute, a
- * playable game, a story not busy with another call, a credit to pay with. All of it is one round
- * trip (beginTurn); each refusal is a typed error and costs nothing. Returns the reply's event
- * stream.
+ * one, at most CHAT_TURNS_PER_MINUTE calls a minute, a playable game, a story not busy with another
+ * call, a free opening left or a credit to pay with (free-openings.server.ts). All of it is one
+ * round trip (beginTurn); each refusal is a typed error and costs nothing. Returns the reply's
+ * event stream.
  */
 export async function callGameMaster(request: StoryCallRequest): Promise<EventSource> {
   try {
@@ -108,7 +110,9 @@ export async function callGameMaster(request: StoryCallRequest): Promise<EventSo
 function refusalOutcome(error: unknown): TurnOutcome {
   if (error instanceof BusyError || isDatabaseBusy(error)) return "refused_busy";
   if (error instanceof RateLimitedError) return "refused_rate_limited";
-  if (error instanceof InsufficientCreditsError) return "insufficient_credits";
+  if (error instanceof InsufficientCreditsError || (error instanceof DomainError && error.code === "free_openings_used")) {
+    return "insufficient_credits";
+  }
   return error instanceof DomainError ? "refused" : "failed";
 }
 
@@ -143,8 +147,10 @@ async function admitCall(request: StoryCallRequest) {
   }
 }
 
-async function beginCall({ caller, gameSlug, storyId, call, logger }: StoryCallRequest, release: () => void): Promise<EventSource> {
+async function beginCall(request: StoryCallRequest, release: () => void): Promise<EventSource> {
+  const { caller, gameSlug, storyId, call, logger } = request;
   const config = env();
+  const freeOpenings = freeOpeningRules(config);
   const turnId = randomUUID();
   // The game's brief comes from memory (read again only after an admin's change), while the
   // database begins the call.
@@ -157,10 +163,10 @@ async function beginCall({ caller, gameSlug, storyId, call, logger }: StoryCallR
       kind: call.kind,
       exchange: "exchange" in call ? call.exchange : undefined,
       message: "message" in call ? call.message : undefined,
-      cost: CREDITS_PER_MESSAGE,
       leaseSeconds: TURN_LEASE_SECONDS,
       chatLimit: { name: "chat", limit: config.CHAT_TURNS_PER_MINUTE, windowMs: 60_000 },
-      openingLimit: { name: "opening", limit: OPENINGS_PER_MINUTE, windowMs: 60_000 },
+      clientAddress: request.clientAddress,
+      freeOpenings,
       ...storyReadLimits(config.AI_CONTEXT_TOKENS),
     }),
     gameSlug ? loadStoryBrief(gameSlug) : undefined,
@@ -174,15 +180,12 @@ async function beginCall({ caller, gameSlug, storyId, call, logger }: StoryCallR
         () =>
           `You are sending messages faster than the Game Master can answer: at most ${config.CHAT_TURNS_PER_MINUTE} a minute. Please wait a moment.`,
       );
-    case "opening_limited":
-      throw rateLimitedError(
-        begun.limit,
-        () => `You have begun ${OPENINGS_PER_MINUTE} stories in the last minute. Please wait a moment before beginning another.`,
-      );
     case "game_missing":
       throw new NotFoundError(PLAY_TOASTS.gameNotFound.description);
     case "insufficient":
-      throw new InsufficientCreditsError();
+      throw begun.freeOpenings
+        ? freeOpeningsRefusal(begun.freeOpenings.usedUp, begun.freeOpenings.retryAt, freeOpenings)
+        : new InsufficientCreditsError();
     case "no_session":
       throw new UnauthenticatedError();
     case "email_not_confirmed":
@@ -192,7 +195,7 @@ async function beginCall({ caller, gameSlug, storyId, call, logger }: StoryCallR
       const user = caller.kind === "token" ? await caller.readUser() : null;
       if (!user) throw new UnauthenticatedError();
       refuseUnconfirmedEmail(user);
-      return beginCall({ caller: { kind: "user", user }, gameSlug, storyId, call, logger }, release);
+      return beginCall({ ...request, caller: { kind: "user", user } }, release);
     }
     default:
       refuseStoryChange(begun.outcome);
@@ -271,6 +274,7 @@ function startCall({
     version: begun.version,
     versions: begun.versions,
     replySoFar: begun.replySoFar,
+    charged: begun.charged,
   };
   const live = openLiveReply(announcement);
 

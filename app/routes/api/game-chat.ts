@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { callGameMaster } from "#app/domain/game-master/turn.server.ts";
+import { clientAddress } from "#app/domain/rate-limit.server.ts";
 import { apiRoute, endpoint } from "#app/http/api-route.server.ts";
 import { eventStreamResponse } from "#app/http/sse.ts";
 import { playerMessage } from "#app/http/story-input.ts";
@@ -25,9 +26,16 @@ const gameChat = apiRoute({
   POST: endpoint({
     access: "session",
     body: bodySchema,
-    handler: async ({ user: caller, body, logger }) =>
+    handler: async ({ request, user: caller, body, logger }) =>
       eventStreamResponse(
-        await callGameMaster({ caller, gameSlug: body.game_slug, storyId: body.story_id, call: { kind: "turn", message: body.message }, logger }),
+        await callGameMaster({
+          caller,
+          gameSlug: body.game_slug,
+          storyId: body.story_id,
+          call: { kind: "turn", message: body.message },
+          clientAddress: clientAddress(request),
+          logger,
+        }),
       ),
   }),
 });

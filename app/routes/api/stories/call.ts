@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { InvalidInputError, NotFoundError } from "#app/domain/errors.server.ts";
 import { callGameMaster, type StoryCall } from "#app/domain/game-master/turn.server.ts";
+import { clientAddress } from "#app/domain/rate-limit.server.ts";
 import { apiRoute, endpoint } from "#app/http/api-route.server.ts";
 import { eventStreamResponse } from "#app/http/sse.ts";
 import { playerMessage, seenExchange, storyIdOf } from "#app/http/story-input.ts";
@@ -18,7 +19,7 @@ const storyCall = apiRoute({
   POST: endpoint({
     access: "session",
     body: bodySchema,
-    handler: async ({ user: caller, params, body, logger }) => {
+    handler: async ({ request, user: caller, params, body, logger }) => {
       const kind = z.enum(CALLS).safeParse(params.call);
       if (!kind.success) throw new NotFoundError("There is no such story control.");
       let call: StoryCall;
@@ -28,7 +29,9 @@ const storyCall = apiRoute({
       } else {
         call = { kind: kind.data, exchange: body.exchange };
       }
-      return eventStreamResponse(await callGameMaster({ caller, storyId: storyIdOf(params), call, logger }));
+      return eventStreamResponse(
+        await callGameMaster({ caller, storyId: storyIdOf(params), call, clientAddress: clientAddress(request), logger }),
+      );
     },
   }),
 });

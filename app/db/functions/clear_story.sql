@@ -1,0 +1,26 @@
+-- Start Over: the story's messages are deleted (docs/spec.md §8) and it begins again.
+CREATE OR REPLACE FUNCTION clear_story(p_story_id uuid, p_user_id text)
+RETURNS TABLE (outcome text, deleted integer, revision integer) AS $$
+#variable_conflict use_column
+DECLARE
+  story stories%ROWTYPE;
+  v_deleted integer;
+  v_revision integer;
+BEGIN
+  SELECT * INTO story FROM stories WHERE id = p_story_id AND user_id = p_user_id FOR UPDATE;
+  IF NOT FOUND THEN
+    RETURN QUERY SELECT 'missing'::text, 0, NULL::integer;
+    RETURN;
+  END IF;
+  IF story.active_turn_id IS NOT NULL THEN
+    RETURN QUERY SELECT 'busy'::text, 0, story.revision;
+    RETURN;
+  END IF;
+  DELETE FROM game_messages WHERE story_id = p_story_id AND removed_at IS NULL;
+  GET DIAGNOSTICS v_deleted = ROW_COUNT;
+  DELETE FROM game_messages WHERE story_id = p_story_id;
+  UPDATE stories SET exchanges = 0, revision = revision + 1, updated_at = now() WHERE id = p_story_id RETURNING revision INTO v_revision;
+  PERFORM announce_story_change(p_user_id, p_story_id, v_revision);
+  RETURN QUERY SELECT 'cleared'::text, v_deleted, v_revision;
+END;
+$$ LANGUAGE plpgsql;

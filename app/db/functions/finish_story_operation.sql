@@ -1,0 +1,82 @@
+-- The end of a Game Master call begun by begin_story_operation.sql. p_text is what the Game
+-- Master wrote: stored as the reply (appended, for 'continue'), with p_state, the story's state
+-- the reply left (NULL keeps the state as it was). Empty, the call is undone and its credit
+-- refunded under the reference it was paid with; p_restore_version is the version a failed retry
+-- returns to. Only the call still in flight is finished: a second finish of the same call is
+-- 'settled'.
+--
+-- Turn leases (docs/decisions/030): a turn in flight belongs to the instance writing its reply,
+-- which renews the lease of all its turns every few seconds; a turn whose lease ran out (its
+-- instance died) is finished here by any instance's sweeper, by the next call on its story, or by
+-- a page that reads it. Finished so, a turn or an edit does not disappear as a failed call does:
+-- the player's message stays in the story, its reply is marked 'interrupted' (its text died with
+-- the instance), and the credit is refunded. A retry or a continue goes back to the reply as it was.
+CREATE OR REPLACE FUNCTION finish_story_operation(p_story_id uuid, p_turn_id uuid, p_text text, p_restore_version integer, p_state jsonb)
+RETURNS TABLE (outcome text, refunded integer, revision integer) AS $$
+#variable_conflict use_column
+DECLARE
+  story stories%ROWTYPE;
+  reply game_messages%ROWTYPE;
+  v_exchanges integer;
+  v_charged integer;
+  v_refunded integer := 0;
+  v_version integer;
+  v_outcome text;
+  v_revision integer;
+BEGIN
+  SELECT * INTO story FROM stories WHERE id = p_story_id FOR UPDATE;
+  IF NOT FOUND OR story.active_turn_id IS DISTINCT FROM p_turn_id THEN
+    RETURN QUERY SELECT 'settled'::text, 0, story.revision;
+    RETURN;
+  END IF;
+  SELECT * INTO reply FROM game_messages WHERE id = story.active_reply_id;
+  v_exchanges := story.exchanges;
+
+  IF p_text <> '' THEN
+    UPDATE game_messages SET content = CASE WHEN story.active_turn_kind = 'continue' THEN content || p_text ELSE p_text END, status = 'complete',
+        state = coalesce(p_state, state)
+      WHERE id = reply.id RETURNING * INTO reply;
+    IF reply.versions > 1 THEN
+      UPDATE reply_versions SET content = reply.content, state = reply.state WHERE message_id = reply.id AND version = reply.version;
+    END IF;
+    v_outcome := 'stored';
+  ELSE
+    SELECT -delta INTO v_charged FROM credit_ledger WHERE reason = 'chat_message' AND reference = 'turn:' || p_turn_id;
+    IF v_charged > 0 THEN
+      PERFORM apply_credit_change(story.user_id, v_charged, 'refund', 'turn:' || p_turn_id);
+      v_refunded := v_charged;
+    END IF;
+    v_outcome := 'reverted';
+    IF story.active_turn_kind IN ('turn', 'edit') AND story.active_turn_lease_until <= now() THEN
+      -- Its instance died mid-reply: the player's message stays, and the reply says it was cut off.
+      UPDATE game_messages SET status = 'interrupted', content = '' WHERE id = reply.id;
+      v_outcome := 'interrupted';
+    ELSIF story.active_turn_kind IN ('turn', 'edit') THEN
+      UPDATE game_messages SET removed_at = now(), removal = 'failed', removed_by_turn = p_turn_id
+        WHERE story_id = p_story_id AND exchange = story.exchanges AND removed_at IS NULL;
+      IF story.active_turn_kind = 'edit' THEN
+        UPDATE game_messages SET removed_at = NULL, removal = NULL, removed_by_turn = NULL
+          WHERE story_id = p_story_id AND removed_by_turn = p_turn_id AND removal = 'edited';
+      ELSE
+        v_exchanges := story.exchanges - 1;
+      END IF;
+    ELSIF story.active_turn_kind = 'retry' THEN
+      DELETE FROM reply_versions WHERE message_id = reply.id AND version = reply.versions;
+      v_version := least(greatest(coalesce(p_restore_version, reply.versions - 1), 1), reply.versions - 1);
+      UPDATE game_messages AS m SET versions = m.versions - 1, version = v_version, status = 'complete', content = v.content, state = v.state
+        FROM reply_versions AS v WHERE m.id = reply.id AND v.message_id = reply.id AND v.version = v_version;
+      IF reply.versions - 1 = 1 THEN
+        DELETE FROM reply_versions WHERE message_id = reply.id;
+      END IF;
+    ELSE
+      UPDATE game_messages SET status = 'complete' WHERE id = reply.id;
+    END IF;
+  END IF;
+
+  UPDATE stories SET exchanges = v_exchanges, revision = revision + 1, active_turn_id = NULL, active_turn_kind = NULL,
+      active_reply_id = NULL, active_turn_lease_until = NULL, updated_at = now()
+    WHERE id = p_story_id RETURNING revision INTO v_revision;
+  PERFORM announce_story_change(story.user_id, p_story_id, v_revision);
+  RETURN QUERY SELECT v_outcome, v_refunded, v_revision;
+END;
+$$ LANGUAGE plpgsql;

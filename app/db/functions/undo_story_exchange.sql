@@ -1,0 +1,30 @@
+-- Undo: the latest exchange (p_exchange, as the player saw it) leaves the story. It is kept as
+-- 'undone', and nothing is refunded.
+CREATE OR REPLACE FUNCTION undo_story_exchange(p_story_id uuid, p_user_id text, p_exchange integer)
+RETURNS TABLE (outcome text, revision integer) AS $$
+#variable_conflict use_column
+DECLARE
+  story stories%ROWTYPE;
+  v_revision integer;
+BEGIN
+  SELECT * INTO story FROM stories WHERE id = p_story_id AND user_id = p_user_id FOR UPDATE;
+  IF NOT FOUND THEN
+    RETURN QUERY SELECT 'missing'::text, NULL::integer;
+    RETURN;
+  END IF;
+  IF story.active_turn_id IS NOT NULL THEN
+    RETURN QUERY SELECT 'busy'::text, story.revision;
+    RETURN;
+  END IF;
+  IF story.exchanges = 0 OR p_exchange IS DISTINCT FROM story.exchanges THEN
+    RETURN QUERY SELECT 'stale'::text, story.revision;
+    RETURN;
+  END IF;
+  UPDATE game_messages SET removed_at = now(), removal = 'undone'
+    WHERE story_id = p_story_id AND exchange = story.exchanges AND removed_at IS NULL;
+  UPDATE stories SET exchanges = exchanges - 1, revision = revision + 1, updated_at = now()
+    WHERE id = p_story_id RETURNING revision INTO v_revision;
+  PERFORM announce_story_change(p_user_id, p_story_id, v_revision);
+  RETURN QUERY SELECT 'undone'::text, v_revision;
+END;
+$$ LANGUAGE plpgsql;
