@@ -40,7 +40,8 @@ function googleProviders(config: Environment): GenericOAuthConfig[] {
 /** Profile fields checked by the one rule for sign-up and updates, refused with its sentence. */
 function parseProfile(fields: { name: unknown; image: unknown }): ProfileFields {
   const parsed = profileFieldsSchema.safeParse(fields);
-  if (!parsed.success) throw new APIError("BAD_REQUEST", { message: parsed.error.issues[0]?.message ?? "Please check your profile and try again." });
+  if (!parsed.success)
+    throw new APIError("BAD_REQUEST", { message: parsed.error.issues[0]?.message ?? "Please check your profile and try again." });
   return parsed.data;
 }
 

@@ -54,7 +54,9 @@ function normalizedName(name: string) {
 
 /** The name shown for a user: the username they chose (trimmed, bounded), else their email's local part. */
 export function displayName(name: string | null | undefined, email: string): string {
-  const chosen = normalizedName(name ?? "").slice(0, MAX_USERNAME_LENGTH).trim();
+  const chosen = normalizedName(name ?? "")
+    .slice(0, MAX_USERNAME_LENGTH)
+    .trim();
   return chosen || email.split("@")[0] || email;
 }
 
