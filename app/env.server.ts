@@ -56,6 +56,9 @@ const environmentSchema = z
     FREE_OPENINGS_BEFORE_CONFIRMATION: wholeNumber(3),
     GAME_MASTER_MAX_STREAMS: positiveInteger(GAME_MASTER_STREAMS_PER_CORE * availableParallelism()),
     SHUTDOWN_GRACE_SECONDS: positiveInteger(10),
+    // Per-player bounds on New story (issue 31): so many an hour, so many kept in all.
+    STORIES_PER_HOUR: positiveInteger(30),
+    STORIES_PER_PLAYER: positiveInteger(200),
     STRIPE_SECRET_KEY: optionalText,
     STRIPE_WEBHOOK_SECRET: optionalText,
     STRIPE_API_URL: z.url().optional(),

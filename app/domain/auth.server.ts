@@ -1,18 +1,20 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError } from "better-auth/api";
+import type { BetterAuthPlugin } from "better-auth";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import { bearer, genericOAuth, type GenericOAuthConfig } from "better-auth/plugins";
 import { eq } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
 import * as schema from "../db/schema.ts";
 import { env, type Environment } from "../env.server.ts";
 import { logger } from "../logger.server.ts";
-import { ACCOUNT_DISABLED_MESSAGE, displayName } from "../lib/auth.ts";
-import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, MIN_PASSWORD_LENGTH, type UserRole } from "../lib/constants.ts";
+import { ACCOUNT_DISABLED_MESSAGE, displayName, profileFieldsSchema, type ProfileFields } from "../lib/auth.ts";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, type UserRole } from "../lib/constants.ts";
 import { confirmationMail, passwordResetMail } from "./account-mail.server.ts";
 import { sendMail } from "./mail.server.ts";
 import { CLIENT_ADDRESS_HEADER } from "./rate-limit.server.ts";
-import { lookUpSession, renewalDueUntil, sessionCredentials, type SessionSettings } from "./session-lookup.server.ts";
+import { closeSessionStreams } from "./realtime.server.ts";
+import { lookUpSession, renewalDueUntil, sessionCredentials, type SessionRef, type SessionSettings } from "./session-lookup.server.ts";
 
 export const AUTH_BASE_PATH = "/api/auth";
 const CONFIRMATION_LINK_HOURS = 24;
@@ -33,6 +35,64 @@ function googleProviders(config: Environment): GenericOAuthConfig[] {
       prompt: "select_account",
     },
   ];
+}
+
+/** Profile fields checked by the one rule for sign-up and updates, refused with its sentence. */
+function parseProfile(fields: { name: unknown; image: unknown }): ProfileFields {
+  const parsed = profileFieldsSchema.safeParse(fields);
+  if (!parsed.success)
+    throw new APIError("BAD_REQUEST", { message: parsed.error.issues[0]?.message ?? "Please check your profile and try again." });
+  return parsed.data;
+}
+
+/**
+ * Where a caller who just proved who they are receives the session token for `Authorization:
+ * Bearer` (the bearer plugin's flow: the body's `token` and the `set-auth-token` header).
+ */
+const TOKEN_ISSUING_PATHS = new Set(["/sign-in/email", "/sign-up/email"]);
+
+/** A session as better-auth answers it, without the token that would let whoever reads it act as the player. */
+function withoutToken(session: unknown): unknown {
+  if (typeof session !== "object" || session === null || !("token" in session)) return session;
+  const { token: _token, ...rest } = session;
+  return rest;
+}
+
+/**
+ * A page's script never sees a session token (issue 31): a script injected into a page one day
+ * could otherwise send it elsewhere and act as the player, cookie or no cookie (HTTP-only). The
+ * session endpoints answer without it, and `set-auth-token` — which the bearer plugin adds to every
+ * answer that renews the session cookie — stays on sign-in and sign-up, where API clients get
+ * their token.
+ */
+function sessionTokensStayWithSignIn(): BetterAuthPlugin {
+  return {
+    id: "session-tokens-stay-with-sign-in",
+    hooks: {
+      after: [
+        {
+          matcher: (context) => !TOKEN_ISSUING_PATHS.has(context.path ?? ""),
+          handler: createAuthMiddleware(async (context) => {
+            const headers = context.context.responseHeaders;
+            if (headers?.has("set-auth-token")) {
+              headers.delete("set-auth-token");
+              const exposed = (headers.get("access-control-expose-headers") ?? "")
+                .split(",")
+                .map((name) => name.trim())
+                .filter((name) => name && name.toLowerCase() !== "set-auth-token");
+              if (exposed.length > 0) headers.set("access-control-expose-headers", exposed.join(", "));
+              else headers.delete("access-control-expose-headers");
+            }
+            const returned = context.context.returned;
+            if (context.path === "/get-session" && typeof returned === "object" && returned !== null && "session" in returned) {
+              return context.json({ ...returned, session: withoutToken(returned.session) });
+            }
+            if (context.path === "/list-sessions" && Array.isArray(returned)) return context.json(returned.map(withoutToken));
+          }),
+        },
+      ],
+    },
+  };
 }
 
 function createAuth() {
@@ -101,15 +161,30 @@ function createAuth() {
             if (owner?.disabledAt) throw APIError.from("FORBIDDEN", { message: ACCOUNT_DISABLED_MESSAGE, code: "ACCOUNT_DISABLED" });
           },
         },
+        // Whatever ends a session — signing out, revoking it or all of the account's, a password
+        // reset — ends its live streams too, on every instance (issue 31). Run after the deletion
+        // commits.
+        delete: {
+          async after(session) {
+            await closeSessionStreams(session.userId, session.id);
+          },
+        },
       },
       user: {
         create: {
           async before(user) {
             // A name longer than the form allows is not a name: refused, not cut, so nothing is kept of it.
-            if (user.name.trim().replace(/\s+/g, " ").length > MAX_USERNAME_LENGTH) {
-              throw new APIError("BAD_REQUEST", { message: `Your name is too long: at most ${MAX_USERNAME_LENGTH} characters.` });
-            }
-            return { data: { ...user, name: displayName(user.name, user.email) } };
+            const profile = parseProfile({ name: user.name, image: user.image });
+            return { data: { ...user, name: displayName(profile.name, user.email), image: profile.image ?? null } };
+          },
+        },
+        update: {
+          // Every later change of the profile (POST /api/auth/update-user) obeys the sign-up rules.
+          async before(update) {
+            if (update.name === undefined && update.image === undefined) return;
+            const profile = parseProfile({ name: update.name, image: update.image });
+            if (profile.name === "") throw new APIError("BAD_REQUEST", { message: "Your name cannot be empty." });
+            return { data: { ...update, ...profile } };
           },
         },
       },
@@ -139,7 +214,8 @@ function createAuth() {
         logger()[level]({ err, details: err || details.length === 0 ? undefined : details }, `better-auth: ${message}`);
       },
     },
-    plugins: [bearer(), genericOAuth({ config: googleProviders(config) })],
+    // After bearer(): its after hook is the one that hands out the token.
+    plugins: [bearer(), genericOAuth({ config: googleProviders(config) }), sessionTokensStayWithSignIn()],
   });
 }
 
@@ -159,6 +235,8 @@ export interface SessionUser {
   emailVerified: boolean;
   roles: UserRole[];
   isAdmin: boolean;
+  /** The session the request came with: live streams end with it. */
+  session: SessionRef;
 }
 
 /** Whether Google sign-in is configured on this server. */
@@ -200,9 +278,10 @@ async function readSessionUser(request: Request): Promise<SessionUser | null> {
     if (lookup.kind === "none") return null;
     if (lookup.kind === "user") return withRoles(lookup.user, lookup.user.roles);
   }
-  const session = await auth().api.getSession({ headers: request.headers });
-  if (!session) return null;
-  return withRoles(session.user, await getUserRoles(session.user.id));
+  const found = await auth().api.getSession({ headers: request.headers });
+  if (!found) return null;
+  const session = { id: found.session.id, expiresAt: found.session.expiresAt };
+  return withRoles({ ...found.user, session }, await getUserRoles(found.user.id));
 }
 
 /**
@@ -234,6 +313,7 @@ function withRoles(user: Omit<SessionUser, "roles" | "isAdmin">, roles: UserRole
     emailVerified: user.emailVerified,
     roles,
     isAdmin: roles.includes("admin"),
+    session: user.session,
   };
 }
 

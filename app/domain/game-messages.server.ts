@@ -55,13 +55,21 @@ export function latestStoryMessages(story: Pick<Story, "id" | "exchanges">, coun
   return storyMessagesBetween(story.id, Math.max(1, story.exchanges - count + 1), story.exchanges);
 }
 
-/** The whole live story (docs/spec.md §7's GET): for the API and exports, not for the play page. */
-export async function listStoryMessages(storyId: string): Promise<StoryMessage[]> {
-  return db()
-    .select(columns)
-    .from(gameMessages)
-    .where(liveStory(storyId))
-    .orderBy(...storyOrder);
+/** Exchanges (a player's message and its reply) a page of GET /api/game-messages holds when `limit` is not given, and at most. */
+export const GAME_MESSAGES_PAGE = { default: 50, max: 200 };
+
+/**
+ * A page of a story for docs/spec.md §7's GET, read by the index however long the story: the
+ * `count` exchanges before exchange `before` (the newest when it is not given), in story order,
+ * and the exchange the next, older page ends before (null when this page reaches the opening).
+ */
+export async function storyMessagesPage(
+  story: Pick<Story, "id" | "exchanges">,
+  { before, count }: { before?: number; count: number },
+): Promise<{ messages: StoryMessage[]; olderBefore: number | null }> {
+  const last = Math.min(story.exchanges, (before ?? story.exchanges + 1) - 1);
+  const first = Math.max(1, last - count + 1);
+  return { messages: await storyMessagesBetween(story.id, first, last), olderBefore: last >= 1 && first > 1 ? first : null };
 }
 
 /**

@@ -3,6 +3,7 @@ import { db } from "../db/database.server.ts";
 import { creditLedger, payments, profiles, session, user, userRoles } from "../db/schema.ts";
 import type { CreditReason, PaymentStatus } from "../lib/constants.ts";
 import { applyCreditChange } from "./credits.server.ts";
+import { closeAccountStreams } from "./realtime.server.ts";
 import { listStories, type StorySummary } from "./story-library.server.ts";
 import { DomainError, NotFoundError } from "./errors.server.ts";
 
@@ -140,7 +141,7 @@ export async function grantCredits(grant: CreditGrant): Promise<{ applied: boole
 }
 
 /**
- * Disables an account (its sessions end at once; signing in and playing are refused) or enables it
+ * Disables an account (its sessions and live streams end at once; signing in and playing are refused) or enables it
  * again. An admin cannot disable their own account, so the panel always keeps someone who can undo it.
  */
 export async function setPlayerDisabled(playerId: string, disabled: boolean, adminId: string): Promise<PlayerSummary> {
@@ -154,7 +155,11 @@ export async function setPlayerDisabled(playerId: string, disabled: boolean, adm
       .where(eq(user.id, playerId))
       .returning({ id: user.id });
     if (!changed) throw new NotFoundError("No player has this id.");
-    if (disabled) await tx.delete(session).where(eq(session.userId, playerId));
+    if (disabled) {
+      await tx.delete(session).where(eq(session.userId, playerId));
+      // Sent when the transaction commits: the player's open streams end on every instance (issue 31).
+      await closeAccountStreams(playerId, tx);
+    }
   });
   const [summary] = await db().select(summaryColumns).from(user).leftJoin(profiles, eq(profiles.userId, user.id)).where(eq(user.id, playerId));
   if (!summary) throw new NotFoundError("No player has this id.");

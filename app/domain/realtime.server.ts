@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
-import type { DatabaseConnection } from "../db/client.server.ts";
+import type { DatabaseConnection, Queryable } from "../db/client.server.ts";
 import { databaseConnection, db } from "../db/database.server.ts";
 import { getBalance } from "./credits.server.ts";
+import type { SessionRef } from "./session-lookup.server.ts";
 
 /**
  * The live channel of a signed-in player. A trigger on `profiles` NOTIFYs `credits_changed` with
@@ -10,72 +11,151 @@ import { getBalance } from "./credits.server.ts";
  * on PGlite and PostgreSQL alike; each process LISTENs once and fans the notifications out to
  * the Server-Sent-Event streams its players have open. Because the channels live in the database,
  * a change made through any instance reaches tabs connected to any other.
+ *
+ * Every stream a player holds open — this channel, and a Game Master's reply followed as it is
+ * written (game-master/live-replies.server.ts) — is kept here with the session it was opened
+ * with, so that no stream outlives what allowed it (issue 31): a session signed out or revoked
+ * ends its own streams, a disabled account or a password reset all of the player's, on every
+ * instance (announced through the database like the changes); and a stream ends when its session
+ * expires.
  */
 
 const CREDITS_CHANNEL = "credits_changed";
 const STORY_CHANNEL = "story_changed";
-/** Announces "close this player's streams" (sign-out) to every instance; the payload is the user id. */
-const STREAMS_CLOSED_CHANNEL = "credits_streams_closed";
+/** Announces "close this player's streams" (every session ended) to every instance; the payload is the user id. */
+const ACCOUNT_STREAMS_CLOSED_CHANNEL = "credits_streams_closed";
+/** Announces "close the streams of this session" to every instance; the payload is {"userId","sessionId"}. */
+const SESSION_STREAMS_CLOSED_CHANNEL = "session_streams_closed";
 
 export const HEARTBEAT_MS = 20_000;
 /** How long a browser waits before reconnecting a dropped stream (the SSE `retry` field). */
 export const RECONNECT_MS = 3_000;
-/** Streams one player may hold open on one instance; opening another closes their oldest. */
+/**
+ * Streams of each kind one player may hold open on one instance. Opening another live channel
+ * closes their oldest (a tab left open elsewhere); following another reply is refused.
+ */
 export const MAX_STREAMS_PER_USER = 16;
 
-interface Subscriber {
+/** Whose a stream is: the player, and the session it was opened with. */
+export interface StreamOwner {
+  userId: string;
+  session: SessionRef;
+}
+
+/** What a stream needs to be told: the balance and story changes (the live channel), or only that it must end. */
+interface EventsStream {
+  kind: "events";
+  sessionId: string;
   credits(balance: number): void;
   story(change: StoryChange): void;
   close(): void;
 }
 
+interface ReplyWatcher {
+  kind: "reply";
+  sessionId: string;
+  close(): void;
+}
+
+type LiveStream = EventsStream | ReplyWatcher;
+
+/** setTimeout's longest wait; a session lives longer, so its expiry is waited for in steps. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/** Calls `callback` once `moment` has passed; returns how to cancel. Never keeps the process alive. */
+function atMoment(moment: Date, callback: () => void): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    const wait = moment.getTime() - Date.now();
+    timer = setTimeout(() => (Date.now() >= moment.getTime() ? callback() : arm()), Math.min(Math.max(wait, 0), LONGEST_TIMER_MS));
+    timer.unref();
+  };
+  arm();
+  return () => clearTimeout(timer);
+}
+
 class CreditsFeed {
-  readonly #subscribers = new Map<string, Set<Subscriber>>();
+  readonly #streams = new Map<string, Set<LiveStream>>();
   readonly ready: Promise<unknown>;
 
   constructor(connection: DatabaseConnection) {
     this.ready = Promise.all([
       connection.listen(CREDITS_CHANNEL, (payload) => this.#creditsChanged(payload)),
       connection.listen(STORY_CHANNEL, (payload) => this.#storyChanged(payload)),
-      connection.listen(STREAMS_CLOSED_CHANNEL, (userId) => this.#closeAll(userId)),
+      connection.listen(ACCOUNT_STREAMS_CLOSED_CHANNEL, (userId) => this.#close(userId)),
+      connection.listen(SESSION_STREAMS_CLOSED_CHANNEL, (payload) => {
+        const ended = parseSessionEnd(payload);
+        if (ended) this.#close(ended.userId, ended.sessionId);
+      }),
     ]);
   }
 
-  add(userId: string, subscriber: Subscriber) {
-    let subscribers = this.#subscribers.get(userId);
-    if (!subscribers) {
-      subscribers = new Set();
-      this.#subscribers.set(userId, subscribers);
+  /** Keeps a live channel until the returned function is called; past the limit, the player's oldest one ends. */
+  addEvents(owner: StreamOwner, stream: EventsStream): () => void {
+    const open = this.#ofKind(owner.userId, "events");
+    if (open.length >= MAX_STREAMS_PER_USER) open[0]?.close();
+    return this.#keep(owner, stream);
+  }
+
+  /** Keeps a reply watcher until the returned function is called; past the limit, none is kept (undefined). */
+  addReplyWatcher(owner: StreamOwner, stream: ReplyWatcher): (() => void) | undefined {
+    if (this.#ofKind(owner.userId, "reply").length >= MAX_STREAMS_PER_USER) return undefined;
+    return this.#keep(owner, stream);
+  }
+
+  /** Keeps a stream, to be ended with its session (at its expiry at the latest). */
+  #keep(owner: StreamOwner, stream: LiveStream): () => void {
+    let streams = this.#streams.get(owner.userId);
+    if (!streams) {
+      streams = new Set();
+      this.#streams.set(owner.userId, streams);
     }
-    subscribers.add(subscriber);
-    if (subscribers.size > MAX_STREAMS_PER_USER) subscribers.values().next().value?.close();
+    const kept = streams;
+    kept.add(stream);
+    const cancelExpiry = atMoment(owner.session.expiresAt, () => stream.close());
     return () => {
-      subscribers.delete(subscriber);
-      if (subscribers.size === 0 && this.#subscribers.get(userId) === subscribers) this.#subscribers.delete(userId);
+      cancelExpiry();
+      kept.delete(stream);
+      if (kept.size === 0 && this.#streams.get(owner.userId) === kept) this.#streams.delete(owner.userId);
     };
   }
 
-  get streamCount() {
+  #ofKind<Kind extends LiveStream["kind"]>(userId: string, kind: Kind) {
+    return [...(this.#streams.get(userId) ?? [])].filter((stream): stream is Extract<LiveStream, { kind: Kind }> => stream.kind === kind);
+  }
+
+  count(kind: LiveStream["kind"]) {
     let count = 0;
-    for (const subscribers of this.#subscribers.values()) count += subscribers.size;
+    for (const streams of this.#streams.values()) for (const stream of streams) if (stream.kind === kind) count += 1;
     return count;
   }
 
   #creditsChanged(payload: string) {
     const change = parseCreditsChange(payload);
     if (!change) return;
-    for (const subscriber of [...(this.#subscribers.get(change.userId) ?? [])]) subscriber.credits(change.credits);
+    for (const stream of this.#ofKind(change.userId, "events")) stream.credits(change.credits);
   }
 
   #storyChanged(payload: string) {
     const change = parseStoryChange(payload);
     if (!change) return;
-    for (const subscriber of [...(this.#subscribers.get(change.userId) ?? [])]) subscriber.story(change);
+    for (const stream of this.#ofKind(change.userId, "events")) stream.story(change);
   }
 
-  #closeAll(userId: string) {
-    for (const subscriber of [...(this.#subscribers.get(userId) ?? [])]) subscriber.close();
+  /** Ends a player's streams: every one, or those of one session. */
+  #close(userId: string, sessionId?: string) {
+    for (const stream of [...(this.#streams.get(userId) ?? [])]) if (!sessionId || stream.sessionId === sessionId) stream.close();
   }
+}
+
+function parseSessionEnd(payload: string): { userId: string; sessionId: string } | undefined {
+  try {
+    const value = JSON.parse(payload) as { userId?: unknown; sessionId?: unknown };
+    if (typeof value.userId === "string" && typeof value.sessionId === "string") return { userId: value.userId, sessionId: value.sessionId };
+  } catch {
+    // Not ours to interpret: the channel only ever carries closeSessionStreams's JSON.
+  }
+  return undefined;
 }
 
 function parseCreditsChange(payload: string): { userId: string; credits: number } | undefined {
@@ -128,14 +208,18 @@ async function creditsFeed(): Promise<CreditsFeed> {
   return feed;
 }
 
-/** Live streams open on this instance. */
+/** Live channels open on this instance. */
 export function openCreditStreams(): number {
-  const feed = feeds.get(databaseConnection());
-  return feed?.streamCount ?? 0;
+  return feeds.get(databaseConnection())?.count("events") ?? 0;
+}
+
+/** Replies followed as they are written on this instance (live-replies.server.ts). */
+export function openReplyWatchers(): number {
+  return feeds.get(databaseConnection())?.count("reply") ?? 0;
 }
 
 export interface CreditsStreamOptions {
-  userId: string;
+  owner: StreamOwner;
   /** The stream ends when any of these aborts: the client left, the server is shutting down. */
   signals: AbortSignal[];
   heartbeatMs?: number;
@@ -156,11 +240,11 @@ export function storyEvent({ storyId, revision }: { storyId: string; revision: n
 /**
  * The event stream of GET /api/credits/events: the current balance at once, then
  * every change of the balance and of the player's stories, with comment heartbeats so proxies
- * keep the connection open. It ends when the client leaves, the server shuts down or the player
- * signs out (on any instance).
+ * keep the connection open. It ends when the client leaves, the server shuts down, or its session
+ * ends (signed out, revoked, expired; on any instance).
  */
 export async function creditsEventStream({
-  userId,
+  owner,
   signals,
   heartbeatMs = HEARTBEAT_MS,
 }: CreditsStreamOptions): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
@@ -176,7 +260,9 @@ export async function creditsEventStream({
       const write = (text: string) => {
         if (open) controller.enqueue(encoder.encode(text));
       };
-      const unsubscribe = feed.add(userId, {
+      const unsubscribe = feed.addEvents(owner, {
+        kind: "events",
+        sessionId: owner.session.id,
         credits(balance) {
           changed = true;
           write(creditsEvent(balance));
@@ -201,7 +287,7 @@ export async function creditsEventStream({
       write(`retry: ${RECONNECT_MS}\n\n`);
       // Subscribed first, read second: a change committed meanwhile arrives as its own event, and
       // then the balance read here may be older than it, so it is only sent when nothing came yet.
-      getBalance(userId).then(
+      getBalance(owner.userId).then(
         (balance) => {
           if (!changed) write(creditsEvent(balance));
         },
@@ -216,7 +302,25 @@ export async function creditsEventStream({
   return body;
 }
 
-/** Ends every live stream of a player on every instance (sign-out). */
-export async function closeCreditStreams(userId: string): Promise<void> {
-  await db().execute(sql`select pg_notify(${STREAMS_CLOSED_CHANNEL}, ${userId})`);
+/**
+ * Keeps a reply watcher (live-replies.server.ts) among the player's streams, so that it ends with
+ * its session: `close` is called then. Returns how to let it go, or undefined when the player
+ * already follows MAX_STREAMS_PER_USER replies on this instance.
+ */
+export async function keepReplyWatcher(owner: StreamOwner, close: () => void): Promise<(() => void) | undefined> {
+  const feed = await creditsFeed();
+  return feed.addReplyWatcher(owner, { kind: "reply", sessionId: owner.session.id, close });
+}
+
+/**
+ * Ends every live stream of a player on every instance: every session of the account ended at
+ * once (disabled). Given a transaction, the announcement goes out when it commits.
+ */
+export async function closeAccountStreams(userId: string, database: Queryable = db()): Promise<void> {
+  await database.execute(sql`select pg_notify(${ACCOUNT_STREAMS_CLOSED_CHANNEL}, ${userId})`);
+}
+
+/** Ends the live streams of one session on every instance (signed out, revoked, or deleted with all the account's). */
+export async function closeSessionStreams(userId: string, sessionId: string): Promise<void> {
+  await db().execute(sql`select pg_notify(${SESSION_STREAMS_CLOSED_CHANNEL}, ${JSON.stringify({ userId, sessionId })})`);
 }

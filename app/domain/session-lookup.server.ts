@@ -22,12 +22,19 @@ export interface SessionSettings {
   updateAgeSeconds: number;
 }
 
+/** Which session a request was signed in with: what its live streams are closed by (realtime.server.ts). */
+export interface SessionRef {
+  id: string;
+  expiresAt: Date;
+}
+
 export interface StoredSessionUser {
   id: string;
   email: string;
   name: string;
   emailVerified: boolean;
   roles: UserRole[];
+  session: SessionRef;
 }
 
 /** What a request's credentials say: no session, a token to look up, or a case for better-auth. */
@@ -69,6 +76,7 @@ const sessionUserQuery = preparedQuery((database) =>
       email: user.email,
       name: user.name,
       emailVerified: user.emailVerified,
+      sessionId: session.id,
       expiresAt: session.expiresAt,
       roles: sql<UserRole[]>`coalesce((select array_agg(${userRoles.role}::text) from ${userRoles} where ${userRoles.userId} = ${user.id}), '{}')`,
     })
@@ -96,5 +104,6 @@ export async function lookUpSession(token: string, settings: SessionSettings, no
   const [row] = await sessionUserQuery().execute({ token });
   if (!row) return { kind: "none" };
   if (row.expiresAt.getTime() <= renewalDueUntil(settings, now).getTime()) return { kind: "better-auth" };
-  return { kind: "user", user: { id: row.id, email: row.email, name: row.name, emailVerified: row.emailVerified, roles: row.roles } };
+  const { sessionId, expiresAt, ...stored } = row;
+  return { kind: "user", user: { ...stored, session: { id: sessionId, expiresAt } } };
 }

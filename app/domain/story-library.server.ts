@@ -1,10 +1,12 @@
 import { and, asc, desc, eq, gt, isNull, lte, sql } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
+import { env } from "../env.server.ts";
 import { gameMessages, games, replyVersions, stories } from "../db/schema.ts";
 import type { MessageStatus } from "../lib/constants.ts";
 import { PLAY_TEXTS, STORY_REFUSALS } from "../lib/play-texts.ts";
 import type { StoryExportFormat } from "../lib/story-view.ts";
 import { DomainError, NotFoundError } from "./errors.server.ts";
+import { consumeRateLimit, rateLimitRefusal, releaseRateLimit, type RateLimitRule } from "./rate-limit.server.ts";
 import { findStory, type Story } from "./stories.server.ts";
 
 /**
@@ -95,10 +97,39 @@ function latestLines(reply: string) {
   return `…${tail.slice(tail.indexOf(" ") + 1)}`;
 }
 
-/** New story: another story in the same game; the player's others are kept. */
+const HOUR_MS = 60 * 60 * 1000;
+
+export function newStoriesPerHourMessage(limit: number, wait: string) {
+  return `You can begin ${limit} new stories an hour. Try again in ${wait}.`;
+}
+
+export function storiesKeptMessage(limit: number) {
+  return `You have ${limit} stories, the most one player can keep. Delete old stories on My Stories to begin a new one.`;
+}
+
+/**
+ * New story: another story in the same game; the player's others are kept. At most
+ * STORIES_PER_HOUR begun an hour and STORIES_PER_PLAYER kept in all (issue 31): past the first a
+ * wait helps (429 with Retry-After), past the second only deleting a story does.
+ */
 export async function beginNewStory(userId: string, gameSlug: string): Promise<Story> {
-  const [created] = await db().insert(stories).values({ userId, gameSlug }).returning({ id: stories.id });
-  if (!created) throw new Error("The story could not be begun.");
+  const { STORIES_PER_HOUR, STORIES_PER_PLAYER } = env();
+  const hourly: RateLimitRule = { name: "new-story", limit: STORIES_PER_HOUR, windowMs: HOUR_MS };
+  const counted = await consumeRateLimit(hourly, userId);
+  const tooMany = rateLimitRefusal(counted, (wait) => newStoriesPerHourMessage(STORIES_PER_HOUR, wait));
+  if (tooMany) throw tooMany;
+  const created = await db().transaction(async (tx) => {
+    // One player's New stories take turns here, so the count each checks is the one it adds to.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`stories:${userId}`}, 0))`);
+    if ((await tx.$count(stories, eq(stories.userId, userId))) >= STORIES_PER_PLAYER) return undefined;
+    const [row] = await tx.insert(stories).values({ userId, gameSlug }).returning({ id: stories.id });
+    return row;
+  });
+  if (!created) {
+    // Not begun, so not counted against the hour.
+    await releaseRateLimit(hourly, userId, counted.windowStartedAt);
+    throw new DomainError("rate_limited", storiesKeptMessage(STORIES_PER_PLAYER));
+  }
   return findStory(userId, created.id);
 }
 

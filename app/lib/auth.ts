@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, MIN_PASSWORD_LENGTH, STARTER_CREDITS } from "./constants.ts";
 
 /** The page that confirms an email address and re-sends the confirmation mail. */
@@ -46,11 +47,57 @@ export function signUpToPlayReason(gameTitle: string) {
   return `Create a free account to play ${gameTitle} — you start with ${STARTER_CREDITS} free credits.`;
 }
 
+/** A name as it is kept: trimmed, each run of spaces one space. */
+function normalizedName(name: string) {
+  return name.trim().replace(/\s+/g, " ");
+}
+
 /** The name shown for a user: the username they chose (trimmed, bounded), else their email's local part. */
 export function displayName(name: string | null | undefined, email: string): string {
-  const chosen = (name ?? "").trim().replace(/\s+/g, " ").slice(0, MAX_USERNAME_LENGTH).trim();
+  const chosen = normalizedName(name ?? "")
+    .slice(0, MAX_USERNAME_LENGTH)
+    .trim();
   return chosen || email.split("@")[0] || email;
 }
+
+/** The longest profile picture address kept: a URL, not a picture sent as data. */
+export const MAX_PROFILE_IMAGE_LENGTH = 2048;
+
+export const NAME_TOO_LONG_MESSAGE = `Your name is too long: at most ${MAX_USERNAME_LENGTH} characters.`;
+export const PROFILE_IMAGE_MESSAGE = `A profile picture must be an https:// address or a path on this site, at most ${MAX_PROFILE_IMAGE_LENGTH.toLocaleString("en-US")} characters.`;
+
+/** An https address (without a user or password in it), or a path on this site ("/…", not "//host"). */
+function isProfileImageAddress(value: string): boolean {
+  if (value.length > MAX_PROFILE_IMAGE_LENGTH || /[\\\s]/.test(value)) return false;
+  if (value.startsWith("/")) return !value.startsWith("//");
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What an account's owner sets on their profile, at sign-up and in every update after it: one rule
+ * for both (issue 31). A name is text of at most MAX_USERNAME_LENGTH characters once trimmed; a
+ * picture is an https address or a path on this site, or off (null or empty).
+ */
+export const profileFieldsSchema = z.object({
+  name: z
+    .string({ error: "Your name must be text." })
+    .transform(normalizedName)
+    .pipe(z.string().max(MAX_USERNAME_LENGTH, NAME_TOO_LONG_MESSAGE))
+    .optional(),
+  image: z
+    .string({ error: PROFILE_IMAGE_MESSAGE })
+    .nullable()
+    .transform((image) => image || null)
+    .refine((image) => image === null || isProfileImageAddress(image), PROFILE_IMAGE_MESSAGE)
+    .optional(),
+});
+
+export type ProfileFields = z.output<typeof profileFieldsSchema>;
 
 export const INVALID_CREDENTIALS_MESSAGE = "Invalid email or password";
 export const EMAIL_TAKEN_MESSAGE = "An account with this email already exists";

@@ -15,6 +15,8 @@ export interface EventSink {
 export interface EventSource {
   /** Starts writing to `sink` (at once: who is speaking, what was said so far); returns how to stop. */
   attach(sink: EventSink): () => void;
+  /** The stream was given up before anyone attached to it (the client left before the answer went out). */
+  abandon?(): void;
 }
 
 /** Event-stream bodies the server may write to the Node response directly, past the web stream. */
@@ -38,7 +40,8 @@ export function eventSourceStream(source: EventSource): ReadableStream<Uint8Arra
         });
       },
       cancel() {
-        detach?.();
+        if (detach) detach();
+        else source.abandon?.();
       },
     },
     // Nothing is pulled before a reader asks.

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { BrowserContext } from "playwright-core";
-import { userRoles, user as users } from "#app/db/schema.ts";
+import { session as sessions, userRoles, user as users } from "#app/db/schema.ts";
+import type { StreamOwner } from "#app/domain/realtime.server.ts";
 import type { TestServer } from "./server.ts";
 
 export interface TestAccount {
@@ -73,4 +74,14 @@ export async function findUserId(server: TestServer, email: string) {
 export async function signInBrowser(context: BrowserContext, server: Pick<TestServer, "url">, account: TestAccount) {
   const [name, ...value] = account.cookie.split("=");
   await context.addCookies([{ name: name!, value: value.join("="), url: server.url, httpOnly: true, sameSite: "Lax" }]);
+}
+
+/** The account's session as the owner of live streams (app/domain/realtime.server.ts), read from the database. */
+export async function streamOwner(server: Pick<TestServer, "connection">, account: TestAccount): Promise<StreamOwner> {
+  const [row] = await server.connection.db
+    .select({ id: sessions.id, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .where(eq(sessions.token, account.token));
+  if (!row) throw new Error("The account has no session");
+  return { userId: account.userId, session: row };
 }

@@ -2,8 +2,15 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { account, creditLedger, rateLimit, session, user } from "#app/db/schema.ts";
 import { ledgerTotal, getBalance } from "#app/domain/credits.server.ts";
-import { EMAIL_TAKEN_MESSAGE, INVALID_CREDENTIALS_MESSAGE, PASSWORD_TOO_SHORT_MESSAGE } from "#app/lib/auth.ts";
-import { STARTER_CREDITS } from "#app/lib/constants.ts";
+import {
+  EMAIL_TAKEN_MESSAGE,
+  INVALID_CREDENTIALS_MESSAGE,
+  MAX_PROFILE_IMAGE_LENGTH,
+  NAME_TOO_LONG_MESSAGE,
+  PASSWORD_TOO_SHORT_MESSAGE,
+  PROFILE_IMAGE_MESSAGE,
+} from "#app/lib/auth.ts";
+import { MAX_USERNAME_LENGTH, STARTER_CREDITS } from "#app/lib/constants.ts";
 import { findUserId, signUp, testClientAddress, uniqueEmail, type TestAccount } from "#tests/helpers/accounts.ts";
 import { CookieJar } from "#tests/helpers/cookie-jar.ts";
 import { visibleText } from "#tests/helpers/html.ts";
@@ -163,6 +170,114 @@ describe("sign-up with email and password", () => {
     const response = await postAuth("/sign-up/email", { email: "not-an-email", password: "correct horse battery", name: "" });
     expect(response.status).toBe(400);
     expect((await response.json()).message).toBe("Please enter a valid email address");
+  });
+});
+
+describe("profile updates (POST /api/auth/update-user) obey the sign-up rules", () => {
+  async function storedProfile(userId: string) {
+    const [row] = await server.connection.db
+      .select({ name: user.name, image: user.image, updatedAt: user.updatedAt })
+      .from(user)
+      .where(eq(user.id, userId));
+    return row;
+  }
+
+  it("refuses a name over 50 characters with a sentence, and stores nothing", async () => {
+    const player = await signUp(server);
+    const before = await storedProfile(player.userId);
+    for (const name of ["x".repeat(MAX_USERNAME_LENGTH + 1), "x".repeat(900_000)]) {
+      const response = await postAuth("/update-user", { name }, { cookie: player.cookie });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: NAME_TOO_LONG_MESSAGE, code: "invalid_input" });
+    }
+    expect(await storedProfile(player.userId)).toEqual(before);
+  });
+
+  it("refuses a picture that is not an https address or a path on this site, and stores nothing", async () => {
+    const player = await signUp(server);
+    const before = await storedProfile(player.userId);
+    for (const image of [
+      "javascript:alert(1)",
+      "http://example.com/me.png",
+      "//evil.example/me.png",
+      "data:image/png;base64,AAAA",
+      "https://user:secret@example.com/me.png",
+      `https://example.com/${"x".repeat(MAX_PROFILE_IMAGE_LENGTH)}`,
+      42,
+    ]) {
+      const response = await postAuth("/update-user", { image }, { cookie: player.cookie });
+      expect(response.status, String(image)).toBe(400);
+      expect(await response.json()).toMatchObject({ error: PROFILE_IMAGE_MESSAGE, code: "invalid_input" });
+    }
+    const named = await postAuth("/update-user", { name: null }, { cookie: player.cookie });
+    expect(named.status).toBe(400);
+    expect((await named.json()).error).toBe("Your name must be text.");
+    expect(await storedProfile(player.userId)).toEqual(before);
+  });
+
+  it("stores a name of at most 50 characters as sign-up does, and a picture that is an https address, a site path or off", async () => {
+    const player = await signUp(server);
+    const name = "y".repeat(MAX_USERNAME_LENGTH - "Lady ".length);
+    expect(
+      (await postAuth("/update-user", { name: `  Lady   ${name} `, image: "https://cdn.example.com/me.png" }, { cookie: player.cookie })).status,
+    ).toBe(200);
+    expect(await storedProfile(player.userId)).toMatchObject({ name: `Lady ${name}`, image: "https://cdn.example.com/me.png" });
+    expect((await postAuth("/update-user", { image: "/covers/me.png" }, { cookie: player.cookie })).status).toBe(200);
+    expect((await storedProfile(player.userId))?.image).toBe("/covers/me.png");
+    expect((await postAuth("/update-user", { image: null }, { cookie: player.cookie })).status).toBe(200);
+    expect((await storedProfile(player.userId))?.image).toBeNull();
+  });
+
+  it("refuses the same picture at sign-up, creating nothing", async () => {
+    const email = uniqueEmail("image");
+    const response = await postAuth("/sign-up/email", { email, password: "correct horse battery", name: "Lin", image: "javascript:alert(1)" });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toBe(PROFILE_IMAGE_MESSAGE);
+    expect(await findUserId(server, email)).toBeUndefined();
+  });
+});
+
+describe("session tokens stay out of page script", () => {
+  const DAY_MS = 24 * 60 * 60 * 1000;
+
+  it("get-session and list-sessions answer without a token, even with the session renewed", async () => {
+    const player = await signUp(server);
+    // Due for its daily renewal: get-session sets the cookie again, which the bearer plugin would hand out.
+    await server.connection.db
+      .update(session)
+      .set({ expiresAt: new Date(Date.now() + 28 * DAY_MS) })
+      .where(eq(session.userId, player.userId));
+    const current = await server.fetch("/api/auth/get-session", { headers: { Cookie: player.cookie } });
+    expect(current.headers.getSetCookie().some((header) => header.includes("session_token="))).toBe(true);
+    expect(current.headers.get("set-auth-token")).toBeNull();
+    const body = await current.text();
+    expect(JSON.parse(body)).toMatchObject({ user: { email: player.email }, session: { userId: player.userId } });
+    expect(body).not.toContain(player.token);
+
+    const listed = await server.fetch("/api/auth/list-sessions", { headers: { Cookie: player.cookie } });
+    expect(listed.status).toBe(200);
+    const sessions = (await listed.json()) as Record<string, unknown>[];
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]).toMatchObject({ id: expect.any(String), userId: player.userId });
+    expect(sessions[0]).not.toHaveProperty("token");
+  });
+
+  it("nor does a profile update, which sets the cookie again", async () => {
+    const player = await signUp(server);
+    const updated = await postAuth("/update-user", { name: "Consort" }, { cookie: player.cookie });
+    expect(updated.status).toBe(200);
+    expect(updated.headers.get("set-auth-token")).toBeNull();
+    expect(await updated.text()).not.toContain(player.token);
+  });
+
+  it("while sign-in still hands an API client its bearer token, in the body and the set-auth-token header", async () => {
+    const player = await signUp(server);
+    const response = await postAuth("/sign-in/email", { email: player.email, password: player.password });
+    expect(response.status).toBe(200);
+    const { token } = (await response.json()) as { token: string };
+    expect(response.headers.get("set-auth-token")).toBeTruthy();
+    const current = await server.fetch("/api/auth/get-session", { headers: { Authorization: `Bearer ${token}` } });
+    expect(((await current.json()) as { user: { email: string } }).user.email).toBe(player.email);
   });
 });
 

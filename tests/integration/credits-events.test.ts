@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { creditsEventStream, MAX_STREAMS_PER_USER, openCreditStreams, RECONNECT_MS } from "#app/domain/realtime.server.ts";
 import { runSupportCall } from "#app/domain/support-commands.server.ts";
 import { STARTER_CREDITS } from "#app/lib/constants.ts";
-import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
+import { signUp, streamOwner, type TestAccount } from "#tests/helpers/accounts.ts";
 import { startServerProcess } from "#tests/helpers/process.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 import { openEventStream } from "#tests/helpers/sse.ts";
@@ -110,7 +110,7 @@ describe("GET /api/credits/events", () => {
   it("writes heartbeats between changes and ends when its signal aborts", async () => {
     const player = await signUp(server);
     const leave = new AbortController();
-    const stream = await creditsEventStream({ userId: player.userId, signals: [leave.signal], heartbeatMs: 25 });
+    const stream = await creditsEventStream({ owner: await streamOwner(server, player), signals: [leave.signal], heartbeatMs: 25 });
     const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
     let text = "";
     while ((text.match(/^: heartbeat$/gm) ?? []).length < 2) {

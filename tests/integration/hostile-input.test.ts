@@ -77,6 +77,8 @@ interface Route {
   form?: Record<string, string>;
   /** Signed-out visitors may use it too (a contact form, signing out): "no session" is not a probe. */
   openToVisitors?: true;
+  /** Query parameters that are not what the address takes, each tried in place of the valid ones. */
+  spoiledQueries?: string[];
 }
 
 const game = { title: "Hostile", slug: "hostile-game", description: "A game.", prompt: "Narrate.", icon: "Crown" };
@@ -126,6 +128,15 @@ const ROUTES: Record<string, Route> = {
   "admin contact messages": { method: "GET", path: () => "/api/admin/contact-messages", who: "admin" },
   "credits events": { method: "GET", path: () => "/api/credits/events", who: "player" },
   "game-messages GET": { method: "GET", path: () => "/api/game-messages?game_slug=empress-simulator", who: "player" },
+  "game-messages GET, a page": {
+    method: "GET",
+    path: () => "/api/game-messages?game_slug=empress-simulator&limit=10&before=3",
+    who: "player",
+    spoiledQueries: ["limit=0", "limit=100000", "limit=x", "limit=%00", "before=0", "before=-1", "before=1e400", "before=x"].map(
+      (query) => `game_slug=empress-simulator&${query}`,
+    ),
+  },
+  "update-user": { method: "POST", path: () => "/api/auth/update-user", who: "player", json: () => ({ name: "Hostile" }) },
   "sign-up": {
     method: "POST",
     path: () => "/api/auth/sign-up/email",
@@ -234,6 +245,9 @@ function probesOf(route: Route): Probe[] {
     name: "a NUL in the query string",
     request: request(route, { body: validBody, contentType: validType, path: `${route.path()}${route.path().includes("?") ? "&" : "?"}q=%00` }),
   });
+  for (const query of route.spoiledQueries ?? []) {
+    probes.push({ name: `?${query}`, request: request(route, { path: `${route.path().split("?")[0]}?${query}` }) });
+  }
   if (route.who !== "nobody" && route.method !== "GET") {
     probes.push({
       name: "a foreign Origin",

@@ -10,6 +10,8 @@
 
 import type { EventSink, EventSource } from "../../lib/event-source.server.ts";
 import type { TurnAnnouncement } from "../../lib/story-view.ts";
+import { DomainError } from "../errors.server.ts";
+import { keepReplyWatcher, MAX_STREAMS_PER_USER, type StreamOwner } from "../realtime.server.ts";
 
 const encoder = new TextEncoder();
 
@@ -131,4 +133,51 @@ export function openLiveReply(turn: TurnAnnouncement): LiveReply {
 export function closeLiveReply(reply: LiveReply, last: Uint8Array) {
   if (liveReplies.get(reply.turn.storyId) === reply) liveReplies.delete(reply.turn.storyId);
   reply.end(last);
+}
+
+/** A player who already follows as many replies on this instance as one may (realtime.server.ts). */
+export const TOO_MANY_WATCHERS_MESSAGE = `You are already following ${MAX_STREAMS_PER_USER} replies as they are written, the most one player can at once. Close some of the tabs you are playing in, then try again.`;
+
+/**
+ * A player's tab following a reply (GET /api/stories/{id}/reply), kept among the player's live
+ * streams: it ends when the reply ends, when the tab leaves, or when the session it was asked with
+ * ends (signed out, revoked, expired) — at once, on any instance. Past MAX_STREAMS_PER_USER
+ * replies followed at once, refused (rate_limited).
+ */
+export async function watchLiveReply(reply: LiveReply, owner: StreamOwner): Promise<EventSource> {
+  let attached: { sink: EventSink; detach: () => void } | undefined;
+  let ended = false;
+  const release = await keepReplyWatcher(owner, () => {
+    end();
+    attached?.detach();
+    attached?.sink.end();
+  });
+  if (!release) throw new DomainError("rate_limited", TOO_MANY_WATCHERS_MESSAGE);
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    release();
+  };
+  return {
+    attach(sink) {
+      // Its session ended before the answer went out: it ends as it begins.
+      if (ended) {
+        sink.end();
+        return () => {};
+      }
+      const detach = reply.attach({
+        write: (chunk) => sink.write(chunk),
+        end(last) {
+          end();
+          sink.end(last);
+        },
+      });
+      attached = { sink, detach };
+      return () => {
+        detach();
+        end();
+      };
+    },
+    abandon: end,
+  };
 }
