@@ -132,6 +132,35 @@ describe("the state block", () => {
   });
 });
 
+describe("a reply in Turkish (issue 31)", () => {
+  // "İ" lower-cases to two characters: a filter that searched a lower-cased copy and cut the
+  // original showed the block after 12 of them, and lost the rest of the reply after 27.
+  it.each([12, 27])(
+    "with %i dotted capitals before the block keeps the block out of the story, the stored reply and the export",
+    async (count) => {
+      const { player, storyId } = await playing();
+      const prose = `${"İ".repeat(count)} İbrahim içeri girer.`;
+      // All in one piece, as a provider that sends large chunks does.
+      const reply = await turn(player, "İçeri girerim.", {
+        tokens: [`${prose}\n\n<state>${JSON.stringify({ Favour: 72, Title: "İkbal" })}</state>\n`],
+      });
+      expect(reply).toMatchObject({ done: true, text: prose });
+
+      const view = await viewOf(player, storyId);
+      expect(view.messages.at(-1)?.content).toBe(prose);
+      expect(view.state?.values).toEqual({ Favour: 72, Title: "İkbal", Allies: ["Ilse Varga"] });
+      const [stored] = await server.connection.db
+        .select({ content: gameMessages.content, state: gameMessages.state })
+        .from(gameMessages)
+        .where(and(eq(gameMessages.storyId, storyId), eq(gameMessages.exchange, 3), eq(gameMessages.role, "assistant")));
+      expect(stored).toEqual({ content: prose, state: { Favour: 72, Title: "İkbal", Allies: ["Ilse Varga"] } });
+      const exported = await (await api(player, `/api/stories/${storyId}/export?format=markdown`)).text();
+      expect(exported).toContain(prose);
+      expect(exported).not.toMatch(/state>|Favour/i);
+    },
+  );
+});
+
 describe("the state of the story on screen", () => {
   it("follows Retry, the version chosen, a failed Retry and Undo", async () => {
     const { player, storyId } = await playing();
