@@ -46,12 +46,21 @@ export const OMITTED_TURNS_NOTE =
 export const CONTINUE_INSTRUCTION = "(Continue your last reply from exactly where it stopped. Do not repeat any of it.)";
 
 /**
- * The tags the system prompt's blocks are made of. The server alone writes them: text it places in
- * the prompt cannot open, close or imitate one (asPromptData, withoutPromptTags), so whoever reads
- * the prompt back (a model, the offline storyteller) can tell the server's structure from the data
- * inside it.
+ * The tags the server's prompts are made of: the Game Master's system prompt, and the request for
+ * a story's summary (story-summary.server.ts). The server alone writes them: text it places in a
+ * prompt cannot open, close or imitate one (asPromptData, withoutPromptTags), so whoever reads the
+ * prompt (a model, the offline storyteller) can tell the server's structure from the data inside it.
  */
-export const PROMPT_TAGS = ["world_content", "story_so_far", "pinned_facts", "tracked_state", "state"] as const;
+export const PROMPT_TAGS = [
+  "world_content",
+  "story_so_far",
+  "pinned_facts",
+  "tracked_state",
+  "state",
+  "new_events",
+  "player",
+  "game_master",
+] as const;
 
 type PromptTag = (typeof PROMPT_TAGS)[number];
 
@@ -79,7 +88,7 @@ export function withoutPromptTags(text: string) {
 }
 
 /** One of the prompt's blocks, around `content` that is already safe to place in it. */
-function tagged(tag: PromptTag, content: string, attributes = "") {
+export function tagged(tag: PromptTag, content: string, attributes = "") {
   return `<${tag}${attributes}>\n${content}\n</${tag}>`;
 }
 
