@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stories } from "#app/db/schema.ts";
+import { MAX_PLAYER_MESSAGE_LENGTH } from "#app/lib/constants.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
-import { eventually, ledgerRows, postChat, readTurn, startGameMasterServer, TEST_GAME } from "#tests/helpers/game-chat.ts";
+import { eventually, ledgerRows, postChat, readTurn, setBalance, startGameMasterServer, TEST_GAME } from "#tests/helpers/game-chat.ts";
 import { seedStory } from "#tests/helpers/stories.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
 import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
@@ -286,5 +287,49 @@ describe("story memory", () => {
     expect(caughtUp.memory.summary).toBe(`SUMMARY ${summaries}`);
     const [row] = await server.connection.db.select({ through: stories.summaryThrough }).from(stories).where(eq(stories.id, storyId));
     expect(row!.through).toBeGreaterThanOrEqual(oldestShown - 1);
+  });
+
+  it("is refreshed at most once per dozen exchanges when long messages push an exchange out of the window on every turn (issue 31)", async () => {
+    const player = await signUp(server);
+    await setBalance(player, 100);
+    const isSummaryRequest = (request: { body: { messages?: unknown } }) =>
+      JSON.stringify(request.body.messages).includes("You keep the summary") &&
+      JSON.stringify(request.body.messages).includes("I wade into the fog");
+    let summaries = 0;
+    const reply = `The tide answers. ${"The lanterns burn low over the black water. ".repeat(60)}`;
+    model.script((request) => (isSummaryRequest(request) ? { tokens: [`SUMMARY ${++summaries}`] } : { tokens: [reply] }));
+    const summaryRequestsBefore = model.requests.filter(isSummaryRequest).length;
+    const turns = 26;
+    let storyId: string | undefined;
+    for (let move = 1; move <= turns; move += 1) {
+      const message = `Move ${move}: I wade into the fog. ${"I search the crates one by one, counting what the smugglers left. ".repeat(60)}`;
+      await play(player, message.slice(0, MAX_PLAYER_MESSAGE_LENGTH), storyId);
+      storyId ??= (await library(player))[0]!.id;
+    }
+    model.script(numberedReply);
+    // Each turn's context holds about three of these exchanges: the window moves on every turn.
+    const lastTurn = model.requests.findLast((request) => JSON.stringify(request.body.messages).includes(`Move ${turns}: I wade`))!;
+    const shown = [...JSON.stringify(lastTurn.body.messages).matchAll(/Move (\d+): I wade/g)].map((match) => Number(match[1]));
+    expect(shown.length).toBeLessThan(6);
+
+    const caughtUp = await eventually(async () => {
+      const [row] = await server.connection.db
+        .select({ summary: stories.summary, through: stories.summaryThrough })
+        .from(stories)
+        .where(eq(stories.id, storyId!));
+      return row?.summary === `SUMMARY ${summaries}` ? row : undefined;
+    });
+    const requests = model.requests.filter(isSummaryRequest).slice(summaryRequestsBefore);
+    // Twenty-six exchanges: the opening, then two dozen folded in two refreshes, not one every few turns.
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.length).toBeLessThanOrEqual(Math.floor((turns - 1) / 12));
+    // Each refresh folds the next twelve exchanges after the opening, each exchange once and in order.
+    const folded = requests.map((request) =>
+      [...JSON.stringify(request.body.messages).matchAll(/Move (\d+): I wade/g)].map((match) => Number(match[1])),
+    );
+    expect(folded.flat()).toEqual(Array.from({ length: 12 * requests.length }, (_, index) => index + 2));
+    expect(caughtUp.through).toBe(1 + 12 * requests.length);
+    // And the model is told what the summary holds.
+    expect(JSON.stringify(lastTurn.body.messages)).toContain("SUMMARY 1");
   });
 });
