@@ -1,6 +1,8 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gameMessages } from "#app/db/schema.ts";
+import { gameMessages, rateLimit } from "#app/db/schema.ts";
+import { FAILED_REPLY_LIMIT } from "#app/domain/game-master/turn.server.ts";
+import { rateLimitKey } from "#app/domain/rate-limit.server.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
 import type { TrackedStat } from "#app/lib/tracked-stats.ts";
 import { makeAdmin, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
@@ -159,6 +161,38 @@ describe("a reply in Turkish (issue 31)", () => {
       expect(exported).not.toMatch(/state>|Favour/i);
     },
   );
+});
+
+describe("a reply with nothing to read (issue 31)", () => {
+  it("only a state block, or an unclosed one, is refunded like a failed call and counted against the player's failed replies", async () => {
+    const { player, storyId } = await playing();
+    const failedReplies = async () => {
+      const [row] = await server.connection.db
+        .select({ count: rateLimit.count })
+        .from(rateLimit)
+        .where(eq(rateLimit.key, rateLimitKey(FAILED_REPLY_LIMIT, player.userId)));
+      return row?.count ?? 0;
+    };
+    const before = await balanceAndLedger(player);
+
+    const onlyBlock = await turn(player, "I say nothing.", replyWithState("", { Favour: 99 }));
+    expect(onlyBlock).toMatchObject({ done: true, text: "" });
+    const unclosed = await turn(player, "I wait.", { tokens: ["\n<state>", '{"Favour": 99'] });
+    expect(unclosed).toMatchObject({ done: true, text: "" });
+    expect(await failedReplies()).toBe(2);
+    // Refunded, and nothing of either is in the story, its state included.
+    expect(await balanceAndLedger(player)).toEqual(before);
+    const view = await viewOf(player, storyId);
+    expect(view.messages).toHaveLength(4);
+    expect(view.state?.values.Favour).toBe(70);
+
+    // A reply the player can read is paid for and not counted; nor is a model that fails.
+    await turn(player, "I speak.", replyWithState("Ilse listens.", { Favour: 71 }));
+    model.script(() => ({ status: 500 }));
+    await readTurn(await postChat(server, player, { message: "I speak again.", game_slug: STATE_GAME }));
+    expect(await failedReplies()).toBe(2);
+    expect(await balanceAndLedger(player)).toEqual({ balance: before.balance - 1, ledger: before.ledger - 1 });
+  });
 });
 
 describe("the state of the story on screen", () => {
