@@ -1,6 +1,8 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gameMessages } from "#app/db/schema.ts";
+import { gameMessages, rateLimit } from "#app/db/schema.ts";
+import { FAILED_REPLY_LIMIT } from "#app/domain/game-master/turn.server.ts";
+import { rateLimitKey } from "#app/domain/rate-limit.server.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
 import type { TrackedStat } from "#app/lib/tracked-stats.ts";
 import { makeAdmin, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
@@ -129,6 +131,67 @@ describe("the state block", () => {
     expect(view.state?.values).toEqual({ Favour: 70, Title: "Harbormaster", Allies: ["Ilse Varga"] });
     // Opening free, then three paid turns.
     expect(await balanceAndLedger(player)).toEqual({ balance: 17, ledger: 17 });
+  });
+});
+
+describe("a reply in Turkish (issue 31)", () => {
+  // "İ" lower-cases to two characters: a filter that searched a lower-cased copy and cut the
+  // original showed the block after 12 of them, and lost the rest of the reply after 27.
+  it.each([12, 27])(
+    "with %i dotted capitals before the block keeps the block out of the story, the stored reply and the export",
+    async (count) => {
+      const { player, storyId } = await playing();
+      const prose = `${"İ".repeat(count)} İbrahim içeri girer.`;
+      // All in one piece, as a provider that sends large chunks does.
+      const reply = await turn(player, "İçeri girerim.", {
+        tokens: [`${prose}\n\n<state>${JSON.stringify({ Favour: 72, Title: "İkbal" })}</state>\n`],
+      });
+      expect(reply).toMatchObject({ done: true, text: prose });
+
+      const view = await viewOf(player, storyId);
+      expect(view.messages.at(-1)?.content).toBe(prose);
+      expect(view.state?.values).toEqual({ Favour: 72, Title: "İkbal", Allies: ["Ilse Varga"] });
+      const [stored] = await server.connection.db
+        .select({ content: gameMessages.content, state: gameMessages.state })
+        .from(gameMessages)
+        .where(and(eq(gameMessages.storyId, storyId), eq(gameMessages.exchange, 3), eq(gameMessages.role, "assistant")));
+      expect(stored).toEqual({ content: prose, state: { Favour: 72, Title: "İkbal", Allies: ["Ilse Varga"] } });
+      const exported = await (await api(player, `/api/stories/${storyId}/export?format=markdown`)).text();
+      expect(exported).toContain(prose);
+      expect(exported).not.toMatch(/state>|Favour/i);
+    },
+  );
+});
+
+describe("a reply with nothing to read (issue 31)", () => {
+  it("only a state block, or an unclosed one, is refunded like a failed call and counted against the player's failed replies", async () => {
+    const { player, storyId } = await playing();
+    const failedReplies = async () => {
+      const [row] = await server.connection.db
+        .select({ count: rateLimit.count })
+        .from(rateLimit)
+        .where(eq(rateLimit.key, rateLimitKey(FAILED_REPLY_LIMIT, player.userId)));
+      return row?.count ?? 0;
+    };
+    const before = await balanceAndLedger(player);
+
+    const onlyBlock = await turn(player, "I say nothing.", replyWithState("", { Favour: 99 }));
+    expect(onlyBlock).toMatchObject({ done: true, text: "" });
+    const unclosed = await turn(player, "I wait.", { tokens: ["\n<state>", '{"Favour": 99'] });
+    expect(unclosed).toMatchObject({ done: true, text: "" });
+    expect(await failedReplies()).toBe(2);
+    // Refunded, and nothing of either is in the story, its state included.
+    expect(await balanceAndLedger(player)).toEqual(before);
+    const view = await viewOf(player, storyId);
+    expect(view.messages).toHaveLength(4);
+    expect(view.state?.values.Favour).toBe(70);
+
+    // A reply the player can read is paid for and not counted; nor is a model that fails.
+    await turn(player, "I speak.", replyWithState("Ilse listens.", { Favour: 71 }));
+    model.script(() => ({ status: 500 }));
+    await readTurn(await postChat(server, player, { message: "I speak again.", game_slug: STATE_GAME }));
+    expect(await failedReplies()).toBe(2);
+    expect(await balanceAndLedger(player)).toEqual({ balance: before.balance - 1, ledger: before.ledger - 1 });
   });
 });
 

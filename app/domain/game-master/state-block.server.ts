@@ -9,10 +9,21 @@
 export const STATE_OPEN = "<state>";
 export const STATE_CLOSE = "</state>";
 
+// The tags are found in the text as it was written, in any case of their ASCII letters and only
+// those: searching a lower-cased copy and slicing the original goes wrong wherever lower case
+// changes a text's length ("İ" becomes "i" and a combining dot, two characters for one).
+const OPENING_TAG = /<state>/i;
+const CLOSING_TAG = /<\/state>/i;
+
+/** `text` with its ASCII capitals in lower case, and nothing else changed (nor its length). */
+function asciiLowerCase(text: string) {
+  return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+}
+
 /** The longest end of `text` that is the beginning of `tag` ("<sta" of "<state>"). */
 function partialTagAtEnd(text: string, tag: string) {
   for (let length = Math.min(tag.length - 1, text.length); length > 0; length -= 1) {
-    if (tag.startsWith(text.slice(-length).toLowerCase())) return length;
+    if (tag.startsWith(asciiLowerCase(text.slice(-length)))) return length;
   }
   return 0;
 }
@@ -34,7 +45,7 @@ export class StateBlockFilter {
       if (this.block !== undefined) {
         // The closing tag may have begun in an earlier token.
         const inside = this.block + text;
-        const close = inside.toLowerCase().indexOf(STATE_CLOSE);
+        const close = inside.search(CLOSING_TAG);
         if (close < 0) {
           this.block = inside;
           return shown;
@@ -44,7 +55,7 @@ export class StateBlockFilter {
         text = inside.slice(close + STATE_CLOSE.length);
         continue;
       }
-      const open = text.toLowerCase().indexOf(STATE_OPEN);
+      const open = text.search(OPENING_TAG);
       if (open < 0) break;
       shown += text.slice(0, open).trimEnd();
       this.block = "";

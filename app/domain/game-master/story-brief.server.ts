@@ -45,8 +45,55 @@ export const OMITTED_TURNS_NOTE =
 /** Asked of the model after the reply it should extend (Continue); the offline storyteller reads it too. */
 export const CONTINUE_INSTRUCTION = "(Continue your last reply from exactly where it stopped. Do not repeat any of it.)";
 
+/**
+ * The tags the server's prompts are made of: the Game Master's system prompt, and the request for
+ * a story's summary (story-summary.server.ts). The server alone writes them: text it places in a
+ * prompt cannot open, close or imitate one (asPromptData, withoutPromptTags), so whoever reads the
+ * prompt (a model, the offline storyteller) can tell the server's structure from the data inside it.
+ */
+export const PROMPT_TAGS = [
+  "world_content",
+  "story_so_far",
+  "pinned_facts",
+  "tracked_state",
+  "state",
+  "new_events",
+  "player",
+  "game_master",
+] as const;
+
+type PromptTag = (typeof PROMPT_TAGS)[number];
+
+/**
+ * Text a player or a model wrote — the story so far, pinned facts, the author's note, a stat's
+ * value, a message — as it goes into the prompt: data, never structure. Its angle brackets become
+ * the single guillemets ‹ and ›, so it holds no tag at all, in any case or spelling, while a model
+ * still reads "‹/story_so_far›" or "Grace ‹ 50" as the player wrote it. (Entities such as &lt; would
+ * say the same to a model, but cost more tokens, make "&" ambiguous unless it is escaped too, and
+ * read as markup wherever a model echoes them into prose.)
+ */
+export function asPromptData(text: string) {
+  return text.replaceAll("<", "‹").replaceAll(">", "›");
+}
+
+const PROMPT_TAG_START = new RegExp(`<(?=\\s*/?\\s*(?:${PROMPT_TAGS.join("|")})\\b)`, "gi");
+
+/**
+ * The game's own text — its prompt, titles and world content, written by its admin — as it goes
+ * into the prompt: canon, with its markup kept as written, but unable to open or close any of the
+ * prompt's blocks (a section cannot end itself early, nor forge the story's memory or state).
+ */
+export function withoutPromptTags(text: string) {
+  return text.replace(PROMPT_TAG_START, "‹");
+}
+
+/** One of the prompt's blocks, around `content` that is already safe to place in it. */
+export function tagged(tag: PromptTag, content: string, attributes = "") {
+  return `<${tag}${attributes}>\n${content}\n</${tag}>`;
+}
+
 function escapeAttribute(value: string) {
-  return value.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("\n", " ");
+  return withoutPromptTags(value).replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("\n", " ");
 }
 
 function unescapeAttribute(value: string) {
@@ -59,9 +106,11 @@ const renderedSections = new WeakMap<WorldSection, string>();
 export function renderWorldSection(section: WorldSection) {
   let rendered = renderedSections.get(section);
   if (rendered === undefined) {
-    // A section must not be able to close its own tag early.
-    const content = section.content.replaceAll("</world_content>", "</ world_content>").trim();
-    rendered = `<world_content type="${section.contentType}" title="${escapeAttribute(section.title)}">\n${content}\n</world_content>`;
+    rendered = tagged(
+      "world_content",
+      withoutPromptTags(section.content).trim(),
+      ` type="${section.contentType}" title="${escapeAttribute(section.title)}"`,
+    );
     renderedSections.set(section, rendered);
   }
   return rendered;
@@ -79,9 +128,9 @@ export interface StoryMemory {
 export const STORY_SO_FAR_INTRODUCTION = "The story so far, before the turns below (keep to it):";
 export const PINNED_FACTS_INTRODUCTION = "Facts the player has pinned. They always hold in this story:";
 
-/** A memory part between tags of its own: the player's text cannot close it early. */
-function memoryBlock(tag: string, text: string) {
-  return `<${tag}>\n${text.replaceAll(`</${tag}>`, `</ ${tag}>`).trim()}\n</${tag}>`;
+/** A memory part between tags of its own, which the player's text can neither close nor imitate. */
+function memoryBlock(tag: PromptTag, text: string) {
+  return tagged(tag, asPromptData(text).trim());
 }
 
 /** A game's tracked stats and the story's values of them, before the reply being asked for. */
@@ -98,7 +147,7 @@ const STAT_KIND_WORDS = { number: "a whole number from", text: "a short text", l
 
 function statLine(stat: TrackedStat, value: unknown) {
   const kind = stat.kind === "number" ? `${STAT_KIND_WORDS.number} ${stat.min} to ${stat.max}` : STAT_KIND_WORDS[stat.kind];
-  return `- ${stat.name}: ${kind}. Now: ${JSON.stringify(value)}`;
+  return `- ${stat.name}: ${kind}. Now: ${asPromptData(JSON.stringify(value))}`;
 }
 
 /**
@@ -109,15 +158,9 @@ export function renderTrackedState({ stats, values }: TrackedState) {
   const lines = stats.map((stat) => statLine(stat, values[stat.name] ?? stat.start));
   return [
     TRACKED_STATE_INTRODUCTION,
-    `<tracked_state>\n${lines.join("\n")}\n</tracked_state>`,
-    `End every reply with the state as it stands after your reply, on a line of its own: one JSON object between <state> and </state> that gives every stat, for example <state>${JSON.stringify(values)}</state>. Change a value only when the story gives a reason, and keep to each stat's kind and range. ${TRACKED_STATE_END}`,
+    tagged("tracked_state", lines.join("\n")),
+    `End every reply with the state as it stands after your reply, on a line of its own: one JSON object between <state> and </state> that gives every stat, for example <state>${asPromptData(JSON.stringify(values))}</state>. Change a value only when the story gives a reason, and keep to each stat's kind and range. ${TRACKED_STATE_END}`,
   ].join("\n\n");
-}
-
-function withoutTrackedState(system: string) {
-  const start = system.indexOf(TRACKED_STATE_INTRODUCTION);
-  const end = system.indexOf(TRACKED_STATE_END, start);
-  return start < 0 || end < 0 ? system : system.slice(0, start) + system.slice(end + TRACKED_STATE_END.length);
 }
 
 const STAT_LINE = /^- (.+?): (?:a whole number from (-?\d+) to (-?\d+)|(a short text)|(a list of short texts))\. Now: (.*)$/;
@@ -148,7 +191,7 @@ export function renderSystemPrompt(
   sections: WorldSection[],
   { turnsOmitted = false, memory, trackedState }: { turnsOmitted?: boolean; memory?: StoryMemory; trackedState?: TrackedState } = {},
 ) {
-  const parts = [`# ${brief.title.replaceAll("\n", " ")}`, brief.prompt.trim()];
+  const parts = [`# ${withoutPromptTags(brief.title).replaceAll("\n", " ")}`, withoutPromptTags(brief.prompt.trim())];
   if (sections.length > 0) parts.push(WORLD_INTRODUCTION, ...sections.map(renderWorldSection));
   if (memory?.summary.trim()) parts.push(STORY_SO_FAR_INTRODUCTION, memoryBlock("story_so_far", memory.summary));
   const facts = pinnedFactLines(memory?.pinnedFacts ?? "");
@@ -173,7 +216,7 @@ const AUTHOR_NOTE = /^\[Author's note: ([\s\S]*?)\]\n\n/;
  * before the player's new message, in the same turn.
  */
 export function withAuthorNote(message: string, note: string) {
-  const text = note.replace(/\s+/g, " ").replaceAll("[", "(").replaceAll("]", ")").trim();
+  const text = asPromptData(note.replace(/\s+/g, " ").replaceAll("[", "(").replaceAll("]", ")").trim());
   return text ? `[Author's note: ${text}]\n\n${message}` : message;
 }
 
@@ -185,6 +228,27 @@ export function withoutAuthorNote(message: string) {
 const SECTION = /<world_content type="([a-z_]+)" title="([^"]*)">\n([\s\S]*?)\n<\/world_content>/g;
 const TITLE = /^# (.*)\n/;
 
+/**
+ * Where each part the server adds after the game's prompt begins: its introduction, then its
+ * block's tag, which no text placed in the prompt can hold — a player's summary that quotes an
+ * introduction is not taken for one.
+ */
+const ADDED_PART_STARTS = (
+  [
+    [WORLD_INTRODUCTION, "world_content"],
+    [STORY_SO_FAR_INTRODUCTION, "story_so_far"],
+    [PINNED_FACTS_INTRODUCTION, "pinned_facts"],
+    [TRACKED_STATE_INTRODUCTION, "tracked_state"],
+  ] as const satisfies readonly (readonly [string, PromptTag])[]
+).map(([introduction, tag]) => `\n\n${introduction}\n\n<${tag}`);
+
+/** Where the game's prompt ends in a system prompt rendered by renderSystemPrompt. */
+function promptEnd(system: string) {
+  const starts = ADDED_PART_STARTS.map((start) => system.indexOf(start)).filter((index) => index >= 0);
+  if (starts.length > 0) return Math.min(...starts);
+  return system.endsWith(`\n\n${OMITTED_TURNS_NOTE}`) ? system.length - OMITTED_TURNS_NOTE.length : system.length;
+}
+
 /** Reads a system prompt rendered by renderSystemPrompt back into its parts. */
 export function parseSystemPrompt(system: string): StoryBrief {
   const sections: WorldSection[] = [];
@@ -194,13 +258,5 @@ export function parseSystemPrompt(system: string): StoryBrief {
   }
   const title = TITLE.exec(system);
   const start = title ? title[0].length : 0;
-  const introduction = system.indexOf(WORLD_INTRODUCTION);
-  const end = introduction >= 0 ? introduction : system.length;
-  const prompt = withoutTrackedState(system.slice(start, end))
-    .replace(/<story_so_far>[\s\S]*?<\/story_so_far>|<pinned_facts>[\s\S]*?<\/pinned_facts>/g, "")
-    .replace(STORY_SO_FAR_INTRODUCTION, "")
-    .replace(PINNED_FACTS_INTRODUCTION, "")
-    .replace(OMITTED_TURNS_NOTE, "")
-    .trim();
-  return { title: title?.[1]?.trim() ?? "", prompt, sections };
+  return { title: title?.[1]?.trim() ?? "", prompt: system.slice(start, promptEnd(system)).trim(), sections };
 }

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { isDatabaseBusy, retryWhileDatabaseBusy } from "../../db/busy.server.ts";
+import { db } from "../../db/database.server.ts";
 import { preparedQuery } from "../../db/prepared.server.ts";
+import { stories } from "../../db/schema.ts";
 import { env } from "../../env.server.ts";
 import { trackInFlight } from "../../lib/in-flight.server.ts";
 import { creditsSpent, gameMasterFirstToken, gameMasterTurns, type TurnOutcome } from "../../lib/metrics.server.ts";
@@ -10,7 +12,7 @@ import { PLAY_TOASTS, RESEND_CONFIRMATION_PATH } from "../../lib/play-texts.ts";
 import type { SessionCaller, SessionUser } from "../auth.server.ts";
 import { InsufficientCreditsError } from "../credits.server.ts";
 import { BusyError, DomainError, NotFoundError, RateLimitedError, UnauthenticatedError } from "../errors.server.ts";
-import { rateLimitedError } from "../rate-limit.server.ts";
+import { consumeRateLimit, rateLimitedError, type RateLimitRule } from "../rate-limit.server.ts";
 import { applyStateChanges, resolveState, type StoryState } from "../../lib/tracked-stats.ts";
 import { refuseStoryChange, TURN_LEASE_SECONDS } from "../stories.server.ts";
 import { admitGameMasterCall } from "./admission.server.ts";
@@ -88,6 +90,64 @@ function finishCall(storyId: string, turnId: string, text: string, restoreVersio
     const [row] = await finishCallQuery().execute({ storyId, turnId, text, restoreVersion, state: state ? JSON.stringify(state) : null });
     return row?.outcome ?? "settled";
   });
+}
+
+/**
+ * Replies a player may cause in a window that the model finished with nothing to read — only a
+ * state block, an unclosed one, or no text — each refunded like any failed call (issue 31): the
+ * player steers the model there as much as the model goes there alone. Counted per player when
+ * such a reply is refunded, never on the way to the model.
+ */
+export const FAILED_REPLY_LIMIT: RateLimitRule = { name: "failed_reply", limit: 5, windowMs: 10 * 60_000 };
+
+/** Why a call that began was undone and refunded, leaving nothing in the story. */
+interface Refund {
+  /**
+   * `empty`: the model finished with nothing the player can read; `failed`: it failed before
+   * any; `cancelled`: the server stopped it before any; `not_stored`: its reply could not be stored.
+   */
+  reason: "empty" | "failed" | "cancelled" | "not_stored";
+  failure: unknown;
+  durationMs: number;
+  /** Whether the model sent any text at all (a state block the player never saw included). */
+  modelWrote: boolean;
+}
+
+/**
+ * A call undone and refunded: the one place where a refunded call's outcome is known (what its
+ * model call cost is recorded here, issue 34). Returns the line that ends its reply's stream.
+ */
+async function refundCall(
+  { storyId, turnId, restoreVersion, log }: { storyId: string; turnId: string; restoreVersion: number | null; log: Logger },
+  { reason, failure, durationMs, modelWrote }: Refund,
+): Promise<Uint8Array> {
+  if (reason === "not_stored") log.error({ err: failure }, "the reply could not be stored; call undone and refunded");
+  await finishCall(storyId, turnId, "", restoreVersion).catch((error: unknown) => log.error({ err: error }, "the call could not be undone"));
+  gameMasterTurns.inc({ outcome: reason === "cancelled" ? "cancelled" : "failed" });
+  if (reason === "not_stored") return eventLine({ error: TURN_ERRORS.notStored });
+  if (failure) {
+    log.warn({ err: failure, durationMs }, "model failed before any text; call undone and refunded");
+    return eventLine({ error: TURN_ERRORS.refunded });
+  }
+  log.warn(
+    { durationMs },
+    modelWrote
+      ? "the model's reply had nothing to read (only a state block); call undone and refunded"
+      : "model returned no text; call undone and refunded",
+  );
+  if (reason === "empty") await countFailedReply(storyId, log);
+  // An empty but finished reply ends with [DONE] alone, which the client shows as SPEC's "issue generating a response".
+  return DONE_LINE;
+}
+
+/** One more empty reply against the player whose story it is (a call by bearer token learns who that is only in SQL). */
+async function countFailedReply(storyId: string, log: Logger) {
+  try {
+    const [owner] = await db().select({ userId: stories.userId }).from(stories).where(eq(stories.id, storyId));
+    if (owner) await consumeRateLimit(FAILED_REPLY_LIMIT, owner.userId);
+  } catch (error) {
+    log.error({ err: error }, "an empty reply could not be counted against its player");
+  }
 }
 
 /**
@@ -337,38 +397,28 @@ function startCall({
     if (firstTokenMs !== undefined) gameMasterFirstToken.observe(firstTokenMs / 1000);
     const cancelled = stop.signal.aborted;
     const reply = live.text;
+    const undo = { storyId: story.id, turnId, restoreVersion, log };
     if (!reply.trim()) {
-      gameMasterTurns.inc({ outcome: cancelled ? "cancelled" : "failed" });
-      // Nothing reached the player: the call is undone and free. An empty but successful reply
-      // ends with [DONE] alone, which the client shows as SPEC's "issue generating a response".
-      await finishCall(story.id, turnId, "", restoreVersion).catch((error: unknown) => log.error({ err: error }, "the call could not be undone"));
-      if (failure) log.warn({ err: failure, durationMs }, "model failed before any text; call undone and refunded");
-      else log.warn({ durationMs }, "model returned no text; call undone and refunded");
-      closeLiveReply(live, failure ? eventLine({ error: TURN_ERRORS.refunded }) : DONE_LINE);
+      // Nothing reached the player: the call is undone and free.
+      const reason = cancelled ? "cancelled" : failure ? "failed" : "empty";
+      closeLiveReply(live, await refundCall(undo, { reason, failure, durationMs, modelWrote: firstTokenMs !== undefined }));
       return;
     }
 
-    let stored = true;
     try {
       const finished = await finishCall(story.id, turnId, reply, restoreVersion, state);
       if (finished === "settled") throw new Error("The call was settled elsewhere before its reply could be stored.");
     } catch (error) {
       // What is not in the story was not bought: the call is undone, and the player told.
-      stored = false;
-      log.error({ err: error }, "the reply could not be stored; call undone and refunded");
-      await finishCall(story.id, turnId, "", restoreVersion).catch((undoError: unknown) =>
-        log.error({ err: undoError }, "the call could not be undone"),
-      );
+      closeLiveReply(live, await refundCall(undo, { reason: "not_stored", failure: error, durationMs, modelWrote: true }));
+      return;
     }
-    gameMasterTurns.inc({ outcome: !stored ? "failed" : cancelled ? "cancelled" : failure ? "interrupted" : "completed" });
-    if (stored) creditsSpent.inc(begun.charged);
-    if (stored && call.kind === "turn") refreshSummaryAfterTurn(story, { keptFrom, latest: exchange }, log);
+    gameMasterTurns.inc({ outcome: cancelled ? "cancelled" : failure ? "interrupted" : "completed" });
+    creditsSpent.inc(begun.charged);
+    if (call.kind === "turn") refreshSummaryAfterTurn(story, { keptFrom, latest: exchange }, log);
     if (failure) log.warn({ err: failure, durationMs, characters: reply.length }, "reply interrupted after text");
     else log.info({ durationMs, firstTokenMs: Math.round(firstTokenMs ?? 0), characters: reply.length }, "call complete");
-    closeLiveReply(
-      live,
-      !stored ? eventLine({ error: TURN_ERRORS.notStored }) : failure ? eventLine({ error: TURN_ERRORS.interrupted }) : DONE_LINE,
-    );
+    closeLiveReply(live, failure ? eventLine({ error: TURN_ERRORS.interrupted }) : DONE_LINE);
   })()
     .catch((error: unknown) => log.error({ err: error }, "call failed"))
     .finally(release);
