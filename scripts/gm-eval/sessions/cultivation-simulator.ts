@@ -1,0 +1,97 @@
+import {
+  BEGIN,
+  COMMON_MOVES,
+  COMMON_QUESTIONS,
+  introduce,
+  pin,
+  recall,
+  type IntroducedPerson,
+  type PinnedFact,
+  type SessionScript,
+} from "../session-script.ts";
+
+const stones: PinnedFact = {
+  fact: "I buried my three spare spirit stones under the old pine behind the Outer Courtyard dormitory.",
+  question: "Where did I bury my spare spirit stones?",
+  expect: ["old pine"],
+};
+const recipe: PinnedFact = {
+  fact: "Elder Hua Mingxuan promised to teach me the Cloud-Lotus Pill recipe.",
+  question: "Which pill recipe did Elder Hua promise to teach me?",
+  expect: ["Cloud-Lotus", "Cloud Lotus"],
+};
+const errandBoy: IntroducedPerson = {
+  introduction: "I hire a mortal errand boy from Qinghe named Little Tao to carry my messages.",
+  question: "What is the name of the errand boy who carries my messages?",
+  expect: ["Tao"],
+};
+
+/** Cultivation Simulator: the Jade Crane Sect of content/games/cultivation-simulator/, whose status line the issue found disagreeing with the State panel. */
+export const cultivationSimulator: SessionScript = {
+  game: "cultivation-simulator",
+  version: 1,
+  cast: [
+    { name: "Old Wei", aliases: ["Wei Buquan", "the Patchwork Immortal"], pronoun: "he" },
+    { name: "Lin Yue", aliases: [], pronoun: "he" },
+    { name: "Deacon Zhao Pei", aliases: ["Zhao Pei", "Deacon Zhao", "the Deacon"], pronoun: "he", address: "Deacon Zhao" },
+    { name: "Elder Hua Mingxuan", aliases: ["Hua Mingxuan", "Elder Hua"], address: "Elder Hua" },
+    { name: "Su Qinglan", aliases: ["Senior Sister Su"], pronoun: "she", address: "Senior Sister Su" },
+    { name: "Shen Wuque", aliases: [], pronoun: "he" },
+    { name: "Sect Master Yun Zhenhe", aliases: ["Yun Zhenhe", "the Sect Master"], address: "Sect Master Yun" },
+    { name: "Manager Qian Duoduo", aliases: ["Qian Duoduo", "Manager Qian"], address: "Manager Qian" },
+    { name: "Saintess Xue Wuya", aliases: ["Xue Wuya", "the Saintess"], pronoun: "she", address: "Saintess Xue" },
+  ],
+  places: [
+    { name: "Cinnabar Peak", aliases: [] },
+    { name: "Cloudsword Peak", aliases: [] },
+    { name: "Stargazer Peak", aliases: [] },
+    { name: "Hundred Beasts Peak", aliases: [] },
+    { name: "the Mission Hall", aliases: ["Mission Hall"] },
+    { name: "the Scripture Pavilion", aliases: ["Scripture Pavilion"] },
+    { name: "the Spirit Herb Fields", aliases: ["Spirit Herb Fields", "herb fields"] },
+    { name: "the Martial Arena", aliases: ["Martial Arena"] },
+    { name: "Qinghe Town", aliases: ["Qinghe"] },
+    { name: "the Misty Beast Forest", aliases: ["Misty Beast Forest"] },
+  ],
+  opening: [
+    BEGIN,
+    { kind: "say", text: "My name is Bai Chen." },
+    { kind: "ask", to: "Old Wei", text: "Old Wei, how did you end up inside this jade slip?" },
+    { kind: "ask", to: "Lin Yue", text: "Lin Yue, have you eaten today? I can share my rice." },
+    { kind: "choose", by: "number", choice: 1 },
+    pin(stones),
+    recall(stones),
+    introduce(errandBoy),
+    { kind: "move", to: "Cinnabar Peak", text: "I go to Cinnabar Peak." },
+    { kind: "ask", to: "Elder Hua Mingxuan", text: "Elder Hua, would you take an apprentice with a poor root?" },
+    { kind: "choose", by: "text", choice: 2 },
+    { kind: "risky", to: "Shen Wuque", text: "I challenge Shen Wuque to a fight on the Life-Death Stage." },
+    pin(recipe),
+    recall(recipe),
+    { kind: "move", to: "the Mission Hall", text: "I make my way to the Mission Hall." },
+    { kind: "ask", to: "Deacon Zhao Pei", text: "Deacon Zhao, what must I do to pass the Assessment?" },
+    recall(errandBoy),
+    { kind: "choose", by: "number", choice: 3 },
+  ],
+  questions: COMMON_QUESTIONS,
+  moves: COMMON_MOVES,
+  actions: [
+    "I meditate through the night, circulating qi by the Patchwork Heaven Scripture.",
+    "I practise the Drifting Crane Palm until my arms shake.",
+    "I take a Contribution mission from the notice board.",
+    "I sweep the lowest floor of the library as ordered.",
+    "I rest until morning.",
+    "I count my spirit stones and plan what to buy.",
+    "I gather wild herbs along the mountain path.",
+    "I study the first chapter of the jade slip again.",
+    "I sell a mist wolf core to a travelling merchant.",
+    "I spar with the other outer disciples until sunset.",
+  ],
+  risks: [
+    { text: "I insult Deacon Zhao Pei to his face in front of everyone.", to: "Deacon Zhao Pei" },
+    { text: "I swallow an unidentified red pill from Blackwater Marsh to break through at once." },
+    { text: "I demand that Saintess Xue Wuya tell me what she knows about Old Wei, or fight me.", to: "Saintess Xue Wuya" },
+  ],
+  pinned: [stones, recipe],
+  introduced: errandBoy,
+};

@@ -1,0 +1,102 @@
+import {
+  BEGIN,
+  COMMON_MOVES,
+  COMMON_QUESTIONS,
+  introduce,
+  pin,
+  recall,
+  type IntroducedPerson,
+  type PinnedFact,
+  type SessionScript,
+} from "../session-script.ts";
+
+const will: PinnedFact = {
+  fact: "My mother's second will is hidden behind the loose brick of the wine cellar.",
+  question: "Where is my mother's second will hidden?",
+  expect: ["wine cellar", "loose brick"],
+};
+const brooch: PinnedFact = {
+  fact: "Returning the ruby brooch called the Crimson Oath cancels our debt to the Vey Bank.",
+  question: "What must I return to cancel our debt to the Vey Bank?",
+  expect: ["Crimson Oath", "ruby brooch"],
+};
+const fencingMaster: IntroducedPerson = {
+  introduction: "I engage a discreet fencing master named Signor Albarelli to train Maelis.",
+  question: "What is the name of the fencing master I engaged for Maelis?",
+  expect: ["Albarelli"],
+};
+
+/** Matriarch Harem Simulator: House Serravel and the court of Velmora in content/games/matriarch-harem-simulator/. */
+export const matriarchHaremSimulator: SessionScript = {
+  game: "matriarch-harem-simulator",
+  version: 1,
+  cast: [
+    { name: "Aurelien Dastre", aliases: ["First Consort Aurelien", "Aurelien"], pronoun: "he", address: "Aurelien" },
+    { name: "Cassian Vey", aliases: ["Second Consort Cassian", "Cassian"], pronoun: "he", address: "Cassian" },
+    { name: "Brannoc Hale", aliases: ["Third Consort Brannoc", "Brannoc"], pronoun: "he", address: "Brannoc" },
+    { name: "Isolde", aliases: [], pronoun: "she" },
+    { name: "Maelis", aliases: [], pronoun: "she" },
+    { name: "Remy", aliases: [], pronoun: "he" },
+    { name: "Steward Mattias Crane", aliases: ["Mattias Crane", "Steward Crane", "the Steward"], address: "Steward Crane" },
+    { name: "Mistress Perrine", aliases: ["Perrine"], pronoun: "she" },
+    {
+      name: "Matriarch Genevra Orlaith",
+      aliases: ["Genevra Orlaith", "Matriarch Orlaith", "Genevra"],
+      pronoun: "she",
+      address: "Matriarch Orlaith",
+    },
+    { name: "Lucien Orlaith", aliases: ["Lucien"], pronoun: "he", address: "Lucien" },
+    { name: "Oriane Vey", aliases: ["Oriane"], pronoun: "she", address: "Madam Oriane" },
+    { name: "Queen Ysabeau IV", aliases: ["Queen Ysabeau", "the Queen"], pronoun: "she", address: "Queen Ysabeau" },
+  ],
+  places: [
+    { name: "the Palazzo Serravel", aliases: ["Palazzo Serravel", "the palazzo"] },
+    { name: "the Amaranth Palace", aliases: ["Amaranth Palace"] },
+    { name: "the Temple of the Undying Lamp", aliases: ["Temple of the Undying Lamp"] },
+    { name: "the Hall of Hearths", aliases: ["Hall of Hearths"] },
+    { name: "Castle Serravel", aliases: [] },
+    { name: "the Consorts' Wing", aliases: ["Consorts' Wing"] },
+    { name: "Orlaith Weir", aliases: [] },
+  ],
+  opening: [
+    BEGIN,
+    { kind: "ask", to: "Cassian Vey", text: "Cassian, how much do we owe your mother's bank, and when?" },
+    { kind: "ask", to: "Mistress Perrine", text: "Mistress Perrine, where did Maelis go at midnight?" },
+    { kind: "choose", by: "number", choice: 1 },
+    pin(will),
+    recall(will),
+    introduce(fencingMaster),
+    { kind: "move", to: "the Amaranth Palace", text: "I go to the Amaranth Palace." },
+    { kind: "choose", by: "text", choice: 2 },
+    { kind: "ask", to: "Queen Ysabeau IV", text: "Queen Ysabeau, what do you expect of House Serravel's heir?" },
+    { kind: "risky", to: "Matriarch Genevra Orlaith", text: "I publicly accuse Matriarch Genevra Orlaith of poisoning my mother." },
+    pin(brooch),
+    recall(brooch),
+    { kind: "move", to: "the Temple of the Undying Lamp", text: "I go to the Temple of the Undying Lamp." },
+    { kind: "ask", to: "Isolde", text: "Isolde, do you truly want to be my heir?" },
+    recall(fencingMaster),
+    { kind: "ask", to: "Aurelien Dastre", text: "Aurelien, are the ledgers as bad as Cassian says?" },
+    { kind: "choose", by: "number", choice: 3 },
+  ],
+  questions: COMMON_QUESTIONS,
+  moves: COMMON_MOVES,
+  actions: [
+    "I review the household ledgers by candlelight.",
+    "I dine with all three consorts at one table.",
+    "I rest until morning.",
+    "I write to the silk mills in the Lune Valley.",
+    "I walk the corridors at night and listen.",
+    "I order new silver masks for the Midsummer Masque.",
+    "I spend the afternoon with Wren in the garden.",
+    "I call the whole family together in the great hall.",
+    "I inspect the silk stores and count the bolts.",
+    "I send a gift of fine candles to the High Lampwarden.",
+  ],
+  risks: [
+    { text: "I dissolve Second Consort Cassian's sealing without warning.", to: "Cassian Vey" },
+    { text: "I ride out alone at night to tear down the Orlaith toll chain." },
+    { text: "I refuse the Queen's invitation to the Midsummer Masque." },
+  ],
+  pinned: [will, brooch],
+  introduced: fencingMaster,
+};
