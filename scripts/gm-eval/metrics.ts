@@ -202,7 +202,8 @@ function outsideSpeech(found: Mention<Character>[], spoken: { start: number; end
 
 /**
  * Who answers in a reply: the speaker of its first speech — named in a speech tag after it
- * (“…,” says Madam Lin), or else the last person named before it in its paragraph —
+ * (“…,” says Madam Lin), or else the first person named in the last sentence before it that names
+ * anyone —
  * or, with no speech, the first person the prose names. Undefined when the reply names nobody.
  */
 export function firstResponder(prose: string, message: string, cast: readonly Character[]): Character | undefined {
@@ -218,7 +219,10 @@ export function firstResponder(prose: string, message: string, cast: readonly Ch
     const sentenceEnd = rest.search(/[.!?](?:\s|$)|“|"/);
     const tagEnd = sentenceEnd < 0 ? paragraph.length : first.end + sentenceEnd + 1;
     const after = tagged ? named.find((mention) => mention.start >= first.end && mention.start < tagEnd) : undefined;
-    const before = named.filter((mention) => mention.start < first.start).at(-1);
+    // Before the speech, the subject of the last sentence that names someone: "Ilse answers before the Captain can. “…”" is Ilse.
+    const lastNaming = named.filter((mention) => mention.start < first.start).at(-1);
+    const sentenceStart = lastNaming ? paragraph.slice(0, lastNaming.start).search(/[^.!?]*$/) : -1;
+    const before = named.find((mention) => lastNaming && mention.start >= sentenceStart && mention.start <= lastNaming.start);
     const speaker = after ?? before;
     if (speaker) return speaker.who;
   }

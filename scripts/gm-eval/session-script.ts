@@ -94,9 +94,19 @@ export const DEFAULT_SESSION_TURNS = 60;
 /** Positions the long part of a session repeats: each ten turns ask, choose, act, travel and take risks. */
 const PATTERN = ["ask", "number", "action", "move", "ask", "text", "risk-or-action", "ask", "recall-or-number", "action"] as const;
 
-/** The nth item of a list, walking it with a stride so neighbours differ and combinations do not repeat soon. */
+function greatestCommonDivisor(a: number, b: number): number {
+  return b === 0 ? a : greatestCommonDivisor(b, a % b);
+}
+
+/**
+ * The nth item of a list, walking it with a stride so neighbours differ and combinations do not
+ * repeat soon; the stride grows until it shares no divisor with the list's length, so the walk
+ * visits every item.
+ */
 function pick<T>(items: readonly T[], n: number, stride = 1): T {
-  const item = items[(n * stride) % items.length];
+  let step = stride;
+  while (items.length > 1 && greatestCommonDivisor(step, items.length) !== 1) step += 1;
+  const item = items[(n * step) % items.length];
   if (item === undefined) throw new Error("A session script's list is empty.");
   return item;
 }

@@ -50,12 +50,6 @@ function unemphasised(line: string) {
     .trim();
 }
 
-/** A line of two or more separated items, at least two of them with a number: a status line. */
-export function isStatusLine(line: string) {
-  const items = unemphasised(line).split(STATUS_SEPARATOR);
-  return items.length >= 2 && items.filter((item) => /\d/.test(item)).length >= 2;
-}
-
 export interface StatusItem {
   /** "Grace", "Root", "" for an item that is all value ("Qi Condensation 2nd Layer (14%)"). */
   label: string;
@@ -75,7 +69,7 @@ export function statusItems(line: string): StatusItem[] {
     .map((raw) => {
       const text = raw.replace(CHANGE_NOTE, "").trim();
       const bare = text.replace(/\s*\([^)]*\)/g, "").trim();
-      const numeric = /^(.*?[\p{L}].*?)[:\s]\s*([+−-]?)\$?([\d,]+(?:\.\d+)?)(?:\s*\/\s*[\d,]+)?(?:\s+[\p{L}]+)?$/u.exec(bare);
+      const numeric = /^(\D*?\p{L}\D*?)[:\s]\s*([+−-]?)\$?([\d,]+(?:\.\d+)?)(?:\s*\/\s*[\d,]+)?(?:\s+[\p{L}]+)?$/u.exec(bare);
       if (numeric) {
         const [, label = "", sign = "", digits = ""] = numeric;
         const value = Number(digits.replaceAll(",", ""));
@@ -84,6 +78,13 @@ export function statusItems(line: string): StatusItem[] {
       const labelled = /^([^:]+):\s*(.+)$/.exec(text);
       return labelled ? { label: (labelled[1] ?? "").trim(), text: (labelled[2] ?? "").trim() } : { label: "", text };
     });
+}
+
+/** A line of separated items, at least two of them a label and its number ("Grace 75"): a status line. */
+export function isStatusLine(line: string) {
+  return line.includes("·") || line.includes("|") || line.includes("•")
+    ? statusItems(line).filter((item) => item.number !== undefined).length >= 2
+    : false;
 }
 
 /** The status lines of a reply. */
