@@ -98,6 +98,7 @@ describe("answersAddressee", () => {
       "Oren Dask scratches his beard. “Gone,” he says.",
       "“Gone,” says Oren Dask, not meeting your eyes.",
       "The Captain shrugs. “Gone.” Ilse Varga frowns at that.",
+      "Years ago the Harbormaster's own brother, Captain Oren Dask, sank a customs cutter. “Ask me anything.”",
       "Captain Oren Dask turns away without a word.",
     );
     expect(failures).toEqual([]);
@@ -279,6 +280,9 @@ describe("brokenText", () => {
     expect(brokenTextProblems("The lanterns burn low over the quay, the lanterns burn low over the quay.", "", HARBOUR_CAST)).toEqual([
       'a clause written twice: "the lanterns burn low over the quay"',
     ]);
+    expect(brokenTextProblems("*Night — the Lamp Tower of Varga*\n\nThe Lamp Tower of Varga: where the keeper lives.", "", HARBOUR_CAST)).toEqual(
+      [],
+    );
     expect(brokenTextProblems("The tide turns.\n\n1. Ask Oren Dask what they know.\n2. Wait.\n3. Leave.", "", HARBOUR_CAST)).toEqual([
       `"their" for Captain Oren Dask (he): "Oren Dask what they"`,
     ]);

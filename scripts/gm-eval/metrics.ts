@@ -222,7 +222,12 @@ export function firstResponder(prose: string, message: string, cast: readonly Ch
     // Before the speech, the subject of the last sentence that names someone: "Ilse answers before the Captain can. “…”" is Ilse.
     const lastNaming = named.filter((mention) => mention.start < first.start).at(-1);
     const sentenceStart = lastNaming ? paragraph.slice(0, lastNaming.start).search(/[^.!?]*$/) : -1;
-    const before = named.find((mention) => lastNaming && mention.start >= sentenceStart && mention.start <= lastNaming.start);
+    // A possessive is not the subject: in "the emperor's brother-in-law, Marquis Mu, drove them back" the Marquis is.
+    const possessive = (mention: Mention<Character>) => /^['’]s\b/.test(paragraph.slice(mention.end));
+    const before = named.find(
+      (mention) =>
+        lastNaming && mention.start >= sentenceStart && mention.start <= lastNaming.start && (!possessive(mention) || mention === lastNaming),
+    );
     const speaker = after ?? before;
     if (speaker) return speaker.who;
   }
@@ -521,7 +526,12 @@ export function brokenTextProblems(reply: string, message: string, cast: readonl
   if (straight.length % 2 === 0) problems.push('an unclosed " quote');
   const quoted = [...[...prose.matchAll(/“([^“”]*)”/g)].map((match) => match[1] ?? ""), ...straight.filter((_part, index) => index % 2 === 1)];
   if (quoted.some((speech) => !/[\p{L}\p{N}]/u.test(speech)) || /(?:^|\s)['‘]\s*["“”]/.test(prose)) problems.push("empty or stray speech marks");
+  // A scene heading ("*Day 5 — the Hall of Hearths*") may name what the prose names again.
+  const headings = new Set(emphasisedLines(prose));
   const clauses = prose
+    .split("\n")
+    .filter((line) => !headings.has(line.trim()))
+    .join("\n")
     .split(/[.,;:!?…—–\n]+/)
     .map(normalized)
     .filter((clause) => clause.split(" ").length >= DOUBLED_CLAUSE_WORDS);

@@ -47,7 +47,7 @@ export const empressSimulator: SessionScript = {
       pronoun: "he",
       address: "Chief Eunuch Gu",
     },
-    { name: "Consort Qiao", aliases: [], pronoun: "she" },
+    { name: "Consort Qiao", aliases: ["the Consort"], pronoun: "she" },
     { name: "Qiao Bingzhi", aliases: ["Minister Qiao", "the Minister of Revenue"], pronoun: "he", address: "Minister Qiao" },
     { name: "Imperial Tutor Pei Zhen", aliases: ["Pei Zhen", "Tutor Pei"], pronoun: "he", address: "Tutor Pei" },
     { name: "Commander Han Qiu", aliases: ["Han Qiu", "Commander Han"], address: "Commander Han" },
