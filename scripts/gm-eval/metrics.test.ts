@@ -283,6 +283,9 @@ describe("brokenText", () => {
     expect(brokenTextProblems("*Night — the Lamp Tower of Varga*\n\nThe Lamp Tower of Varga: where the keeper lives.", "", HARBOUR_CAST)).toEqual(
       [],
     );
+    expect(brokenTextProblems("“Oren Dask knows more than they let on.”", "", HARBOUR_CAST)).toEqual([
+      `"their" for Captain Oren Dask (he): "Oren Dask knows more than they"`,
+    ]);
     expect(brokenTextProblems("The tide turns.\n\n1. Ask Oren Dask what they know.\n2. Wait.\n3. Leave.", "", HARBOUR_CAST)).toEqual([
       `"their" for Captain Oren Dask (he): "Oren Dask what they"`,
     ]);
@@ -308,8 +311,15 @@ describe("length, time and failed turns", () => {
     expect(distribution([])).toEqual({ median: undefined, p90: undefined, count: 0 });
   });
 
-  it("counts the turns that failed", () => {
+  it("counts the turns and story controls that failed", () => {
     expect(failedTurns(story)).toEqual({ count: 2, of: 3, failures: [{ turn: 3, detail: "HTTP 503" }] });
+    const [first] = story.turns;
+    if (!first) throw new Error("The story has turns.");
+    const controlled = {
+      ...story,
+      turns: [{ ...first, controls: [{ kind: "continue" as const, error: "HTTP 409: story_changed" }, { kind: "retry" as const }] }],
+    };
+    expect(failedTurns(controlled)).toEqual({ count: 2, of: 3, failures: [{ turn: 1, detail: "continue: HTTP 409: story_changed" }] });
   });
 });
 

@@ -486,7 +486,10 @@ function escapeRegExp(text: string) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** "their" for someone the game calls she or he, in the shapes a template leaves it: "Madam Lin spreads their hands", "ask Wen Jun what they know". */
+/**
+ * "their" for someone the game calls she or he, in the shapes a template leaves it: "Madam Lin
+ * spreads their hands", "ask Wen Jun what they know", "Rong Yuan knows more than they let on".
+ */
 function wrongPronouns(text: string, message: string, cast: readonly Character[]): string[] {
   const typed = normalized(message);
   const found: string[] = [];
@@ -499,7 +502,7 @@ function wrongPronouns(text: string, message: string, cast: readonly Character[]
       const shapes = [
         `${name} \\p{L}+(?:s|ed) (?:their|them|themselves)\\b`,
         `${name} (?:what|how|whether|why|where|if|that|when) they\\b`,
-        `${name} \\p{L}+s (?:\\p{L}+ )?that they\\b`,
+        `${name} \\p{L}+s (?:more |less |word )?(?:than|that) they\\b`,
         `\\b(?:thank|ask|tell|invite|help|let|see|watch) ${name} (?:for|about|to|with) their\\b`,
       ];
       for (const shape of shapes) {
@@ -570,7 +573,12 @@ export function timings(session: PlayedSession): { firstTokenMs: number[]; reply
   };
 }
 
-/** Turns that got no reply: a refusal, or a stream that ended in an error. */
+/** Turns and story controls that got no reply: a refusal, or a stream that ended in an error. */
 export function failedTurns(session: PlayedSession): Rate {
-  return rate(session.turns.map((turn) => ({ turn: turn.number, failure: turn.error })));
+  return rate(
+    session.turns.flatMap((turn) => [
+      { turn: turn.number, failure: turn.error },
+      ...(turn.controls ?? []).map((control) => ({ turn: turn.number, failure: control.error && `${control.kind}: ${control.error}` })),
+    ]),
+  );
 }

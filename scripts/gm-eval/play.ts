@@ -1,14 +1,15 @@
 import { readGameChatStream } from "#app/lib/game-chat-stream.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
-import { BEGIN_MESSAGE, type SessionScript, type Step } from "./session-script.ts";
+import { BEGIN_MESSAGE, isTurn, type SessionScript, type Step, type TurnStep } from "./session-script.ts";
 import { replyParts } from "./text.ts";
-import type { PlayedSession, PlayedTurn } from "./transcript.ts";
+import type { PlayedControl, PlayedSession, PlayedTurn } from "./transcript.ts";
 
 /**
  * Plays a session as a player's browser would, through the site's HTTP API: a new story
  * (POST /api/stories), each turn (POST /api/game-chat, its event stream read to the end), pinned
- * facts (PUT /api/stories/{id}/memory), and after each turn the story as the play screen reloads
- * it (GET /api/stories/{id}): the reply as stored and the state the State panel shows.
+ * facts (PUT /api/stories/{id}/memory), the story controls (POST /api/stories/{id}/continue and
+ * /retry), and after each call the story as the play screen reloads it (GET /api/stories/{id}):
+ * the reply as stored and the state the State panel shows.
  */
 
 export interface Player {
@@ -29,7 +30,7 @@ async function call<T>(player: Player, method: string, pathname: string, body?: 
 }
 
 /** What the player types for a step, given the reply before it (whose choices a `choose` step picks). */
-export function messageFor(step: Exclude<Step, { kind: "pin" }>, previousReply: string): string {
+export function messageFor(step: TurnStep, previousReply: string): string {
   switch (step.kind) {
     case "begin":
       return BEGIN_MESSAGE;
@@ -43,19 +44,19 @@ export function messageFor(step: Exclude<Step, { kind: "pin" }>, previousReply: 
   }
 }
 
-interface TurnOutcome {
+interface CallOutcome {
   firstTokenMs?: number;
   replyMs?: number;
   error?: string;
 }
 
-/** One turn: the message sent, the event stream read to its end, timed from the request. */
-async function takeTurn(player: Player, game: string, storyId: string, message: string): Promise<TurnOutcome> {
+/** A Game Master call (a turn or a story control): its event stream read to the end, timed from the request. */
+async function streamCall(player: Player, pathname: string, body: unknown): Promise<CallOutcome> {
   const startedAt = performance.now();
-  const response = await fetch(new URL("/api/game-chat", player.url), {
+  const response = await fetch(new URL(pathname, player.url), {
     method: "POST",
     headers: { Authorization: `Bearer ${player.token}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ message, game_slug: game, story_id: storyId }),
+    body: JSON.stringify(body),
   });
   if (!response.ok || !response.body) return { error: `HTTP ${response.status}: ${await response.text()}` };
   let firstTokenMs: number | undefined;
@@ -92,8 +93,22 @@ export async function playSession(
       });
       continue;
     }
+    if (!isTurn(step)) {
+      // Continue or Retry on the latest reply: the turn it belongs to now reads as the player sees it.
+      const latest = turns.at(-1);
+      if (!latest) throw new Error(`A session cannot ${step.kind} before its first turn.`);
+      const outcome = await streamCall(player, `/api/stories/${storyId}/${step.kind}`, { exchange: view.exchanges });
+      view = await call<StoryView>(player, "GET", `/api/stories/${storyId}`);
+      const control: PlayedControl = { kind: step.kind, ...outcome };
+      latest.controls = [...(latest.controls ?? []), control];
+      if (!outcome.error) {
+        latest.reply = latestReply(view);
+        if (view.state) latest.state = view.state.values;
+      }
+      continue;
+    }
     const message = messageFor(step, turns.at(-1)?.reply ?? "");
-    const outcome = await takeTurn(player, script.game, storyId, message);
+    const outcome = await streamCall(player, "/api/game-chat", { message, game_slug: script.game, story_id: storyId });
     view = await call<StoryView>(player, "GET", `/api/stories/${storyId}`);
     const turn: PlayedTurn = {
       number: turns.length + 1,

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { loadSeedGames } from "#app/db/seed/seed.server.ts";
 import { messageFor } from "./play.ts";
-import { BEGIN_MESSAGE, sessionSteps, type SessionScript, type Step } from "./session-script.ts";
+import { BEGIN_MESSAGE, isTurn, sessionSteps, type SessionScript, type Step } from "./session-script.ts";
 import { SESSION_SCRIPTS } from "./session-scripts.ts";
 import { names, normalized } from "./text.ts";
 
 const seeds = loadSeedGames();
-const turnsOf = (steps: Step[]) => steps.filter((step) => step.kind !== "pin");
+const turnsOf = (steps: Step[]) => steps.filter(isTurn);
 
 describe("sessionSteps", () => {
   it("plays the long session the issue asks for, the same every time, without the same line over and over", () => {
@@ -21,11 +21,23 @@ describe("sessionSteps", () => {
     }
   });
 
-  it("covers every part of the script: questions to characters, moves, choices by number and text, pins and recalls, risks", () => {
+  it("covers every part of the script: questions to characters, moves, choices by number and text, pins and recalls, risks, Continue and Retry", () => {
     for (const script of SESSION_SCRIPTS) {
       const steps = sessionSteps(script);
       const kinds = new Set(steps.map((step) => (step.kind === "choose" ? `choose-${step.by}` : step.kind)));
-      expect([...kinds].sort(), script.game).toEqual(["ask", "begin", "choose-number", "choose-text", "move", "pin", "recall", "risky", "say"]);
+      expect([...kinds].sort(), script.game).toEqual([
+        "ask",
+        "begin",
+        "choose-number",
+        "choose-text",
+        "continue",
+        "move",
+        "pin",
+        "recall",
+        "retry",
+        "risky",
+        "say",
+      ]);
       const asked = new Set(steps.flatMap((step) => (step.kind === "ask" ? [step.to] : [])));
       expect(asked.size, `${script.game} asks most of its cast`).toBeGreaterThanOrEqual(Math.min(8, script.cast.length));
       const visited = new Set(steps.flatMap((step) => (step.kind === "move" ? [step.to] : [])));

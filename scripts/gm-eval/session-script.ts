@@ -40,7 +40,11 @@ export interface IntroducedPerson {
   expect: string[];
 }
 
-/** One thing the player does. Each but `pin` is a paid turn (`begin`, the opening scene, is free). */
+/**
+ * One thing the player does. A turn sends a message (`begin`, the opening scene, is free; the rest
+ * cost a credit); `pin` saves memory; `continue` and `retry` are the story controls, acting on the
+ * latest reply (a credit each) rather than adding an exchange.
+ */
 export type Step =
   | { kind: "begin" }
   /** Anything the player types that no metric probes. */
@@ -56,7 +60,19 @@ export type Step =
   /** A question about something pinned or said earlier: the reply should bring it back. */
   | { kind: "recall"; text: string; expect: string[] }
   /** A dangerous action, optionally against a named character (who should then answer). */
-  | { kind: "risky"; text: string; to?: string };
+  | { kind: "risky"; text: string; to?: string }
+  /** Continue: the latest reply extended. */
+  | { kind: "continue" }
+  /** Retry: a new version of the latest reply. */
+  | { kind: "retry" };
+
+/** The steps that act on the story without a message of their own. */
+export type StoryAction = Extract<Step, { kind: "pin" | "continue" | "retry" }>;
+export type TurnStep = Exclude<Step, StoryAction>;
+
+export function isTurn(step: Step): step is TurnStep {
+  return step.kind !== "pin" && step.kind !== "continue" && step.kind !== "retry";
+}
 
 export interface SessionScript {
   game: string;
@@ -121,7 +137,7 @@ function fill(template: string, values: { name?: string; place?: string }) {
 }
 
 /**
- * The steps of a session of `turns` turns (pins are not turns): the opening as written, then steps
+ * The steps of a session of `turns` turns (pins and story controls are not turns): the opening as written, then steps
  * generated from the script's parts, the same every time. The pinned facts and the person brought
  * in are asked about again late in the session, when the turns that said them may have left the
  * model's context.
@@ -131,7 +147,7 @@ export function sessionSteps(script: SessionScript, turns = DEFAULT_SESSION_TURN
   let played = 0;
   const add = (step: Step) => {
     steps.push(step);
-    if (step.kind !== "pin") played += 1;
+    if (isTurn(step)) played += 1;
   };
   for (const step of script.opening) {
     if (played >= turns) break;

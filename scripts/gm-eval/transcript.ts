@@ -18,6 +18,15 @@ export interface PlayedTurn {
   replyMs?: number;
   /** Why the turn failed (an HTTP refusal, or the stream's error), when it did. */
   error?: string;
+  /** Story controls used on this turn's reply after it came (its `reply` and `state` are then the final ones). */
+  controls?: PlayedControl[];
+}
+
+export interface PlayedControl {
+  kind: "continue" | "retry";
+  firstTokenMs?: number;
+  replyMs?: number;
+  error?: string;
 }
 
 export interface PlayedSession {
@@ -49,7 +58,15 @@ export function transcriptMarkdown(session: PlayedSession, { turns = session.tur
     "",
   ];
   for (const turn of played) {
-    lines.push("---", "", `**Turn ${turn.number}. You:** ${turn.message}`, "");
+    const controls = (turn.controls ?? []).map(
+      (control) => `${control.kind === "retry" ? "Retry" : "Continue"}${control.error ? ` (failed: ${control.error})` : ""}`,
+    );
+    lines.push(
+      "---",
+      "",
+      `**Turn ${turn.number}. You:** ${turn.message}${controls.length > 0 ? ` *(then ${controls.join(", then ")})*` : ""}`,
+      "",
+    );
     lines.push(turn.error ? `*(The turn failed: ${turn.error})*` : turn.reply.trim(), "", ...stateLine(session.stats, turn.state));
   }
   return lines.join("\n");

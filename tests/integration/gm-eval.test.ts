@@ -37,6 +37,9 @@ it("plays a scripted session through the site and writes the scorecard; --check 
   expect(session?.turns.map((turn) => turn.error)).toEqual(Array.from({ length: TURNS }, () => undefined));
   expect(session?.turns[0]?.message).toBe(BEGIN_MESSAGE);
   expect(session?.turns.map((turn) => turn.step.kind)).toContain("recall");
+  // The script's Continue follows its first move (turn 7): that turn's reply is the extended one.
+  const moved = session?.turns.find((turn) => turn.step.kind === "move");
+  expect(moved?.controls?.map((control) => [control.kind, control.error])).toEqual([["continue", undefined]]);
   for (const turn of session?.turns ?? []) {
     expect(turn.reply.length).toBeGreaterThan(0);
     expect(turn.state).toHaveProperty("Grace");
