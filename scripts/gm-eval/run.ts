@@ -127,7 +127,10 @@ if (options.docs) {
 }
 
 console.log(`\n${markdown}`);
-console.log(`Written to ${path.relative(PROJECT, outDir) || "."}/ in ${((performance.now() - startedAt) / 1000).toFixed(0)} s.`);
+const shownOut = path.relative(PROJECT, outDir);
+console.log(
+  `Written to ${shownOut.startsWith("..") ? outDir : `${shownOut || "."}/`} in ${((performance.now() - startedAt) / 1000).toFixed(0)} s.`,
+);
 if (options.check && card.misses.length > 0) {
   console.error(`\n--check: ${card.misses.length} figures miss their threshold:\n${card.misses.map((miss) => `  - ${miss}`).join("\n")}`);
   process.exitCode = 1;
