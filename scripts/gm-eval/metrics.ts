@@ -203,8 +203,7 @@ function outsideSpeech(found: Mention<Character>[], spoken: { start: number; end
 /**
  * Who answers in a reply: the speaker of its first speech — named in a speech tag after it
  * (“…,” says Madam Lin), or else the first person named in the last sentence before it that names
- * anyone —
- * or, with no speech, the first person the prose names. Undefined when the reply names nobody.
+ * anyone — or, with no speech, the first person the prose names. Undefined when it names nobody.
  */
 export function firstResponder(prose: string, message: string, cast: readonly Character[]): Character | undefined {
   const paragraphs = storyParagraphs(prose, message);
