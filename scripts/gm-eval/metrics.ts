@@ -92,8 +92,10 @@ export function repetition(session: PlayedSession): { sentences: Rate; runs: Rat
     const repeatedRuns = runs.filter((run) => seenRuns.has(run));
     runRate.of += runs.length;
     runRate.count += repeatedRuns.length;
-    if (repeatedRuns[0] !== undefined)
-      runRate.failures.push({ turn: turn.number, detail: `${repeatedRuns.length} runs, e.g. "${repeatedRuns[0]}"` });
+    if (repeatedRuns[0] !== undefined) {
+      const count = repeatedRuns.length === 1 ? "1 run" : `${repeatedRuns.length} runs`;
+      runRate.failures.push({ turn: turn.number, detail: `${count}, e.g. "${repeatedRuns[0]}"` });
+    }
     for (const sentence of own) seenSentences.add(sentence);
     for (const run of runs) seenRuns.add(run);
   }
