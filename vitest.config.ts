@@ -18,6 +18,8 @@ const preparedDatabase = ["tests/helpers/prepared-database.ts"];
 const integration = ["tests/integration/**/*.test.ts"];
 /** Tests that need PostgreSQL itself (several server processes on one database): postgres project only. */
 const postgresOnly = ["tests/integration/**/*.postgres.test.ts"];
+/** Tests that start their own site on a PGlite directory whatever the project: the pglite project runs them once. */
+const pgliteOnly = ["tests/integration/gm-eval.test.ts"];
 
 /**
  * Unit tests run once. Integration tests (anything with a database or the HTTP server, which
@@ -49,6 +51,7 @@ export default defineConfig({
                 ...shared,
                 name: "postgres",
                 include: integration,
+                exclude: [...configDefaults.exclude, ...pgliteOnly],
                 globalSetup: preparedDatabase,
                 env: { TEST_DATABASE_DRIVER: "postgres" },
               },
