@@ -47,6 +47,8 @@ const environmentSchema = z
     AI_TIMEOUT_MS: positiveInteger(60_000),
     AI_OFFLINE_WORD_DELAY_MS: z.coerce.number().int().min(0).default(35),
     CHAT_TURNS_PER_MINUTE: positiveInteger(20),
+    // Pages rendered for one signed-out address a minute, on each instance (docs/decisions/042); 0: no limit.
+    PAGE_RENDERS_PER_MINUTE: z.coerce.number().int().min(0).default(300),
     GAME_MASTER_MAX_STREAMS: positiveInteger(GAME_MASTER_STREAMS_PER_CORE * availableParallelism()),
     SHUTDOWN_GRACE_SECONDS: positiveInteger(10),
     STRIPE_SECRET_KEY: optionalText,
