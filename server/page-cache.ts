@@ -276,10 +276,9 @@ export class PageCache {
       const key = miss.address.key(names);
       const cacheable = lifetimeSeconds > 0 && response.statusCode === 200 && !response.hasHeader("set-cookie") && size <= MAX_ENTRY_BYTES;
       if (!cacheable) {
-        // A page that stopped being cacheable (gone, failing) must not keep being served stale.
-        // A request that added parameters the page does not read says nothing about the page, nor
-        // does a refusal of the one who asked (429).
-        if (response.statusCode !== 429 && miss.address.readsOnly(names)) this.#remove(key);
+        // A page that stopped being cacheable (gone, failing) must not keep being served stale; a
+        // refusal of the one who asked (429) says nothing about the page.
+        if (response.statusCode !== 429) this.#remove(key);
         return;
       }
       const body = Buffer.concat(chunks, size);
@@ -398,11 +397,6 @@ class PageAddress {
   key(names: readonly string[]): string {
     const search = this.#read(names).toString();
     return search ? `${this.pathname}?${search}` : this.pathname;
-  }
-
-  /** Whether the query holds only parameters the page reads, each once. */
-  readsOnly(names: readonly string[]): boolean {
-    return this.#read(names).size === this.#parameters.size;
   }
 
   #read(names: readonly string[]): URLSearchParams {
