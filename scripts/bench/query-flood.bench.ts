@@ -8,7 +8,7 @@
  * ≤ 1.5× the p99 without it.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { signUp, testClientAddress, type TestAccount } from "#tests/helpers/accounts.ts";
@@ -41,6 +41,8 @@ interface Phase {
   flood?: Latency;
   /** The most the site's process held in memory during the phase. */
   peakRssMiB: number;
+  /** The CPU the site's process used during the phase, in cores (1 = one core all the time). */
+  cores: number;
 }
 
 interface Row {
@@ -59,6 +61,14 @@ function latency(result: autocannon.Result): Latency {
     failures: result.non2xx + result.errors + result.timeouts,
   };
 }
+
+/** CPU seconds the process has used so far (user and system), from /proc. */
+function cpuSeconds(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command's closing parenthesis.
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+const CLOCK_TICKS_PER_SECOND = 100;
 
 function residentMiB(pid: number | undefined): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -90,6 +100,8 @@ function paced(url: string, ratePerSecond: number, connections: number, request:
 
 async function phase(site: ServerProcess, player: TestAccount, staticPath: string, flood: boolean): Promise<Phase> {
   let peakRssMiB = residentMiB(site.child.pid);
+  const cpuAtStart = cpuSeconds(site.child.pid);
+  const startedAt = performance.now();
   const sampler = setInterval(() => (peakRssMiB = Math.max(peakRssMiB, residentMiB(site.child.pid))), 250);
   let unique = 0;
   try {
@@ -111,7 +123,8 @@ async function phase(site: ServerProcess, player: TestAccount, staticPath: strin
           )
         : undefined,
     ]);
-    return { signIn: latency(signIn), staticFile: latency(staticFile), flood: floodResult && latency(floodResult), peakRssMiB };
+    const cores = (cpuSeconds(site.child.pid) - cpuAtStart) / ((performance.now() - startedAt) / 1000);
+    return { signIn: latency(signIn), staticFile: latency(staticFile), flood: floodResult && latency(floodResult), peakRssMiB, cores };
   } finally {
     clearInterval(sampler);
   }
@@ -128,6 +141,7 @@ function medianPhase(phases: Phase[]): Phase {
     staticFile: median(phases, (each) => each.staticFile.p99).staticFile,
     flood: phases[0]?.flood && median(phases, (each) => each.flood?.p99 ?? 0).flood,
     peakRssMiB: Math.max(...phases.map((each) => each.peakRssMiB)),
+    cores: median(phases, (each) => each.cores).cores,
   };
 }
 
@@ -165,8 +179,11 @@ async function measureDatabase(database: string, env: Record<string, string>): P
 }
 
 const ratio = (flooded: Latency, quiet: Latency) => flooded.p99 / Math.max(1, quiet.p99);
+const percent = (cores: number) => `${Math.round(cores * 100)}%`;
 const failed = (latency: Latency) => (latency.failures ? ` (${latency.failures} failed)` : "");
 
+// The bench shares the machine with whatever else runs there: say how busy it was.
+const load = `Load average when the bench began: ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores.`;
 console.log(
   `${FLOOD_PER_SECOND} new query strings a second on ${GAME_PAGE} from as many addresses; probes: ${SIGN_INS_PER_SECOND} sign-ins and ${STATIC_PER_SECOND} script downloads a second; ${DURATION_SECONDS} s per phase, ${ROUNDS} rounds in turns\n`,
 );
@@ -202,7 +219,7 @@ const table = markdownTable(
 );
 const floods = rows.map(
   (row) =>
-    `${row.database}: the flood's ${row.flooded.flood?.requests ?? 0} requests a round answered at p50 ${row.flooded.flood?.p50 ?? "-"} / p99 ${row.flooded.flood?.p99 ?? "-"} ms${failed(row.flooded.flood ?? { p50: 0, p99: 0, requests: 0, failures: 0 })}; new query strings after it: ${row.cacheAfter}; peak RSS ${row.quiet.peakRssMiB} MiB quiet, ${row.flooded.peakRssMiB} MiB flooded.`,
+    `${row.database}: the flood's ${row.flooded.flood?.requests ?? 0} requests a round answered at p50 ${row.flooded.flood?.p50 ?? "-"} / p99 ${row.flooded.flood?.p99 ?? "-"} ms${failed(row.flooded.flood ?? { p50: 0, p99: 0, requests: 0, failures: 0 })}; new query strings after it: ${row.cacheAfter}; the site's CPU ${percent(row.quiet.cores)} of a core quiet, ${percent(row.flooded.cores)} flooded; peak RSS ${row.quiet.peakRssMiB} MiB quiet, ${row.flooded.peakRssMiB} MiB flooded.`,
 );
 const worst = Math.max(
   ...rows.flatMap((row) => [ratio(row.flooded.signIn, row.quiet.signIn), ratio(row.flooded.staticFile, row.quiet.staticFile)]),
@@ -210,7 +227,7 @@ const worst = Math.max(
 const verdict = `Worst p99 under the flood against without it: ${worst.toFixed(2)}× (goal ≤ ${RATIO_GOAL}×) — ${worst <= RATIO_GOAL ? "met" : "MISSED"}.`;
 
 console.log(table);
-console.log(`\n${floods.join("\n")}\n${verdict}`);
+console.log(`\n${floods.join("\n")}\n${verdict}\n${load}`);
 writeReportSection(
   "query-flood",
   "New query strings on a kept page (`query-flood`)",
@@ -221,5 +238,6 @@ writeReportSection(
     "",
     ...floods,
     verdict,
+    load,
   ].join("\n"),
 );
