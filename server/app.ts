@@ -260,7 +260,9 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
     pageHeaders(request, response, next);
   });
 
-  // Server-sent events must reach the browser as they are written, never buffered for gzip.
+  // Server-sent events must reach the browser as they are written, never buffered for gzip. A
+  // visitor's page the cache missed goes out compressed here, at this cheap level, like any render;
+  // the copy the cache keeps is compressed again later, off the request path (decision 042).
   app.use(
     compression({
       // Brotli's default window (4 MiB) is set up for every response, and on a rendered page that
