@@ -54,6 +54,8 @@ const environmentSchema = z
     FREE_OPENINGS_PER_DAY: wholeNumber(20),
     FREE_OPENINGS_PER_ADDRESS_PER_DAY: wholeNumber(60),
     FREE_OPENINGS_BEFORE_CONFIRMATION: wholeNumber(3),
+    // Pages rendered for one signed-out address a minute, on each instance (docs/decisions/042); 0: no limit.
+    PAGE_RENDERS_PER_MINUTE: wholeNumber(300),
     GAME_MASTER_MAX_STREAMS: positiveInteger(GAME_MASTER_STREAMS_PER_CORE * availableParallelism()),
     SHUTDOWN_GRACE_SECONDS: positiveInteger(10),
     // Per-player bounds on New story (issue 31): so many an hour, so many kept in all.

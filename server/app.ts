@@ -25,7 +25,8 @@ import { keepTurnLeases } from "#app/domain/game-master/turn-leases.server.ts";
 import { controlRouter } from "./control.ts";
 import { registerControlFile, removeControlFile } from "./control-file.ts";
 import { drainableConnections } from "./connections.ts";
-import { PageCache } from "./page-cache.ts";
+import { PAGE_BROTLI_WINDOW_BITS, PageCache } from "./page-cache.ts";
+import { limitPageRenders } from "./page-render-limit.ts";
 import { limitRequestBody } from "./request-limits.ts";
 import { measureRequests, metricsEndpoint } from "./metrics.ts";
 import { RoutePatterns } from "./route-patterns.ts";
@@ -137,9 +138,6 @@ interface AppOptions {
   /** The route patterns requests are counted under in the metrics. */
   routes: RoutePatterns;
 }
-
-/** Brotli's window for answers compressed as they are sent: 2^18 bytes, 256 KiB. */
-const RENDERED_PAGE_BROTLI_WINDOW_BITS = 18;
 
 /** Paths Express answers before React Router (the PGlite control route included), for the metrics' route labels. */
 const EXPRESS_ROUTES = ["/healthz", "/readyz", "/metrics", "/internal/cli", "/assets/*"];
@@ -262,13 +260,15 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
     pageHeaders(request, response, next);
   });
 
-  // Server-sent events must reach the browser as they are written, never buffered for gzip.
+  // Server-sent events must reach the browser as they are written, never buffered for gzip. A
+  // visitor's page the cache missed goes out compressed here, at this cheap level, like any render;
+  // the copy the cache keeps is compressed again later, off the request path (decision 042).
   app.use(
     compression({
       // Brotli's default window (4 MiB) is set up for every response, and on a rendered page that
       // costs more than the compressing: a 256 KiB window holds any page whole, and doubled the
       // signed-in pages a core serves (docs/decisions/039).
-      brotli: { params: { [zlibConstants.BROTLI_PARAM_LGWIN]: RENDERED_PAGE_BROTLI_WINDOW_BITS } },
+      brotli: { params: { [zlibConstants.BROTLI_PARAM_LGWIN]: PAGE_BROTLI_WINDOW_BITS } },
       filter: (request, response) =>
         !String(response.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(request, response),
     }),
@@ -285,6 +285,10 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
     app.use("/assets", express.static(projectPath("build", "client", "assets"), { immutable: true, maxAge: "1y" }));
     app.use(express.static(projectPath("build", "client"), { maxAge: "1h", index: false }));
   }
+
+  // Rendering is what a stranger can make an instance spend CPU on: pages rendered for one
+  // signed-out address are limited here, after everything answered without a render (decision 042).
+  if (config.PAGE_RENDERS_PER_MINUTE > 0) app.use(limitPageRenders(config.PAGE_RENDERS_PER_MINUTE));
 
   app.all("/{*splat}", reactRouterHandler({ shutdownSignal, build }));
   app.use(finalErrorHandler);

@@ -2,11 +2,19 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { VISITOR_CACHE_HEADER } from "#app/lib/visitor-cache.ts";
+import { VISITOR_CACHE_HEADER, VISITOR_CACHE_QUERY_HEADER } from "#app/lib/visitor-cache.ts";
 import { createHash } from "node:crypto";
 import { request as httpRequest } from "node:http";
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { inlineScriptHashes, PageCache, preferredEncoding } from "./page-cache.ts";
+import { promisify } from "node:util";
+import { brotliCompress, brotliDecompressSync, constants as zlib, gunzipSync, gzip } from "node:zlib";
+import {
+  inlineScriptHashes,
+  PAGE_BROTLI_WINDOW_BITS,
+  PageCache,
+  preferredEncoding,
+  type CompressionLevel,
+  type Compressor,
+} from "./page-cache.ts";
 
 interface Harness {
   url: string;
@@ -21,7 +29,11 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-/** A real Express server: the cache's two halves around a per-response nonce like helmet's, and routes that count their renders. */
+/**
+ * A real Express server: the cache's two halves around a per-response nonce like helmet's, and
+ * routes that count their renders. /games reads `difficulty` and `search` and says so, as the
+ * site's /games does.
+ */
 async function serve(cache: PageCache): Promise<Harness> {
   const renders = new Map<string, number>();
   let gate: Promise<void> | undefined;
@@ -40,12 +52,14 @@ async function serve(cache: PageCache): Promise<Harness> {
     renders.set(request.path, count);
     if (request.path === "/slow" && gate) await gate;
     if (request.path !== "/private") response.setHeader(VISITOR_CACHE_HEADER, "60");
+    if (request.path.startsWith("/games")) response.setHeader(VISITOR_CACHE_QUERY_HEADER, "difficulty,search");
     if (request.path === "/missing") response.status(404);
     if (request.path === "/cookie") response.setHeader("Set-Cookie", "a=b");
     response.setHeader("Content-Type", "text/html; charset=utf-8");
     const nonce = String(response.locals.cspNonce);
     response.write(`<script nonce="${nonce}">`);
-    response.end(`render ${count} of ${request.path}</script><p>${"x".repeat(request.path === "/big" ? 3000 : 10)}</p>`);
+    const search = typeof request.query.search === "string" ? ` search=${request.query.search}` : "";
+    response.end(`render ${count} of ${request.path}${search}</script><p>${filler(request.path)}</p>`);
   });
   const server = await new Promise<Server>((resolve) => {
     const started = app.listen(0, "127.0.0.1", () => resolve(started));
@@ -94,6 +108,48 @@ function getRaw(harness: Harness, path: string, headers: Record<string, string>)
   });
 }
 
+/** /big pages are about 3 KB (and about 100 bytes compressed); /text is 30 KB of words that compress differently at each level. */
+function filler(path: string) {
+  if (path.startsWith("/big")) return "x".repeat(3000);
+  if (path === "/text") {
+    let seed = 1;
+    return Array.from({ length: 5000 }, () => {
+      seed = (seed * 48271) % 2147483647;
+      return WORDS[seed % WORDS.length];
+    }).join(" ");
+  }
+  return "x".repeat(10);
+}
+const WORDS = ["the", "empress", "court", "jade", "throne", "whisper", "edict", "concubine", "eunuch", "banquet", "poison", "favour", "silk"];
+
+const compressBrotli = promisify(brotliCompress);
+const compressGzip = promisify(gzip);
+
+/** Compresses as a server would, at a quality that tells the levels apart, each call held until the test releases it. */
+function heldCompressor() {
+  const calls: { level: CompressionLevel; release: () => void }[] = [];
+  let running = 0;
+  let mostAtOnce = 0;
+  const compress: Compressor = async (body, level) => {
+    running += 1;
+    mostAtOnce = Math.max(mostAtOnce, running);
+    await new Promise<void>((release) => calls.push({ level, release }));
+    const quality = level === "best" ? zlib.BROTLI_MAX_QUALITY : 5;
+    const br = await compressBrotli(body, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: quality, [zlib.BROTLI_PARAM_LGWIN]: PAGE_BROTLI_WINDOW_BITS },
+    });
+    const gz = await compressGzip(body);
+    running -= 1;
+    return { br, gzip: gz };
+  };
+  return {
+    compress,
+    calls,
+    mostAtOnce: () => mostAtOnce,
+    releaseAll: () => calls.forEach((call) => call.release()),
+  };
+}
+
 function sha256(text: string) {
   return `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
 }
@@ -116,10 +172,47 @@ describe("the visitor page cache", () => {
     expect(second.response.headers.get("content-type")).toBe("text/html; charset=utf-8");
   });
 
-  it("keys pages by their full URL", async () => {
+  it("keys a page by its path and the query parameters its route reads, and serves it for any other query string", async () => {
     const harness = await serve(new PageCache());
-    await get(harness, "/games?difficulty=beginner");
+    const kept = await get(harness, "/games?difficulty=beginner");
+    for (const other of [
+      "/games?difficulty=beginner&utm_source=x1",
+      "/games?fbclid=y2&difficulty=beginner",
+      "/games?difficulty=beginner&difficulty=advanced",
+    ]) {
+      const answer = await get(harness, other);
+      expect({ other, cache: answer.cache }).toEqual({ other, cache: "HIT" });
+      expect(answer.body).toBe(kept.body);
+    }
     expect((await get(harness, "/games?difficulty=advanced")).cache).toBe("MISS");
+    const searched = await get(harness, "/games?search=jade&difficulty=beginner");
+    expect(searched.cache).toBe("MISS");
+    expect(searched.body).toContain("search=jade");
+    expect((await get(harness, "/games?difficulty=beginner&search=jade&ref=z")).body).toBe(searched.body);
+    expect(harness.renders.get("/games")).toBe(3);
+
+    // A page that reads no parameter is one page, whatever the query string.
+    expect((await get(harness, "/about?utm_source=first")).cache).toBe("MISS");
+    expect((await get(harness, "/about?utm_source=second")).cache).toBe("HIT");
+    expect((await get(harness, "/about")).cache).toBe("HIT");
+    expect(harness.renders.get("/about")).toBe(1);
+  });
+
+  it("keys a client-side navigation's data by the routes it asks for as well", async () => {
+    const harness = await serve(new PageCache());
+    await get(harness, "/games.data?_routes=routes%2Fgames&utm=1");
+    expect((await get(harness, "/games.data?_routes=routes%2Fgames&utm=2")).cache).toBe("HIT");
+    expect((await get(harness, "/games.data?_routes=root")).cache).toBe("MISS");
+    expect((await get(harness, "/games.data")).cache).toBe("MISS");
+  });
+
+  it("leaves a query the edge refuses to the edge", async () => {
+    const harness = await serve(new PageCache());
+    await get(harness, "/about");
+    // A NUL byte anywhere in a request is refused with 400 at the edge, not answered with the kept page.
+    expect((await get(harness, "/about?x=%00")).cache).toBe("BYPASS");
+    expect(harness.renders.get("/about")).toBe(2);
+    expect((await get(harness, "/about")).cache).toBe("HIT");
   });
 
   it("never serves or keeps the pages of signed-in players", async () => {
@@ -143,10 +236,11 @@ describe("the visitor page cache", () => {
     }
   });
 
-  it("compresses a kept page once into br and gzip and answers each client the variant it accepts", async () => {
+  it("compresses a kept page into br and gzip and answers each client the variant it accepts", async () => {
     const harness = await serve(new PageCache());
     const rendered = await getRaw(harness, "/", { "Accept-Encoding": "identity" });
     const page = rendered.body;
+    await expect.poll(async () => (await getRaw(harness, "/", { "Accept-Encoding": "br" })).headers["content-encoding"]).toBe("br");
     const br = await getRaw(harness, "/", { "Accept-Encoding": "gzip, deflate, br" });
     const gzip = await getRaw(harness, "/", { "Accept-Encoding": "gzip;q=1, br;q=0" });
     const plain = await getRaw(harness, "/", {});
@@ -160,9 +254,68 @@ describe("the visitor page cache", () => {
     expect(harness.renders.get("/")).toBe(1);
   });
 
+  it("answers at once while a kept page is compressed: fast first, at the best level once it has proved popular", async () => {
+    const compressor = heldCompressor();
+    const harness = await serve(new PageCache({ compress: compressor.compress, popularAfterHits: 2 }));
+    const levels = () => compressor.calls.map((call) => call.level);
+    const askBr = () => getRaw(harness, "/text", { "Accept-Encoding": "gzip, deflate, br" });
+
+    // Neither the miss nor the hits after it wait for a compression (this one is held until released).
+    expect((await askBr()).headers["x-cache"]).toBe("MISS");
+    expect(levels()).toEqual(["fast"]);
+    const page = (await getRaw(harness, "/text", {})).body;
+    const meanwhile = await askBr();
+    expect(meanwhile.headers).toMatchObject({ "x-cache": "HIT", etag: `"${createHash("sha256").update(page).digest("base64url").slice(0, 27)}"` });
+    expect(meanwhile.headers["content-encoding"]).toBeUndefined();
+    expect(meanwhile.body).toEqual(page);
+
+    compressor.calls[0]!.release();
+    await expect.poll(async () => (await askBr()).headers.etag).toMatch(/-br-fast"$/);
+    // Its hits made it popular: the best compression starts, and the fast variant is served meanwhile.
+    expect(levels()).toEqual(["fast", "best"]);
+    const fast = await askBr();
+    expect(fast.headers.etag).toMatch(/-br-fast"$/);
+    expect(brotliDecompressSync(fast.body)).toEqual(page);
+
+    compressor.calls[1]!.release();
+    await expect.poll(async () => (await askBr()).headers.etag).toMatch(/-br-best"$/);
+    const best = await askBr();
+    expect(brotliDecompressSync(best.body)).toEqual(page);
+    expect(best.body.length).toBeLessThan(fast.body.length);
+    const gzipped = await getRaw(harness, "/text", { "Accept-Encoding": "gzip" });
+    expect(gzipped.headers.etag).toMatch(/-gzip-best"$/);
+    expect(gunzipSync(gzipped.body)).toEqual(page);
+    expect(levels()).toEqual(["fast", "best"]);
+    expect(harness.renders.get("/text")).toBe(1);
+  });
+
+  it("runs at most maxCompressions at once; a page that found none free goes out as it is until a later hit finds one", async () => {
+    const compressor = heldCompressor();
+    const harness = await serve(new PageCache({ compress: compressor.compress, maxCompressions: 2 }));
+    for (const path of ["/big/1", "/big/2", "/big/3", "/big/4"]) expect((await get(harness, path)).cache).toBe("MISS");
+    expect(compressor.calls).toHaveLength(2);
+
+    const waiting = await getRaw(harness, "/big/3", { "Accept-Encoding": "br" });
+    expect(waiting.headers["x-cache"]).toBe("HIT");
+    expect(waiting.headers["content-encoding"]).toBeUndefined();
+    expect(compressor.calls).toHaveLength(2);
+
+    compressor.releaseAll();
+    await expect
+      .poll(async () => {
+        await getRaw(harness, "/big/3", { "Accept-Encoding": "br" });
+        return compressor.calls.length;
+      })
+      .toBe(3);
+    compressor.releaseAll();
+    await expect.poll(async () => (await getRaw(harness, "/big/3", { "Accept-Encoding": "br" })).headers["content-encoding"]).toBe("br");
+    expect(compressor.mostAtOnce()).toBe(2);
+  });
+
   it("answers a revalidation of an unchanged page with 304, per variant", async () => {
     const harness = await serve(new PageCache());
     await get(harness, "/");
+    await expect.poll(async () => (await getRaw(harness, "/", { "Accept-Encoding": "br" })).headers.etag).toMatch(/-br-best"$/);
     const br = await getRaw(harness, "/", { "Accept-Encoding": "br" });
     const plain = await getRaw(harness, "/", {});
     expect(br.headers.etag).not.toBe(plain.headers.etag);
@@ -243,13 +396,13 @@ describe("the visitor page cache", () => {
     // Each /big page is about 3 KB, and about 100 bytes once compressed.
     const cache = new PageCache({ maxBytes: 7000 });
     const harness = await serve(cache);
-    await get(harness, "/big?1");
-    await get(harness, "/big?2");
-    await get(harness, "/big?1");
-    await get(harness, "/big?3");
+    await get(harness, "/big/1");
+    await get(harness, "/big/2");
+    await get(harness, "/big/1");
+    await get(harness, "/big/3");
     expect(cache.size).toBe(2);
-    expect((await get(harness, "/big?1")).cache).toBe("HIT");
-    expect((await get(harness, "/big?2")).cache).toBe("MISS");
+    expect((await get(harness, "/big/1")).cache).toBe("HIT");
+    expect((await get(harness, "/big/2")).cache).toBe("MISS");
   });
 });
 

@@ -1,18 +1,22 @@
 import { createHash } from "node:crypto";
 import type { OutgoingHttpHeader } from "node:http";
+import { availableParallelism } from "node:os";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import type { Request, RequestHandler, Response } from "express";
 import { carriesSession } from "#app/http/session-credentials.ts";
-import { VISITOR_CACHE_HEADER } from "#app/lib/visitor-cache.ts";
+import { findUnsafeText } from "#app/http/text.ts";
+import { VISITOR_CACHE_HEADER, VISITOR_CACHE_QUERY_HEADER } from "#app/lib/visitor-cache.ts";
 
 /**
  * An in-process cache of pages for signed-out visitors (docs/decisions/026). Only GET responses
  * whose route opted in (VISITOR_CACHE_HEADER), with status 200 and no cookie, are kept, keyed by
- * URL and by the public content version they were rendered at: a page is served only while that
- * version is still current. A kept page is bytes made once: its inline scripts are allowed by CSP
- * hashes instead of the nonce it was rendered with, so its body never changes, and its br and gzip
- * variants are compressed once and chosen by `Accept-Encoding`.
+ * path and the query parameters the route declared it reads (docs/decisions/042), and by the
+ * public content version they were rendered at: a page is served only while that version is still
+ * current. A kept page is bytes made once: its inline scripts are allowed by CSP hashes instead of
+ * the nonce it was rendered with, so its body never changes, and its br and gzip variants are
+ * chosen by `Accept-Encoding`. They are made off the request path, at a cheap level when the page
+ * is kept and at the best level once it has proved popular, a few at a time.
  */
 
 export interface PageCacheOptions {
@@ -23,7 +27,16 @@ export interface PageCacheOptions {
   /** How long an expired page may still be served while one request renders it again. */
   staleSeconds?: number;
   now?: () => number;
+  /** Compressions of kept pages running at once; a page that finds none free is served as it is meanwhile. */
+  maxCompressions?: number;
+  /** The hit from which a page is worth compressing at the best level. */
+  popularAfterHits?: number;
+  /** Makes a page's br and gzip variants at a level, off the event loop. */
+  compress?: Compressor;
 }
+
+export type CompressionLevel = "fast" | "best";
+export type Compressor = (body: Buffer, level: CompressionLevel) => Promise<Record<"br" | "gzip", Buffer>>;
 
 type Encoding = "br" | "gzip" | "identity";
 
@@ -32,18 +45,48 @@ interface Variant {
   etag: string;
 }
 
+interface Compressed {
+  level: CompressionLevel;
+  br: Variant;
+  gzip: Variant;
+}
+
 interface Entry {
   version: number;
+  pathname: string;
   /** The rendered response's headers, with the CSP allowing the page's own inline scripts by hash. */
   headers: [string, OutgoingHttpHeader][];
+  /** A hash of the body, which each variant's ETag begins with. */
+  tag: string;
   identity: Variant;
-  /** Compressed off the event loop; a hit waits for them (milliseconds) rather than render again. */
-  compressed: Promise<Record<"br" | "gzip", Variant>> | Record<"br" | "gzip", Variant>;
+  /** The variants made so far; until there are any, every client gets the page as it is. */
+  compressed?: Compressed;
+  compressing: boolean;
+  hits: number;
   bytes: number;
   expiresAt: number;
   staleUntil: number;
   refreshing: boolean;
 }
+
+/** What the serving middleware hands the capturing one about a request it could not answer. */
+interface Miss {
+  version: number;
+  address: PageAddress;
+}
+
+/**
+ * Brotli's window for a page: 2^18 bytes (256 KiB) holds any page the site renders whole, and
+ * sets up an encoder for a small window, not the default 4 MiB one (docs/decisions/039).
+ */
+export const PAGE_BROTLI_WINDOW_BITS = 18;
+
+const LEVELS: Record<CompressionLevel, { brotliQuality: number; gzipLevel: number }> = {
+  // About what compressing a page as it is rendered costs: milliseconds for the largest page.
+  fast: { brotliQuality: 5, gzipLevel: zlib.Z_DEFAULT_COMPRESSION },
+  // The smallest variants, at some 200 ms of a core for the largest page: worth it for a page many ask for.
+  best: { brotliQuality: zlib.BROTLI_MAX_QUALITY, gzipLevel: zlib.Z_BEST_COMPRESSION },
+};
 
 const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
 /** Headers of the rendered response that a later response computes for itself. */
@@ -58,25 +101,47 @@ const NOT_KEPT = new Set([
   "date",
   "etag",
 ]);
-/** Where the serving middleware leaves the version a miss is rendered at, for the capturing one. */
-const RENDERED_AT = "pageCacheVersion";
+/** Where the serving middleware leaves a request it did not answer (a Miss), for the capturing one. */
+const MISSED = "pageCacheMiss";
+/**
+ * A client-side navigation asks for `/page.data?_routes=…`, whose answer holds the data of the
+ * routes named there: a parameter every data request is read by, besides the page's own.
+ */
+const DATA_REQUEST_PARAMETERS = ["_routes"];
 
 const compressBrotli = promisify(brotliCompress);
 const compressGzip = promisify(gzip);
 
 export class PageCache {
   readonly #entries = new Map<string, Entry>();
+  /** The query parameters each kept path's route declared it reads, while a page of that path is kept. */
+  readonly #queries = new Map<string, { names: readonly string[]; pages: number }>();
   readonly #version: () => number | Promise<number>;
   readonly #maxBytes: number;
   readonly #staleMs: number;
   readonly #now: () => number;
+  readonly #maxCompressions: number;
+  readonly #popularAfterHits: number;
+  readonly #compress: Compressor;
   #bytes = 0;
+  #compressions = 0;
 
-  constructor({ version = () => 0, maxBytes = 32 * 1024 * 1024, staleSeconds = 30, now = Date.now }: PageCacheOptions = {}) {
+  constructor({
+    version = () => 0,
+    maxBytes = 32 * 1024 * 1024,
+    staleSeconds = 30,
+    now = Date.now,
+    maxCompressions = Math.max(1, Math.floor(availableParallelism() / 2)),
+    popularAfterHits = 3,
+    compress = compressVariants,
+  }: PageCacheOptions = {}) {
     this.#version = version;
     this.#maxBytes = maxBytes;
     this.#staleMs = staleSeconds * 1000;
     this.#now = now;
+    this.#maxCompressions = maxCompressions;
+    this.#popularAfterHits = popularAfterHits;
+    this.#compress = compress;
   }
 
   get size() {
@@ -85,6 +150,7 @@ export class PageCache {
 
   clear() {
     this.#entries.clear();
+    this.#queries.clear();
     this.#bytes = 0;
   }
 
@@ -98,9 +164,15 @@ export class PageCache {
         next();
         return;
       }
+      const address = new PageAddress(request.originalUrl);
+      // The edge refuses it (400), whatever parameter holds it: nothing is served or kept.
+      if (address.unsafe) {
+        next();
+        return;
+      }
       const answer = (version: number) => {
-        if (!this.#serve(request, response, version)) {
-          response.locals[RENDERED_AT] = version;
+        if (!this.#serve(request, response, address, version)) {
+          response.locals[MISSED] = { version, address } satisfies Miss;
           next();
         }
       };
@@ -122,20 +194,22 @@ export class PageCache {
    * after compression, so that it sees the body as rendered.
    */
   capture(): RequestHandler {
-    return (request, response, next) => {
-      this.#capture(request, response, response.locals[RENDERED_AT] as number | undefined);
+    return (_request, response, next) => {
+      this.#capture(response, response.locals[MISSED] as Miss | undefined);
       next();
     };
   }
 
   /** Serves a kept page when it is current; false when the request must be rendered. */
-  #serve(request: Request, response: Response, version: number) {
-    const key = request.originalUrl;
+  #serve(request: Request, response: Response, address: PageAddress, version: number) {
+    const declared = this.#queries.get(address.pathname);
+    if (!declared) return false;
+    const key = address.key(declared.names);
     const entry = this.#entries.get(key);
     if (!entry) return false;
     const now = this.#now();
     if (entry.version !== version || now >= entry.staleUntil) {
-      this.#delete(key);
+      this.#remove(key);
       return false;
     }
     if (now >= entry.expiresAt && !entry.refreshing) {
@@ -148,37 +222,33 @@ export class PageCache {
     }
     this.#entries.delete(key);
     this.#entries.set(key, entry);
-    const state = now < entry.expiresAt ? "HIT" : "STALE";
-    const encoding = preferredEncoding(request.headers["accept-encoding"]);
-    if (encoding === "identity" || !(entry.compressed instanceof Promise)) {
-      send(request, response, entry, encoding, state);
-    } else {
-      entry.compressed.then(
-        () => send(request, response, entry, encoding, state),
-        () => send(request, response, entry, "identity", state),
-      );
-    }
+    send(request, response, entry, now < entry.expiresAt ? "HIT" : "STALE");
+    entry.hits += 1;
+    this.#improve(key, entry);
     return true;
   }
 
-  #capture(request: Request, response: Response, version: number | undefined) {
-    const eligible = version !== undefined;
-    const key = request.originalUrl;
+  #capture(response: Response, miss: Miss | undefined) {
     let lifetimeSeconds = 0;
+    let names: readonly string[] = [];
     const chunks: Buffer[] = [];
     let size = 0;
 
     const writeHead = response.writeHead.bind(response);
     response.writeHead = function (...args: unknown[]) {
       const marker = Number(response.getHeader(VISITOR_CACHE_HEADER));
+      names = String(response.getHeader(VISITOR_CACHE_QUERY_HEADER) ?? "")
+        .split(",")
+        .filter(Boolean);
       response.removeHeader(VISITOR_CACHE_HEADER);
+      response.removeHeader(VISITOR_CACHE_QUERY_HEADER);
       if (marker > 0) {
-        lifetimeSeconds = eligible ? marker : 0;
-        response.setHeader("X-Cache", eligible ? "MISS" : "BYPASS");
+        lifetimeSeconds = miss ? marker : 0;
+        response.setHeader("X-Cache", miss ? "MISS" : "BYPASS");
       }
       return Reflect.apply(writeHead, undefined, args) as Response;
     } as typeof response.writeHead;
-    if (!eligible) return;
+    if (!miss) return;
 
     const collect = (chunk: unknown, encoding: unknown) => {
       if (size > MAX_ENTRY_BYTES || chunk === undefined || chunk === null || typeof chunk === "function") return;
@@ -203,10 +273,12 @@ export class PageCache {
     } as typeof response.end;
 
     const store = () => {
+      const key = miss.address.key(names);
       const cacheable = lifetimeSeconds > 0 && response.statusCode === 200 && !response.hasHeader("set-cookie") && size <= MAX_ENTRY_BYTES;
       if (!cacheable) {
-        // A page that stopped being cacheable (gone, failing) must not keep being served stale.
-        this.#delete(key);
+        // A page that stopped being cacheable (gone, failing) must not keep being served stale; a
+        // refusal of the one who asked (429) says nothing about the page.
+        if (response.statusCode !== 429) this.#remove(key);
         return;
       }
       const body = Buffer.concat(chunks, size);
@@ -218,40 +290,72 @@ export class PageCache {
       });
       const now = this.#now();
       const tag = createHash("sha256").update(body).digest("base64url").slice(0, 27);
-      const compressed = compressVariants(body, tag);
       const entry: Entry = {
-        version,
+        version: miss.version,
+        pathname: miss.address.pathname,
         headers,
+        tag,
         identity: { body, etag: `"${tag}"` },
-        compressed,
+        compressing: false,
+        hits: 0,
         bytes: body.length,
         expiresAt: now + lifetimeSeconds * 1000,
         staleUntil: now + lifetimeSeconds * 1000 + this.#staleMs,
         refreshing: false,
       };
-      compressed.then(
-        (variants) => {
-          entry.compressed = variants;
-          if (this.#entries.get(key) === entry) this.#grow(entry, variants.br.body.length + variants.gzip.body.length);
-        },
-        // A page that could not be compressed is served as it is, never left unanswered.
-        () => {},
-      );
-      this.#put(key, entry);
+      this.#put(key, entry, names);
+      this.#improve(key, entry);
     };
   }
 
-  #delete(key: string) {
-    const previous = this.#entries.get(key);
-    if (!previous) return;
-    this.#entries.delete(key);
-    this.#bytes -= previous.bytes;
+  /**
+   * Compresses a page further when it is worth it and a compression is free: at the fast level
+   * once kept, at the best once popular. Never waited for: until the variants are made, the page
+   * goes out as it is (or in the variants it has), and a page that found no compression free
+   * tries again at its next hit, so a burst of new pages never queues compressions without bound.
+   */
+  #improve(key: string, entry: Entry) {
+    const level: CompressionLevel = entry.hits >= this.#popularAfterHits ? "best" : "fast";
+    if (entry.compressing || entry.compressed?.level === "best" || entry.compressed?.level === level) return;
+    if (this.#compressions >= this.#maxCompressions) return;
+    this.#compressions += 1;
+    entry.compressing = true;
+    void this.#compress(entry.identity.body, level)
+      .then(
+        ({ br, gzip }) => {
+          const compressed: Compressed = {
+            level,
+            br: { body: br, etag: `"${entry.tag}-br-${level}"` },
+            gzip: { body: gzip, etag: `"${entry.tag}-gzip-${level}"` },
+          };
+          const growth = compressedBytes(compressed) - compressedBytes(entry.compressed);
+          entry.compressed = compressed;
+          if (this.#entries.get(key) === entry) this.#grow(entry, growth);
+        },
+        // A page that could not be compressed is served as it is, never left unanswered.
+        () => {},
+      )
+      .finally(() => {
+        this.#compressions -= 1;
+        entry.compressing = false;
+      });
   }
 
-  #put(key: string, entry: Entry) {
-    this.#delete(key);
+  #remove(key: string) {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    this.#entries.delete(key);
+    this.#bytes -= entry.bytes;
+    const declared = this.#queries.get(entry.pathname);
+    if (declared && --declared.pages === 0) this.#queries.delete(entry.pathname);
+  }
+
+  #put(key: string, entry: Entry, names: readonly string[]) {
+    this.#remove(key);
     this.#entries.set(key, entry);
     this.#bytes += entry.bytes;
+    const declared = this.#queries.get(entry.pathname);
+    this.#queries.set(entry.pathname, { names, pages: (declared?.pages ?? 0) + 1 });
     this.#evict();
   }
 
@@ -263,11 +367,46 @@ export class PageCache {
 
   /** Forgets the least recently used pages until the bound holds. */
   #evict() {
-    for (const [oldKey, oldEntry] of this.#entries) {
+    for (const oldKey of this.#entries.keys()) {
       if (this.#bytes <= this.#maxBytes) break;
-      this.#entries.delete(oldKey);
-      this.#bytes -= oldEntry.bytes;
+      this.#remove(oldKey);
     }
+  }
+}
+
+/**
+ * A request's path and query, as far as the cache keys on them: the path as sent, and of the
+ * query only the parameters the page's route declared it reads (plus a data request's own).
+ */
+class PageAddress {
+  readonly pathname: string;
+  readonly #parameters: URLSearchParams;
+
+  constructor(originalUrl: string) {
+    const query = originalUrl.indexOf("?");
+    this.pathname = query < 0 ? originalUrl : originalUrl.slice(0, query);
+    this.#parameters = new URLSearchParams(query < 0 ? "" : originalUrl.slice(query + 1));
+  }
+
+  /** Whether a parameter holds what the edge refuses (a NUL byte, a broken character). */
+  get unsafe(): boolean {
+    return this.#parameters.size > 0 && findUnsafeText([...this.#parameters]) !== undefined;
+  }
+
+  /** The page's key: its path and the values of the parameters it reads, in the order declared. */
+  key(names: readonly string[]): string {
+    const search = this.#read(names).toString();
+    return search ? `${this.pathname}?${search}` : this.pathname;
+  }
+
+  #read(names: readonly string[]): URLSearchParams {
+    const read = new URLSearchParams();
+    if (this.#parameters.size === 0) return read;
+    for (const name of this.pathname.endsWith(".data") ? [...names, ...DATA_REQUEST_PARAMETERS] : names) {
+      const value = this.#parameters.get(name);
+      if (value !== null) read.set(name, value);
+    }
+    return read;
   }
 }
 
@@ -276,19 +415,22 @@ function isVisitorRead(request: Request) {
   return request.method === "GET" && !carriesSession(request.headers.cookie, request.headers.authorization);
 }
 
-async function compressVariants(body: Buffer, tag: string): Promise<Record<"br" | "gzip", Variant>> {
-  // Once per page and version: the smallest variants are worth a few milliseconds off the event loop.
-  const [br, gz] = await Promise.all([
-    compressBrotli(body, {
-      params: {
-        [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
-        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-        [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
-      },
-    }),
-    compressGzip(body, { level: zlib.Z_BEST_COMPRESSION }),
-  ]);
-  return { br: { body: br, etag: `"${tag}-br"` }, gzip: { body: gz, etag: `"${tag}-gzip"` } };
+async function compressVariants(body: Buffer, level: CompressionLevel): Promise<Record<"br" | "gzip", Buffer>> {
+  const { brotliQuality, gzipLevel } = LEVELS[level];
+  // One after the other: a compression takes one of libuv's threads at a time, never two.
+  const br = await compressBrotli(body, {
+    params: {
+      [zlib.BROTLI_PARAM_QUALITY]: brotliQuality,
+      [zlib.BROTLI_PARAM_LGWIN]: PAGE_BROTLI_WINDOW_BITS,
+      [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+      [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
+    },
+  });
+  return { br, gzip: await compressGzip(body, { level: gzipLevel }) };
+}
+
+function compressedBytes(compressed: Compressed | undefined): number {
+  return compressed ? compressed.br.body.length + compressed.gzip.body.length : 0;
 }
 
 /** The CSP sources that allow exactly the inline scripts of a page (`'sha256-…'` each). */
@@ -315,9 +457,9 @@ export function preferredEncoding(acceptEncoding: string | undefined): Encoding 
   return "identity";
 }
 
-function send(request: Request, response: Response, entry: Entry, encoding: Encoding, state: "HIT" | "STALE") {
-  const variant = encoding === "identity" || entry.compressed instanceof Promise ? entry.identity : entry.compressed[encoding];
-  const sentEncoding = variant === entry.identity ? "identity" : encoding;
+function send(request: Request, response: Response, entry: Entry, state: "HIT" | "STALE") {
+  const encoding = preferredEncoding(request.headers["accept-encoding"]);
+  const variant = (encoding !== "identity" && entry.compressed?.[encoding]) || entry.identity;
   for (const [name, value] of entry.headers) response.setHeader(name, value);
   response.setHeader("X-Cache", state);
   response.setHeader("Vary", "Accept-Encoding");
@@ -327,7 +469,7 @@ function send(request: Request, response: Response, entry: Entry, encoding: Enco
     response.end();
     return;
   }
-  if (sentEncoding !== "identity") response.setHeader("Content-Encoding", sentEncoding);
+  if (variant !== entry.identity) response.setHeader("Content-Encoding", encoding);
   response.setHeader("Content-Length", variant.body.length);
   response.writeHead(200);
   response.end(variant.body);

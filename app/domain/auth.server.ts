@@ -256,6 +256,15 @@ function readSessionSettings(): Promise<SessionSettings> {
   return sessionSettings;
 }
 
+/**
+ * Whether a Cookie header holds this site's session cookie, signed with its secret: a player's
+ * request, told from a visitor's without reading the database (the session may have ended since).
+ */
+export async function carriesSignedSessionCookie(cookie: string | undefined): Promise<boolean> {
+  if (!cookie) return false;
+  return sessionCredentials(new Headers({ cookie }), await readSessionSettings()).kind === "token";
+}
+
 // A page's loaders each ask for the user of the same request: it is read once.
 const sessionUsers = new WeakMap<Request, Promise<SessionUser | null>>();
 

@@ -10,14 +10,17 @@ import { listActiveGames, normalizeSearch } from "#app/domain/games.server.ts";
 import { DIFFICULTIES, parseDifficulty, type Difficulty } from "#app/lib/constants.ts";
 import { breadcrumbJsonLd, pageMeta } from "#app/lib/seo.ts";
 import { cn } from "#app/lib/utils.ts";
-import { cacheForVisitors } from "#app/lib/visitor-cache.ts";
+import { cacheForVisitors, visitorQuery } from "#app/lib/visitor-cache.ts";
 import { requestContext } from "#app/request-context.ts";
 import type { Route } from "./+types/games";
 
+/** What the page reads from its address: the visitor cache keeps a page per value of these, and no others (docs/decisions/042). */
+const gamesQuery = visitorQuery("difficulty", "search");
+
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
-  const difficulty = parseDifficulty(url.searchParams.get("difficulty") ?? undefined) ?? null;
-  const search = normalizeSearch(url.searchParams.get("search")) ?? null;
+  const query = gamesQuery.read(request);
+  const difficulty = parseDifficulty(query.difficulty ?? undefined) ?? null;
+  const search = normalizeSearch(query.search) ?? null;
   try {
     const games = await listActiveGames({ difficulty: difficulty ?? undefined, search: search ?? undefined });
     return { games, difficulty, search, failed: false };
@@ -27,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
 }
 
-export const headers = () => cacheForVisitors();
+export const headers = () => cacheForVisitors({ query: gamesQuery });
 
 /** /games with the filters that change what it shows; the filter value is lower case in URLs. */
 function gamesHref({ difficulty, search }: { difficulty?: Difficulty | null; search?: string | null }) {
