@@ -49,7 +49,9 @@ describe("configuration", () => {
       FREE_OPENINGS_BEFORE_CONFIRMATION: 3,
     });
     expect(parseEnvironment({ DATA_DIR: dataDir(), FREE_OPENINGS_PER_DAY: "0" }).FREE_OPENINGS_PER_DAY).toBe(0);
-    expect(errorOf({ FREE_OPENINGS_PER_ADDRESS_PER_DAY: "-1" })).toMatch(/^Invalid configuration: FREE_OPENINGS_PER_ADDRESS_PER_DAY .*\(got "-1"\)$/);
+    expect(errorOf({ FREE_OPENINGS_PER_ADDRESS_PER_DAY: "-1" })).toMatch(
+      /^Invalid configuration: FREE_OPENINGS_PER_ADDRESS_PER_DAY .*\(got "-1"\)$/,
+    );
     expect(errorOf({ FREE_OPENINGS_BEFORE_CONFIRMATION: "a few" })).toMatch(/^Invalid configuration: FREE_OPENINGS_BEFORE_CONFIRMATION /);
   });
 
