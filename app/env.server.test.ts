@@ -41,6 +41,20 @@ describe("configuration", () => {
     expect(parseEnvironment({ DATA_DIR: directory }).AUTH_SECRET).toBe(config.AUTH_SECRET);
   });
 
+  it("gives free story openings a few a minute and a day, per address, and before confirmation; 0 turns one off (docs/decisions/041)", () => {
+    expect(parseEnvironment({ DATA_DIR: dataDir() })).toMatchObject({
+      FREE_OPENINGS_PER_MINUTE: 3,
+      FREE_OPENINGS_PER_DAY: 20,
+      FREE_OPENINGS_PER_ADDRESS_PER_DAY: 60,
+      FREE_OPENINGS_BEFORE_CONFIRMATION: 3,
+    });
+    expect(parseEnvironment({ DATA_DIR: dataDir(), FREE_OPENINGS_PER_DAY: "0" }).FREE_OPENINGS_PER_DAY).toBe(0);
+    expect(errorOf({ FREE_OPENINGS_PER_ADDRESS_PER_DAY: "-1" })).toMatch(
+      /^Invalid configuration: FREE_OPENINGS_PER_ADDRESS_PER_DAY .*\(got "-1"\)$/,
+    );
+    expect(errorOf({ FREE_OPENINGS_BEFORE_CONFIRMATION: "a few" })).toMatch(/^Invalid configuration: FREE_OPENINGS_BEFORE_CONFIRMATION /);
+  });
+
   it("trusts both loopback names on the port while PUBLIC_URL is unset, and only PUBLIC_URL once it is set", () => {
     expect(parseEnvironment({ DATA_DIR: dataDir(), PORT: "4100" }).SITE_ORIGINS).toEqual(["http://localhost:4100", "http://127.0.0.1:4100"]);
     expect(parseEnvironment({ DATA_DIR: dataDir(), PUBLIC_URL: "https://play.example/" }).SITE_ORIGINS).toEqual(["https://play.example"]);

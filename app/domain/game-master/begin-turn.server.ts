@@ -16,9 +16,9 @@ import type { StoredConversation } from "./context.server.ts";
  */
 
 /**
- * Who calls: a user whose session was read, or a session token begin_turn_for_session reads in
- * the same statement (begin_turn_for_session.sql), valid while it expires after `renewalDueUntil` (later, it
- * is better-auth's to read) and, with `requireVerified`, of a confirmed email address.
+ * Who calls: a user whose session was read, or a session token begin_turn_for_session.sql reads
+ * in the same statement, valid while it expires after `renewalDueUntil` (later, it is
+ * better-auth's to read) and, with `requireVerified`, of a confirmed email address.
  */
 export type TurnCaller = { userId: string } | { sessionToken: string; renewalDueUntil: Date; requireVerified: boolean };
 
@@ -242,9 +242,9 @@ function storedConversation(openingJson: string | null, recentJson: string | nul
 }
 
 /**
- * An exchange whose reply was interrupted (its instance died: app/db/functions/finish_story_operation.sql) has the player's
- * message and no reply: the model is not shown it, as an exchange it never answered. Returns
- * the rest, and how many were left out.
+ * An exchange whose reply was interrupted (its instance died: finish_story_operation.sql) has the
+ * player's message and no reply: the model is not shown it, as an exchange it never answered.
+ * Returns the rest, and how many were left out.
  */
 function withoutInterrupted(messages: MessageTuples): { messages: MessageTuples; unanswered: number } {
   const unanswered = new Set(messages.filter(([, role, content]) => role === "assistant" && content === "").map(([exchange]) => exchange));
