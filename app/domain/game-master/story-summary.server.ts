@@ -61,7 +61,7 @@ export function summaryRequest(previous: string, exchanges: Pick<StoryMessage, "
     (budgetTokens * SUMMARY_REQUEST_SHARE - estimateTokens(SUMMARY_INSTRUCTIONS + summarySoFar)) / Math.max(1, exchanges.length),
   );
   const events = exchanges.map((message) =>
-    tagged(message.role === "user" ? "player" : "game_master", asPromptData(truncateToTokens(message.content.trim(), eventTokens))),
+    tagged(message.role === "user" ? "player" : "game_master", truncateToTokens(asPromptData(message.content.trim()), eventTokens)),
   );
   return `${tagged("story_so_far", summarySoFar)}\n\n${tagged("new_events", events.join("\n"))}`;
 }
