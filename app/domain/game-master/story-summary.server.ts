@@ -21,7 +21,7 @@ import { estimateTokens, truncateToTokens } from "./tokens.server.ts";
  */
 
 /** Exchanges folded into the summary per refresh, and played before the next one. */
-export const EXCHANGES_PER_REFRESH = 12;
+const EXCHANGES_PER_REFRESH = 12;
 /** The summary is kept about this long: older detail gives way to newer. */
 export const SUMMARY_CHARACTERS = 2400;
 /** The summary's request stays within this share of the context budget, its events cut to fit. */
