@@ -103,6 +103,22 @@ describe("buildModelContext", () => {
     }
   });
 
+  it("keeps memory within its share as the model reads it, angle brackets and all", () => {
+    const brackets = "<".repeat(5000);
+    const memory = { summary: brackets, pinnedFacts: brackets, authorNote: brackets };
+    for (const budget of [1000, 8000]) {
+      const context = buildModelContext({
+        brief,
+        conversation: { messages: story(5), hasGap: false },
+        message: "Go",
+        budgetTokens: budget,
+        memory,
+      });
+      expect(contextTokens(context)).toBeLessThanOrEqual(budget);
+      expect(context.system).toContain("‹‹‹");
+    }
+  });
+
   it("keeps turns whole: a reply never appears without the action it answers", () => {
     const messages: ConversationMessage[] = [{ role: "assistant", content: "A reply with no action before it (a saved story)." }, ...story(40)];
     const context = buildModelContext({ brief, conversation: { messages, hasGap: false }, message: "Go", budgetTokens: 1500 });

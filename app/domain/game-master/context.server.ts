@@ -1,5 +1,6 @@
 import type { MessageRole } from "../../lib/constants.ts";
 import {
+  asPromptData,
   OMITTED_TURNS_NOTE,
   PINNED_FACTS_INTRODUCTION,
   renderSystemPrompt,
@@ -116,11 +117,12 @@ export function buildModelContext({
 }): ModelContext {
   const heading = `# ${brief.title}`;
   const memoryLimit = Math.floor(budgetTokens * MEMORY_SHARE);
+  // Measured as the model reads it: as data, where "‹" costs more than the "<" the player wrote.
   const remembered = {
-    summary: truncateToTokens(memory?.summary.trim() ?? "", memoryLimit),
-    pinnedFacts: truncateToTokens(memory?.pinnedFacts.trim() ?? "", memoryLimit),
+    summary: truncateToTokens(asPromptData(memory?.summary.trim() ?? ""), memoryLimit),
+    pinnedFacts: truncateToTokens(asPromptData(memory?.pinnedFacts.trim() ?? ""), memoryLimit),
   };
-  const finalMessage = withAuthorNote(message, truncateToTokens(memory?.authorNote.trim() ?? "", memoryLimit));
+  const finalMessage = withAuthorNote(message, truncateToTokens(asPromptData(memory?.authorNote.trim() ?? ""), memoryLimit));
   const memoryTokens =
     (remembered.summary ? estimateTokens(STORY_SO_FAR_INTRODUCTION) + estimateTokens(remembered.summary) + 4 * SEPARATOR_TOKENS : 0) +
     (remembered.pinnedFacts ? estimateTokens(PINNED_FACTS_INTRODUCTION) + estimateTokens(remembered.pinnedFacts) + 8 * SEPARATOR_TOKENS : 0);

@@ -99,6 +99,12 @@ describe("StateBlockFilter", () => {
       },
     ];
 
+    it("takes no letter outside ASCII for one of the tag's, however it changes case", () => {
+      // "ſ" (long s) upper-cases to "S", "K" (the Kelvin sign) lower-cases to "k".
+      const reply = 'Prose <ſtate>{"a": 1}</ſtate> and <STATE\u212A>.';
+      expect(stream([reply])).toEqual({ shown: reply, state: undefined });
+    });
+
     it.each(cases)("$name: read whole, the prose and the state are right", ({ reply, shown, state }) => {
       expect(stream([reply])).toEqual({ shown, state });
     });

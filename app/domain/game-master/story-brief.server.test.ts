@@ -190,7 +190,7 @@ describe("the summary's request", () => {
     const exchanges = Array.from({ length: 24 }, (_, index) => ({
       exchange: 2 + Math.floor(index / 2),
       role: index % 2 === 0 ? ("user" as const) : ("assistant" as const),
-      content: `Event ${index}: ${"the lanterns burn low over the black water ".repeat(100)}`,
+      content: `Event ${index}: ${"the lanterns burn low over the black water <> ".repeat(100)}`,
     }));
     const request = summaryRequest("x".repeat(2400), exchanges, 8000);
     expect(estimateTokens(SUMMARY_INSTRUCTIONS + request)).toBeLessThanOrEqual(8000);

@@ -70,7 +70,7 @@ type PromptTag = (typeof PROMPT_TAGS)[number];
  * the single guillemets ‹ and ›, so it holds no tag at all, in any case or spelling, while a model
  * still reads "‹/story_so_far›" or "Grace ‹ 50" as the player wrote it. (Entities such as &lt; would
  * say the same to a model, but cost more tokens, make "&" ambiguous unless it is escaped too, and
- * read as markup wherever a model echoes them into prose.)
+ * read as markup wherever a model echoes them into prose: docs/decisions/043.)
  */
 export function asPromptData(text: string) {
   return text.replaceAll("<", "‹").replaceAll(">", "›");

@@ -21,7 +21,7 @@ import { estimateTokens, truncateToTokens } from "./tokens.server.ts";
  */
 
 /** Exchanges folded into the summary per refresh, and played before the next one. */
-export const EXCHANGES_PER_REFRESH = 12;
+const EXCHANGES_PER_REFRESH = 12;
 /** The summary is kept about this long: older detail gives way to newer. */
 export const SUMMARY_CHARACTERS = 2400;
 /** The summary's request stays within this share of the context budget, its events cut to fit. */
@@ -61,7 +61,7 @@ export function summaryRequest(previous: string, exchanges: Pick<StoryMessage, "
     (budgetTokens * SUMMARY_REQUEST_SHARE - estimateTokens(SUMMARY_INSTRUCTIONS + summarySoFar)) / Math.max(1, exchanges.length),
   );
   const events = exchanges.map((message) =>
-    tagged(message.role === "user" ? "player" : "game_master", asPromptData(truncateToTokens(message.content.trim(), eventTokens))),
+    tagged(message.role === "user" ? "player" : "game_master", truncateToTokens(asPromptData(message.content.trim()), eventTokens)),
   );
   return `${tagged("story_so_far", summarySoFar)}\n\n${tagged("new_events", events.join("\n"))}`;
 }

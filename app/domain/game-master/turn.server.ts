@@ -96,7 +96,8 @@ function finishCall(storyId: string, turnId: string, text: string, restoreVersio
  * Replies a player may cause in a window that the model finished with nothing to read — only a
  * state block, an unclosed one, or no text — each refunded like any failed call (issue 31): the
  * player steers the model there as much as the model goes there alone. Counted per player when
- * such a reply is refunded, never on the way to the model.
+ * such a reply is refunded, never on the way to the model; refusing a player over it belongs in
+ * begin_turn, the one round trip before the model (not yet done there: issue 31, item 9).
  */
 export const FAILED_REPLY_LIMIT: RateLimitRule = { name: "failed_reply", limit: 5, windowMs: 10 * 60_000 };
 
