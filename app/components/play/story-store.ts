@@ -7,10 +7,10 @@ import type { StoryView } from "#app/lib/story-view.ts";
  * did (the call it started, the window it asked for) and React reads it with useSyncExternalStore.
  */
 export interface StoryStore {
-  getState(): StoryScreenState;
+  getState: () => StoryScreenState;
   /** Applies the action; false when the reducer ignored it (the state is the same object). */
-  dispatch(action: StoryAction): boolean;
-  subscribe(listener: () => void): () => void;
+  dispatch: (action: StoryAction) => boolean;
+  subscribe: (listener: () => void) => () => void;
 }
 
 export function createStoryStore(story: StoryView | null): StoryStore {
@@ -18,14 +18,14 @@ export function createStoryStore(story: StoryView | null): StoryStore {
   const listeners = new Set<() => void>();
   return {
     getState: () => state,
-    dispatch(action) {
+    dispatch: (action) => {
       const next = storyReducer(state, action);
       if (next === state) return false;
       state = next;
       for (const listener of listeners) listener();
       return true;
     },
-    subscribe(listener) {
+    subscribe: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },

@@ -1,0 +1,396 @@
+import { onStoryChange, type StoryChange } from "#app/components/live-credits.ts";
+import { errorCodeOf, type ErrorCode } from "#app/lib/error-codes.ts";
+import { readGameChatStream } from "#app/lib/game-chat-stream.ts";
+import { PLAY_TOASTS } from "#app/lib/play-texts.ts";
+import type { StoryMemoryView, StoryMessageView, StoryView, TurnAnnouncement } from "#app/lib/story-view.ts";
+import { refusalReaction, SEND_FAILED_NOTICE, type PlayNotice } from "./story-refusals.ts";
+import { loadedRange, storyMessages } from "./story-selectors.ts";
+import type { PageDirection } from "./story-state.ts";
+import type { StoryStore } from "./story-store.ts";
+
+/**
+ * The play screen's connections to the server: the calls and their reply streams, the stored
+ * story, pages of it, the live channel (another tab's or device's changes) and a reply being
+ * written elsewhere. It holds nothing but those connections: everything it learns it dispatches
+ * to the store, and what it does next it reads back from the store's state.
+ */
+
+/** What the client asks of the page around it. */
+export interface StoryEffects {
+  notify(notice: PlayNotice): void;
+  navigate(path: string): Promise<void> | void;
+  /** The balance on screen follows the server's (the page's loaders run again). */
+  refreshBalance(): void;
+}
+
+export interface StoryClientOptions {
+  store: StoryStore;
+  gameSlug: string;
+  /** Where the API is: "" (this page's origin) in the browser, a local server's address in tests. */
+  origin?: string;
+  /** The live channel's story changes (live-credits.ts's, one EventSource per browser). */
+  storyChanges?: (listener: (change: StoryChange) => void) => () => void;
+}
+
+export interface StoryMatch {
+  exchange: number;
+  role: "user" | "assistant";
+  snippet: string;
+}
+
+type Ended = "done" | "error" | "cut";
+
+const PAGE_FAILED: PlayNotice = {
+  kind: "error",
+  title: PLAY_TOASTS.sendFailed.title,
+  description: "That part of the story could not be loaded. Please try again.",
+};
+const SEARCH_FAILED = "The search did not work. Please try again.";
+
+/** The refusal the server answered with: its code and its sentence. */
+async function refusalOf(response: Response): Promise<{ code?: ErrorCode; sentence?: string }> {
+  try {
+    const body = (await response.json()) as { error?: unknown };
+    return { code: errorCodeOf(body), sentence: typeof body.error === "string" ? body.error : undefined };
+  } catch {
+    return {};
+  }
+}
+
+/** Runs `flush` once per animation frame in the browser (a reply's tokens drawn together), soon elsewhere. */
+function nextFrame(flush: () => void): () => void {
+  if (typeof requestAnimationFrame === "function") {
+    const frame = requestAnimationFrame(flush);
+    return () => cancelAnimationFrame(frame);
+  }
+  const timer = setTimeout(flush, 16);
+  return () => clearTimeout(timer);
+}
+
+/** Reads a reply's event stream: the announcement, the text in pieces (a frame's worth at a time); resolves how it ended. */
+async function followReply(
+  body: ReadableStream<Uint8Array>,
+  { onTurn, onText }: { onTurn: (turn: TurnAnnouncement) => void; onText: (text: string) => void },
+): Promise<Ended> {
+  let unsent = "";
+  let cancelFrame: (() => void) | null = null;
+  const flush = () => {
+    cancelFrame?.();
+    cancelFrame = null;
+    if (unsent) onText(unsent);
+    unsent = "";
+  };
+  try {
+    for await (const event of readGameChatStream(body)) {
+      if (event.type === "turn") onTurn(event.turn as TurnAnnouncement);
+      else if (event.type === "content") {
+        unsent += event.text;
+        cancelFrame ??= nextFrame(flush);
+      } else {
+        flush();
+        return event.type;
+      }
+    }
+  } catch {
+    // The connection dropped: what arrived is shown, and the stored story tells the rest.
+  }
+  flush();
+  return "cut";
+}
+
+export type StoryClient = ReturnType<typeof createStoryClient>;
+
+/** Until the screen connects, nothing is said and nowhere to go. */
+const UNCONNECTED: StoryEffects = { notify: () => undefined, navigate: () => undefined, refreshBalance: () => undefined };
+
+export function createStoryClient({ store, gameSlug, origin = "", storyChanges = onStoryChange }: StoryClientOptions) {
+  const { getState, dispatch } = store;
+  /** Every connection of this screen, closed together when it goes (new ones if it comes back). */
+  let connections = new AbortController();
+  let effects = UNCONNECTED;
+  let attaching = false;
+  const returnTo = `/play/${gameSlug}`;
+
+  const request = (path: string, init: RequestInit = {}) => fetch(`${origin}${path}`, { ...init, signal: connections.signal });
+  const getJson = (path: string) => request(path, { headers: { Accept: "application/json" } });
+  const sendJson = (method: "POST" | "PUT" | "DELETE", path: string, body?: unknown) =>
+    request(path, {
+      method,
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const closed = () => connections.signal.aborted;
+  const notify = (notice: PlayNotice) => {
+    if (!closed()) effects.notify(notice);
+  };
+
+  /** The stored story, shown (after a call; when another tab changed it; when the page comes back into view). */
+  async function reload() {
+    const id = getState().storyId;
+    if (!id) return;
+    try {
+      const response = await getJson(`/api/stories/${id}`);
+      if (response.ok) dispatch({ type: "storyLoaded", view: (await response.json()) as StoryView });
+    } catch {
+      // Offline for a moment: the next change, or the tab becoming visible, tries again.
+    }
+  }
+
+  /** Shows a refusal as docs/spec.md §8 says, and hands its code to the reducer. */
+  async function refused(callId: number, response: Response) {
+    const { code, sentence } = await refusalOf(response);
+    const reaction = refusalReaction(code, sentence);
+    dispatch({ type: "refused", callId, code });
+    notify(reaction.notice);
+    if (reaction.signIn) await effects.navigate(`/auth?redirectTo=${encodeURIComponent(returnTo)}`);
+  }
+
+  /** After any call: the balance on screen and the story follow the server's. */
+  async function settle(callId: number) {
+    if (closed()) return;
+    effects.refreshBalance();
+    await reload();
+    dispatch({ type: "settled", callId });
+  }
+
+  /** A paid call: its request, then its reply's stream into the store. */
+  async function runCall(path: string, body: unknown) {
+    const call = getState().call;
+    if (!call) return;
+    const callId = call.id;
+    try {
+      const response = await sendJson("POST", path, body);
+      if (!response.ok || !response.body) {
+        await refused(callId, response);
+      } else {
+        effects.refreshBalance();
+        const ended = await followReply(response.body, {
+          onTurn: (turn) => dispatch({ type: "announced", callId, turn }),
+          onText: (text) => dispatch({ type: "token", callId, text }),
+        });
+        dispatch({ type: "replyEnded", callId, how: ended });
+        if (ended === "error") notify(SEND_FAILED_NOTICE);
+      }
+    } catch {
+      notify(SEND_FAILED_NOTICE);
+      dispatch({ type: "callFailed", callId });
+    }
+    await settle(callId);
+  }
+
+  /** Undo and version switching: free changes, answered with the new revision. */
+  async function change(path: "undo" | "version", body: Record<string, number>) {
+    if (!dispatch({ type: "changeRequested", kind: path })) return;
+    const { call, storyId, exchanges } = getState();
+    if (!call || !storyId) return;
+    try {
+      const response = await sendJson("POST", `/api/stories/${storyId}/${path}`, { exchange: exchanges, ...body });
+      if (!response.ok) await refused(call.id, response);
+    } catch {
+      notify(SEND_FAILED_NOTICE);
+    }
+    if (closed()) return;
+    await reload();
+    dispatch({ type: "settled", callId: call.id });
+  }
+
+  /** Follows a reply being written elsewhere (reload, Back, another tab) from what it has so far. */
+  async function attach() {
+    const id = getState().storyId;
+    if (!id || attaching) return;
+    attaching = true;
+    try {
+      const response = await request(`/api/stories/${id}/reply`, { headers: { Accept: "text/event-stream" } });
+      // 204: written on another instance; the story's change arrives on the live channel.
+      if (response.status === 200 && response.body) {
+        await followReply(response.body, {
+          onTurn: (turn) => dispatch({ type: "replyAttached", turn }),
+          onText: (text) => dispatch({ type: "attachedToken", text }),
+        });
+      }
+    } catch {
+      // The live channel still brings the finished reply.
+    }
+    attaching = false;
+    dispatch({ type: "replyDetached" });
+    if (!closed()) await reload();
+  }
+
+  /** A page of exchanges by the index: before, after or around an exchange. */
+  async function fetchPage(query: string): Promise<{ exchanges: number; messages: StoryMessageView[] } | undefined> {
+    const id = getState().storyId;
+    if (!id) return undefined;
+    try {
+      const response = await getJson(`/api/stories/${id}?${query}`);
+      if (!response.ok) throw new Error(`The story's page answered ${response.status}.`);
+      return (await response.json()) as { exchanges: number; messages: StoryMessageView[] };
+    } catch {
+      notify(PAGE_FAILED);
+      return undefined;
+    }
+  }
+
+  async function loadPage(direction: PageDirection) {
+    if (!dispatch({ type: "pageRequested", direction })) return;
+    const state = getState();
+    const { first, last } = loadedRange(state);
+    const page = await fetchPage(direction === "older" ? `before=${first}` : `after=${last}`);
+    dispatch(
+      page
+        ? { type: "pageLoaded", direction, generation: state.windowGeneration, exchanges: page.exchanges, messages: page.messages }
+        : { type: "pageFailed", direction },
+    );
+  }
+
+  /** Back to the newest turns, wherever the reader is. */
+  async function toLatest() {
+    const wasAtLatest = getState().atLatest;
+    dispatch({ type: "latestRequested" });
+    if (!wasAtLatest) await reload();
+  }
+
+  return {
+    reload,
+    toLatest,
+    loadOlder: () => loadPage("older"),
+    loadNewer: () => loadPage("newer"),
+
+    /** The composer's text (or `text`, a welcome choice): a new turn, or the Edit of the latest exchange. */
+    async submit(text?: string) {
+      if (!getState().atLatest) await toLatest();
+      if (!dispatch({ type: "submitted", text, at: new Date().toISOString() })) return;
+      const { call, storyId } = getState();
+      if (call?.kind === "edit") return runCall(`/api/stories/${storyId ?? ""}/edit`, { exchange: call.exchange, message: call.message });
+      // The story on screen: the player may have several in this game. The server owns its history.
+      return runCall("/api/game-chat", { message: call?.message, game_slug: gameSlug, ...(storyId ? { story_id: storyId } : {}) });
+    },
+
+    /** Retry, Continue, or Send again (a lost reply's message, as it was) on the latest exchange. */
+    async control(kind: "retry" | "continue" | "sendAgain") {
+      if (!dispatch({ type: "controlled", kind })) return;
+      const { call, storyId } = getState();
+      if (!call) return;
+      const path = `/api/stories/${storyId ?? ""}/${call.kind}`;
+      return runCall(path, call.kind === "edit" ? { exchange: call.exchange, message: call.message } : { exchange: call.exchange });
+    },
+
+    undo: () => change("undo", {}),
+    showVersion: (version: number) => change("version", { version }),
+
+    /** Find in story: the story around a match, read from there. False when it could not be shown. */
+    async jumpTo(match: StoryMatch) {
+      dispatch({ type: "jumpRequested" });
+      const generation = getState().windowGeneration;
+      const page = await fetchPage(`around=${match.exchange}`);
+      return page ? dispatch({ type: "jumped", generation, match, exchanges: page.exchanges, messages: page.messages }) : false;
+    },
+
+    async search(words: string): Promise<{ matches: StoryMatch[] } | { error: string }> {
+      const id = getState().storyId;
+      if (!id) return { error: SEARCH_FAILED };
+      try {
+        const response = await getJson(`/api/stories/${id}/search?q=${encodeURIComponent(words)}`);
+        const body = (await response.json()) as { matches?: StoryMatch[]; error?: string };
+        if (response.ok && body.matches) return { matches: body.matches };
+        return { error: errorCodeOf(body) && body.error ? body.error : SEARCH_FAILED };
+      } catch {
+        return { error: SEARCH_FAILED };
+      }
+    },
+
+    /** Save Chat: docs/spec.md §7's replace of the stored messages with the ones on screen. */
+    async saveChat() {
+      dispatch({ type: "saveStarted" });
+      const messages = storyMessages(getState()).map(({ role, content, createdAt }) => ({ role, content, created_at: createdAt }));
+      try {
+        const response = await sendJson("PUT", `/api/game-messages?game_slug=${encodeURIComponent(gameSlug)}`, { game_slug: gameSlug, messages });
+        if (!response.ok) throw new Error(`Save Chat answered ${response.status}.`);
+        notify({ kind: "success", ...PLAY_TOASTS.saved });
+      } catch {
+        notify({ kind: "error", ...PLAY_TOASTS.saveFailed });
+      }
+      dispatch({ type: "saveFinished" });
+    },
+
+    /** Start Over: the story's messages deleted; the welcome again. */
+    async startOver() {
+      dispatch({ type: "restartStarted" });
+      try {
+        const response = await sendJson("DELETE", `/api/game-messages?game_slug=${encodeURIComponent(gameSlug)}`);
+        if (!response.ok) throw new Error(`Start Over answered ${response.status}.`);
+        dispatch({ type: "cleared" });
+        notify({ kind: "success", ...PLAY_TOASTS.restarted });
+      } catch {
+        dispatch({ type: "restartFailed" });
+        notify({ kind: "error", title: PLAY_TOASTS.sendFailed.title, description: "The story could not be reset. Please try again." });
+      }
+    },
+
+    /** New story: another story in this game, on its own address; this one stays in My Stories. */
+    async newStory() {
+      dispatch({ type: "newStoryRequested" });
+      try {
+        const response = await sendJson("POST", "/api/stories", { game_slug: gameSlug });
+        if (!response.ok) {
+          const { sentence } = await refusalOf(response);
+          throw new Error(sentence ?? "A new story could not be begun. Please try again.");
+        }
+        const created = (await response.json()) as StoryView;
+        notify({ kind: "success", title: "A new story begins", description: "Your other story is kept in My Stories." });
+        await effects.navigate(`/play/${gameSlug}/${created.id}`);
+      } catch (error) {
+        dispatch({ type: "newStoryFailed" });
+        notify({ kind: "error", title: PLAY_TOASTS.sendFailed.title, description: (error as Error).message });
+      }
+    },
+
+    /** Memory: true once saved (the Game Master uses it from the next reply on). */
+    async saveMemory(memory: StoryMemoryView): Promise<boolean> {
+      const id = getState().storyId;
+      if (!id) return false;
+      try {
+        const response = await sendJson("PUT", `/api/stories/${id}/memory`, {
+          pinned_facts: memory.pinnedFacts,
+          author_note: memory.authorNote,
+          summary: memory.summary,
+        });
+        const answer = (await response.json().catch(() => ({}))) as { memory?: StoryMemoryView; error?: string };
+        if (!response.ok || !answer.memory) throw new Error(answer.error ?? "The memory could not be saved. Please try again.");
+        dispatch({ type: "memorySaved", memory: answer.memory });
+        notify({ kind: "success", title: "Memory saved", description: "The Game Master uses it from the next reply on." });
+        return true;
+      } catch (error) {
+        notify({ kind: "error", title: "Error", description: (error as Error).message });
+        return false;
+      }
+    },
+
+    /**
+     * Opens the screen's standing connections: the live channel's story changes, and a reply
+     * being written elsewhere whenever the story waits for one; `page` is how the client reaches
+     * the page around it. Returns how to close them all.
+     */
+    connect(page: StoryEffects): () => void {
+      connections = new AbortController();
+      effects = page;
+      const stopListening = storyChanges((change) => {
+        if (dispatch({ type: "storyChanged", storyId: change.storyId, revision: change.revision })) void reload();
+      });
+      // Waiting for a reply written elsewhere (when this page loaded, or begun in another tab): attach to it.
+      let waiting = false;
+      const attachWhenWaiting = () => {
+        const { busyElsewhere, call } = getState();
+        const nowWaiting = busyElsewhere && !call;
+        if (nowWaiting && !waiting) void attach();
+        waiting = nowWaiting;
+      };
+      const stopWatching = store.subscribe(attachWhenWaiting);
+      attachWhenWaiting();
+      return () => {
+        connections.abort();
+        stopListening();
+        stopWatching();
+      };
+    },
+  };
+}
