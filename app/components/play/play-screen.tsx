@@ -7,10 +7,14 @@ import { StateSidebar } from "./state-panel.tsx";
 import { StoryLog } from "./story-log.tsx";
 import { StoryProvider, useStory, type PlayGame } from "./story-provider.tsx";
 import { shownStoryState } from "./story-selectors.ts";
+import { useFollowLatest } from "./use-follow-latest.ts";
 
 function PlayLayout() {
   const { state, game } = useStory();
   const storyState = shownStoryState(state, game.trackedStats);
+  // Here, above the story and the composer: the view keeps up after the composer has taken its
+  // height (children's layout effects run first), or a view at the end would look scrolled up.
+  const view = useFollowLatest({ content: state.messages, resumeKey: state.follows, firstKey: state.messages[0]?.key });
   return (
     <div
       className={cn(
@@ -21,7 +25,7 @@ function PlayLayout() {
       <div className="flex h-full min-h-0 w-full flex-col sm:px-4">
         <PlayHeader />
         {state.finding && state.storyId ? <FindInStory /> : null}
-        <StoryLog />
+        <StoryLog view={view} />
         <ComposerPanel />
       </div>
       {storyState ? <StateSidebar state={storyState} /> : null}

@@ -70,7 +70,7 @@ afterEach(() => {
 async function fakeApi(routes: Record<string, Handler>): Promise<FakeApi> {
   const requests: FakeApi["requests"] = [];
   const closings = new Map<string, () => void>();
-  const server = createServer(async (request, response) => {
+  const answer = async (request: IncomingMessage, response: ServerResponse) => {
     let text = "";
     for await (const chunk of request) text += String(chunk);
     const url = new URL(request.url ?? "/", "http://localhost");
@@ -84,9 +84,15 @@ async function fakeApi(routes: Record<string, Handler>): Promise<FakeApi> {
       return;
     }
     await handler(request, response, body);
-  });
+  };
+  const server = createServer((request, response) => void answer(request, response));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  servers.push({ close: () => server.closeAllConnections() || server.close() });
+  servers.push({
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  });
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,

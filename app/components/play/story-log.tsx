@@ -9,7 +9,7 @@ import { ReplyControls } from "./reply-controls.tsx";
 import { useStory } from "./story-provider.tsx";
 import { hasOlder, isPending, latestReply, priceOf, streamingKey } from "./story-selectors.ts";
 import type { ChatMessage } from "./story-state.ts";
-import { useFollowLatest } from "./use-follow-latest.ts";
+import type { FollowLatest } from "./use-follow-latest.ts";
 
 /** The synthetic first message of an empty story, whose suggested answer begins it. */
 function Welcome() {
@@ -48,17 +48,13 @@ function StoryMessage({ message }: { message: ChatMessage }) {
 
 /**
  * The story so far, scrolling on its own: it follows the newest text while the player reads
- * there, loads older turns as the reader nears the top (and newer ones, after a jump back, near
- * the bottom), and keeps the view still while they come in.
+ * there (`view`, useFollowLatest's), loads older turns as the reader nears the top (and newer
+ * ones, after a jump back, near the bottom), and keeps the view still while they come in.
  */
-export function StoryLog() {
+export function StoryLog({ view }: { view: FollowLatest }) {
   const { state, client, game } = useStory();
   const { messages, loadingPage, atLatest } = state;
-  const { scroller, following, onScroll, jumpToLatest, holdPlace } = useFollowLatest({
-    content: messages,
-    resumeKey: state.follows,
-    firstKey: messages[0]?.key,
-  });
+  const { scroller, following, onScroll, jumpToLatest, holdPlace } = view;
   const olderEdge = useRef<HTMLLIElement>(null);
   const newerEdge = useRef<HTMLLIElement>(null);
   const older = hasOlder(state);

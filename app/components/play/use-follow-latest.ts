@@ -99,3 +99,5 @@ export function useFollowLatest({ content, resumeKey, firstKey }: { content: unk
 
   return { scroller, following, onScroll, jumpToLatest, holdPlace };
 }
+
+export type FollowLatest = ReturnType<typeof useFollowLatest>;
