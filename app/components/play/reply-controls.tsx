@@ -78,12 +78,44 @@ function VersionSwitcher({ version, versions }: { version: number; versions: num
   );
 }
 
+/** The controls that call the Game Master: what each does, and the kind of call turnCost prices. */
+const PAID_CONTROLS = {
+  retry: {
+    label: "Retry",
+    does: "Ask the Game Master for another version of this reply; earlier versions are kept.",
+    Icon: RefreshCw,
+    priced: "retry",
+  },
+  continue: { label: "Continue", does: "Ask the Game Master to write more of this reply.", Icon: FastForward, priced: "continue" },
+  sendAgain: { label: "Send again", does: "Send your message to the Game Master again.", Icon: RefreshCw, priced: "edit" },
+} as const;
+
+/** A paid control: says its price, and is closed when the player cannot pay it. */
+function PaidControl({ kind }: { kind: keyof typeof PAID_CONTROLS }) {
+  const { state, client, credits } = useStory();
+  const { label, does, Icon, priced } = PAID_CONTROLS[kind];
+  const price = priceOf(state, priced);
+  return (
+    <ControlButton
+      label={label}
+      description={`${does} ${costOf(price)}.`}
+      icon={<Icon aria-hidden />}
+      onClick={() => void client.control(kind)}
+      disabled={credits < price}
+    />
+  );
+}
+
+function UndoControl({ what }: { what: string }) {
+  const { client } = useStory();
+  return <ControlButton label="Undo" description={what} icon={<Undo2 aria-hidden />} onClick={() => void client.undo()} />;
+}
+
 /** The story controls under a message of the latest exchange, each saying what it costs. */
 export function ReplyControls({ message }: { message: ChatMessage }) {
-  const { state, dispatch, client, credits } = useStory();
+  const { state, dispatch } = useStory();
   const controls = controlsFor(state, message);
   if (!controls) return null;
-  const undo = () => void client.undo();
   if (controls.kind === "edit") {
     return (
       <ControlButton
@@ -97,47 +129,17 @@ export function ReplyControls({ message }: { message: ChatMessage }) {
   if (controls.kind === "lost") {
     return (
       <span className="inline-flex flex-wrap items-center gap-0.5">
-        {controls.message !== null ? (
-          <ControlButton
-            label="Send again"
-            description={`Send your message to the Game Master again. ${costOf(priceOf(state, "edit"))}.`}
-            icon={<RefreshCw aria-hidden />}
-            onClick={() => void client.control("sendAgain")}
-            disabled={credits < priceOf(state, "edit")}
-          />
-        ) : null}
-        <ControlButton
-          label="Undo"
-          description="Take back this exchange: your message leaves the story. Free."
-          icon={<Undo2 aria-hidden />}
-          onClick={undo}
-        />
+        {controls.message !== null ? <PaidControl kind="sendAgain" /> : null}
+        <UndoControl what="Take back this exchange: your message leaves the story. Free." />
       </span>
     );
   }
   return (
     <span className="inline-flex flex-wrap items-center gap-0.5">
       {controls.versions > 1 ? <VersionSwitcher version={controls.version} versions={controls.versions} /> : null}
-      <ControlButton
-        label="Retry"
-        description={`Ask the Game Master for another version of this reply; earlier versions are kept. ${costOf(priceOf(state, "retry"))}.`}
-        icon={<RefreshCw aria-hidden />}
-        onClick={() => void client.control("retry")}
-        disabled={credits < priceOf(state, "retry")}
-      />
-      <ControlButton
-        label="Continue"
-        description={`Ask the Game Master to write more of this reply. ${costOf(priceOf(state, "continue"))}.`}
-        icon={<FastForward aria-hidden />}
-        onClick={() => void client.control("continue")}
-        disabled={credits < priceOf(state, "continue")}
-      />
-      <ControlButton
-        label="Undo"
-        description="Take back this exchange: your message and this reply leave the story. Free; no credit is returned."
-        icon={<Undo2 aria-hidden />}
-        onClick={undo}
-      />
+      <PaidControl kind="retry" />
+      <PaidControl kind="continue" />
+      <UndoControl what="Take back this exchange: your message and this reply leave the story. Free; no credit is returned." />
     </span>
   );
 }

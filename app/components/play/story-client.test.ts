@@ -2,12 +2,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
-import type { StoryMessageView, StoryView, TurnAnnouncement } from "#app/lib/story-view.ts";
+import type { StoryView, TurnAnnouncement } from "#app/lib/story-view.ts";
 import type { StoryChange } from "#app/components/live-credits.ts";
 import { createStoryClient, type StoryEffects } from "./story-client.ts";
 import type { PlayNotice } from "./story-refusals.ts";
 import { isPending } from "./story-selectors.ts";
 import { createStoryStore } from "./story-store.ts";
+import { announcement, contents, exchange, STORY_ID, storyView } from "./story-test-data.ts";
 
 /**
  * The client against a local server speaking the play screen's API (JSON and the game-chat event
@@ -15,42 +16,10 @@ import { createStoryStore } from "./story-store.ts";
  */
 
 const GAME = "empress-simulator";
-const STORY_ID = "7f1c1a52-8a6e-4a53-9d3a-0d1f4a1c2b3e";
-const AT = "2026-03-01T10:00:00.000Z";
-
-function exchange(position: number, reply = `Reply ${position}.`): StoryMessageView[] {
-  const message = { exchange: position, status: "complete" as const, version: 1, versions: 1, createdAt: AT };
-  return [
-    { ...message, id: position * 2 - 1, role: "user", content: `Move ${position}.` },
-    { ...message, id: position * 2, role: "assistant", content: reply },
-  ];
-}
-
-function storyView(exchanges: number, overrides: Partial<StoryView> = {}): StoryView {
-  return {
-    id: STORY_ID,
-    revision: exchanges,
-    exchanges,
-    busy: false,
-    messages: Array.from({ length: exchanges }, (_, index) => exchange(index + 1)).flat(),
-    memory: { pinnedFacts: "", authorNote: "", summary: "" },
-    state: null,
-    ...overrides,
-  };
-}
 
 const sse = (payload: unknown) => `data: ${typeof payload === "string" ? payload : JSON.stringify(payload)}\n\n`;
-const turn = (overrides: Partial<TurnAnnouncement> = {}): TurnAnnouncement => ({
-  storyId: STORY_ID,
-  kind: "turn",
-  exchange: 3,
-  messageId: 5,
-  replyId: 6,
-  version: 1,
-  versions: 1,
-  replySoFar: "",
-  ...overrides,
-});
+/** The announcement of a new turn on exchange 3 of a story of two. */
+const turn = (overrides: Partial<TurnAnnouncement> = {}) => announcement({ exchange: 3, messageId: 5, replyId: 6, ...overrides });
 
 type Handler = (request: IncomingMessage, response: ServerResponse, body: unknown) => void | Promise<void>;
 
@@ -126,8 +95,6 @@ function setUp(api: FakeApi, story: StoryView | null, storyChanges?: (listener: 
   const disconnect = client.connect(page);
   return { store, client, said, visited, disconnect, balanceRefreshes: () => balanceRefreshes };
 }
-
-const contents = (state: { messages: { content: string }[] }) => state.messages.map((message) => message.content);
 
 describe("the story client", () => {
   it("sends the turn alone, streams its reply into the store, then shows the stored story and frees the screen", async () => {

@@ -1,10 +1,10 @@
 import { onStoryChange, type StoryChange } from "#app/components/live-credits.ts";
-import { errorCodeOf, type ErrorCode } from "#app/lib/error-codes.ts";
-import { readGameChatStream } from "#app/lib/game-chat-stream.ts";
 import { PLAY_TOASTS } from "#app/lib/play-texts.ts";
-import type { StoryMemoryView, StoryMessageView, StoryView, TurnAnnouncement } from "#app/lib/story-view.ts";
-import { refusalReaction, SEND_FAILED_NOTICE, type PlayNotice } from "./story-refusals.ts";
-import { loadedRange, storyMessages } from "./story-selectors.ts";
+import type { StoryMessageView, StoryView } from "#app/lib/story-view.ts";
+import { followReply } from "./follow-reply.ts";
+import { storyHousekeeping } from "./story-housekeeping.ts";
+import { refusalOf, refusalReaction, SEND_FAILED_NOTICE, type PlayNotice } from "./story-refusals.ts";
+import { loadedRange } from "./story-selectors.ts";
 import type { PageDirection } from "./story-state.ts";
 import type { StoryStore } from "./story-store.ts";
 
@@ -38,65 +38,11 @@ export interface StoryMatch {
   snippet: string;
 }
 
-type Ended = "done" | "error" | "cut";
-
 const PAGE_FAILED: PlayNotice = {
   kind: "error",
   title: PLAY_TOASTS.sendFailed.title,
   description: "That part of the story could not be loaded. Please try again.",
 };
-const SEARCH_FAILED = "The search did not work. Please try again.";
-
-/** The refusal the server answered with: its code and its sentence. */
-async function refusalOf(response: Response): Promise<{ code?: ErrorCode; sentence?: string }> {
-  try {
-    const body = (await response.json()) as { error?: unknown };
-    return { code: errorCodeOf(body), sentence: typeof body.error === "string" ? body.error : undefined };
-  } catch {
-    return {};
-  }
-}
-
-/** Runs `flush` once per animation frame in the browser (a reply's tokens drawn together), soon elsewhere. */
-function nextFrame(flush: () => void): () => void {
-  if (typeof requestAnimationFrame === "function") {
-    const frame = requestAnimationFrame(flush);
-    return () => cancelAnimationFrame(frame);
-  }
-  const timer = setTimeout(flush, 16);
-  return () => clearTimeout(timer);
-}
-
-/** Reads a reply's event stream: the announcement, the text in pieces (a frame's worth at a time); resolves how it ended. */
-async function followReply(
-  body: ReadableStream<Uint8Array>,
-  { onTurn, onText }: { onTurn: (turn: TurnAnnouncement) => void; onText: (text: string) => void },
-): Promise<Ended> {
-  let unsent = "";
-  let cancelFrame: (() => void) | null = null;
-  const flush = () => {
-    cancelFrame?.();
-    cancelFrame = null;
-    if (unsent) onText(unsent);
-    unsent = "";
-  };
-  try {
-    for await (const event of readGameChatStream(body)) {
-      if (event.type === "turn") onTurn(event.turn as TurnAnnouncement);
-      else if (event.type === "content") {
-        unsent += event.text;
-        cancelFrame ??= nextFrame(flush);
-      } else {
-        flush();
-        return event.type;
-      }
-    }
-  } catch {
-    // The connection dropped: what arrived is shown, and the stored story tells the rest.
-  }
-  flush();
-  return "cut";
-}
 
 export type StoryClient = ReturnType<typeof createStoryClient>;
 
@@ -285,85 +231,7 @@ export function createStoryClient({ store, gameSlug, origin = "", storyChanges =
       return page ? dispatch({ type: "jumped", generation, match, exchanges: page.exchanges, messages: page.messages }) : false;
     },
 
-    async search(words: string): Promise<{ matches: StoryMatch[] } | { error: string }> {
-      const id = getState().storyId;
-      if (!id) return { error: SEARCH_FAILED };
-      try {
-        const response = await getJson(`/api/stories/${id}/search?q=${encodeURIComponent(words)}`);
-        const body = (await response.json()) as { matches?: StoryMatch[]; error?: string };
-        if (response.ok && body.matches) return { matches: body.matches };
-        return { error: errorCodeOf(body) && body.error ? body.error : SEARCH_FAILED };
-      } catch {
-        return { error: SEARCH_FAILED };
-      }
-    },
-
-    /** Save Chat: docs/spec.md §7's replace of the stored messages with the ones on screen. */
-    async saveChat() {
-      dispatch({ type: "saveStarted" });
-      const messages = storyMessages(getState()).map(({ role, content, createdAt }) => ({ role, content, created_at: createdAt }));
-      try {
-        const response = await sendJson("PUT", `/api/game-messages?game_slug=${encodeURIComponent(gameSlug)}`, { game_slug: gameSlug, messages });
-        if (!response.ok) throw new Error(`Save Chat answered ${response.status}.`);
-        notify({ kind: "success", ...PLAY_TOASTS.saved });
-      } catch {
-        notify({ kind: "error", ...PLAY_TOASTS.saveFailed });
-      }
-      dispatch({ type: "saveFinished" });
-    },
-
-    /** Start Over: the story's messages deleted; the welcome again. */
-    async startOver() {
-      dispatch({ type: "restartStarted" });
-      try {
-        const response = await sendJson("DELETE", `/api/game-messages?game_slug=${encodeURIComponent(gameSlug)}`);
-        if (!response.ok) throw new Error(`Start Over answered ${response.status}.`);
-        dispatch({ type: "cleared" });
-        notify({ kind: "success", ...PLAY_TOASTS.restarted });
-      } catch {
-        dispatch({ type: "restartFailed" });
-        notify({ kind: "error", title: PLAY_TOASTS.sendFailed.title, description: "The story could not be reset. Please try again." });
-      }
-    },
-
-    /** New story: another story in this game, on its own address; this one stays in My Stories. */
-    async newStory() {
-      dispatch({ type: "newStoryRequested" });
-      try {
-        const response = await sendJson("POST", "/api/stories", { game_slug: gameSlug });
-        if (!response.ok) {
-          const { sentence } = await refusalOf(response);
-          throw new Error(sentence ?? "A new story could not be begun. Please try again.");
-        }
-        const created = (await response.json()) as StoryView;
-        notify({ kind: "success", title: "A new story begins", description: "Your other story is kept in My Stories." });
-        await effects.navigate(`/play/${gameSlug}/${created.id}`);
-      } catch (error) {
-        dispatch({ type: "newStoryFailed" });
-        notify({ kind: "error", title: PLAY_TOASTS.sendFailed.title, description: (error as Error).message });
-      }
-    },
-
-    /** Memory: true once saved (the Game Master uses it from the next reply on). */
-    async saveMemory(memory: StoryMemoryView): Promise<boolean> {
-      const id = getState().storyId;
-      if (!id) return false;
-      try {
-        const response = await sendJson("PUT", `/api/stories/${id}/memory`, {
-          pinned_facts: memory.pinnedFacts,
-          author_note: memory.authorNote,
-          summary: memory.summary,
-        });
-        const answer = (await response.json().catch(() => ({}))) as { memory?: StoryMemoryView; error?: string };
-        if (!response.ok || !answer.memory) throw new Error(answer.error ?? "The memory could not be saved. Please try again.");
-        dispatch({ type: "memorySaved", memory: answer.memory });
-        notify({ kind: "success", title: "Memory saved", description: "The Game Master uses it from the next reply on." });
-        return true;
-      } catch (error) {
-        notify({ kind: "error", title: "Error", description: (error as Error).message });
-        return false;
-      }
-    },
+    ...storyHousekeeping({ store, gameSlug, getJson, sendJson, notify, navigate: (path) => effects.navigate(path) }),
 
     /**
      * Opens the screen's standing connections: the live channel's story changes, and a reply

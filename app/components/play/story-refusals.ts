@@ -1,4 +1,4 @@
-import type { ErrorCode } from "#app/lib/error-codes.ts";
+import { errorCodeOf, type ErrorCode } from "#app/lib/error-codes.ts";
 import { PLAY_TOASTS } from "#app/lib/play-texts.ts";
 
 /**
@@ -48,5 +48,15 @@ export function refusalReaction(code: ErrorCode | undefined, sentence: string | 
         return givenBack({ kind: "error", title: PLAY_TOASTS.sendFailed.title, description: sentence ?? PLAY_TOASTS.sendFailed.description });
       // Anything else is docs/spec.md §8's failed send, said in its words.
       return { giveBack: false, notice: SEND_FAILED_NOTICE, signIn: false };
+  }
+}
+
+/** The refusal the server answered with: its code and its sentence. */
+export async function refusalOf(response: Response): Promise<{ code?: ErrorCode; sentence?: string }> {
+  try {
+    const body = (await response.json()) as { error?: unknown };
+    return { code: errorCodeOf(body), sentence: typeof body.error === "string" ? body.error : undefined };
+  } catch {
+    return {};
   }
 }
