@@ -21,6 +21,8 @@ export const ERROR_CODES = [
   "story_busy",
   "story_changed",
   "insufficient_credits",
+  /** A story's free opening (app/lib/turn-cost.ts) is used up, for today or until the email address is confirmed, and the player cannot pay. */
+  "free_openings_used",
   "rate_limited",
   "payment_not_completed",
   "payments_unavailable",

@@ -2,7 +2,6 @@ import type { MessageRole } from "#app/lib/constants.ts";
 import type { ErrorCode } from "#app/lib/error-codes.ts";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
 import { chosenAction } from "#app/lib/story-choices.ts";
-import { opensStory } from "#app/lib/turn-cost.ts";
 import { refusalReaction } from "./story-refusals.ts";
 import { isPending, latestAction, latestChoices, latestReply } from "./story-selectors.ts";
 import type { CallKind, ChatMessage, ReplyStream, StoryAction, StoryCall, StoryScreenState } from "./story-state.ts";
@@ -207,10 +206,8 @@ function rolledBack(messages: ChatMessage[], call: StoryCall) {
 
 function refused(state: StoryScreenState, call: StoryCall, code: ErrorCode | undefined): StoryScreenState {
   const { giveBack } = refusalReaction(code, undefined);
-  // Refused for want of credits on an opening: the player's free openings are used up (turnCost's input).
-  const { kind, exchange } = call;
-  const usedUp = code === "insufficient_credits" && kind !== "undo" && kind !== "version" && opensStory({ kind, exchange });
-  const known = { ...state, freeOpeningAvailable: state.freeOpeningAvailable && !usedUp };
+  // The server says the player's free openings are used up: from now on the opening is priced (turnCost's input).
+  const known = { ...state, freeOpeningAvailable: state.freeOpeningAvailable && code !== "free_openings_used" };
   if (!giveBack) return failed(known, call);
   const { composed } = call;
   return {

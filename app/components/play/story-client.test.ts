@@ -135,9 +135,18 @@ describe("the story client", () => {
     const before = store.getState().messages;
     store.dispatch({ type: "draftChanged", text: "I summon the ministers." });
     await client.submit();
-    expect(said).toEqual([{ kind: "insufficientCredits" }]);
+    expect(said).toEqual([{ kind: "needsCredits", ...PLAY_TOASTS.insufficientCredits }]);
     expect(store.getState().draft).toBe("I summon the ministers.");
     expect(store.getState().messages).toEqual(before);
+  });
+
+  it("free openings used up: the server's sentence with a way to buy credits, and the opening priced from then on", async () => {
+    const sentence = "You have used today's free story openings (20 a day). To play on, buy credits, or come back in 3 hours.";
+    const api = await fakeApi({ "POST /api/game-chat": json({ error: sentence, code: "free_openings_used" }, 402) });
+    const { store, client, said } = setUp(api, null);
+    await client.submit(PLAY_TEXTS.beginChoice);
+    expect(said).toEqual([{ kind: "needsCredits", title: PLAY_TOASTS.freeOpeningsUsed.title, description: sentence }]);
+    expect(store.getState()).toMatchObject({ freeOpeningAvailable: false, draft: PLAY_TEXTS.beginChoice, messages: [] });
   });
 
   it("a refusal of the session: to the sign-in page, back to this game after", async () => {

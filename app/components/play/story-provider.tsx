@@ -2,7 +2,6 @@ import { createContext, use, useEffect, useEffectEvent, useMemo, useState, useSy
 import { Link, useNavigate, useRevalidator } from "react-router";
 import { toast } from "#app/components/toast.ts";
 import { useViewerCredits } from "#app/components/use-viewer-credits.ts";
-import { PLAY_TOASTS } from "#app/lib/play-texts.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
 import type { TrackedStat } from "#app/lib/tracked-stats.ts";
 import { createStoryClient, type StoryClient } from "./story-client.ts";
@@ -46,14 +45,14 @@ export function useStory(): StoryContextValue {
 
 /** docs/spec.md §8's toasts, from the client's notices. */
 function showNotice(notice: PlayNotice, gameSlug: string) {
-  if (notice.kind !== "insufficientCredits") {
+  if (notice.kind !== "needsCredits") {
     toast[notice.kind](notice.title, notice.description === undefined ? undefined : { description: notice.description });
     return;
   }
-  toast.error(PLAY_TOASTS.insufficientCredits.title, {
+  toast.error(notice.title, {
     description: (
       <>
-        {PLAY_TOASTS.insufficientCredits.description}{" "}
+        {notice.description}{" "}
         <Link to={`/credits?returnTo=${encodeURIComponent(`/play/${gameSlug}`)}`} className="font-semibold text-gold underline underline-offset-2">
           Buy credits
         </Link>

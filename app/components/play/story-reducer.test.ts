@@ -152,6 +152,7 @@ describe("a refused turn", () => {
   });
 
   it.each([
+    "free_openings_used",
     "unauthenticated",
     "story_busy",
     "story_changed",
@@ -178,14 +179,21 @@ describe("a refused turn", () => {
     },
   );
 
-  it("for want of credits on the opening: the free openings are used up, so the opening is priced", () => {
+  it("free openings used up: the text back, and from then on the opening is priced", () => {
     const { before, sent, callId } = sending(0);
     expect(priceOf(before, "turn")).toBe(0);
     expect(outOfCredits(before, 0)).toBe(false);
-    const state = reduce(sent, { type: "refused", callId, code: "insufficient_credits" });
-    expect(state.freeOpeningAvailable).toBe(false);
+    const state = reduce(sent, { type: "refused", callId, code: "free_openings_used" });
+    expect(state).toMatchObject({ freeOpeningAvailable: false, draft: "I open the letter.", messages: before.messages });
     expect(priceOf(state, "turn")).toBe(1);
     expect(outOfCredits(state, 0)).toBe(true);
+  });
+
+  it("other refusals of an opening leave the free openings as they were", () => {
+    const { sent, callId } = sending(0);
+    for (const code of ["insufficient_credits", "rate_limited", "internal"] as const) {
+      expect(reduce(sent, { type: "refused", callId, code }).freeOpeningAvailable).toBe(true);
+    }
   });
 
   it("is ignored once the call has ended", () => {

@@ -12,8 +12,8 @@ import { PLAY_TOASTS } from "#app/lib/play-texts.ts";
 export type PlayNotice =
   | { kind: "error"; title: string; description?: string }
   | { kind: "success"; title: string; description?: string }
-  /** docs/spec.md §8's Insufficient Credits, with its link to buy more. */
-  | { kind: "insufficientCredits" };
+  /** A call the player cannot pay for (docs/spec.md §8's Insufficient Credits): shown with a link to buy more. */
+  | { kind: "needsCredits"; title: string; description: string };
 
 export interface RefusalReaction {
   /** The player's text goes back to the composer, and the story on screen is as it was. */
@@ -36,7 +36,13 @@ export function refusalReaction(code: ErrorCode | undefined, sentence: string | 
   const givenBack = (notice: PlayNotice, signIn = false): RefusalReaction => ({ giveBack: true, notice, signIn });
   switch (code) {
     case "insufficient_credits":
-      return givenBack({ kind: "insufficientCredits" });
+      return givenBack({ kind: "needsCredits", ...PLAY_TOASTS.insufficientCredits });
+    case "free_openings_used":
+      return givenBack({
+        kind: "needsCredits",
+        title: PLAY_TOASTS.freeOpeningsUsed.title,
+        description: sentence ?? PLAY_TOASTS.freeOpeningsUsed.description,
+      });
     case "unauthenticated":
       return givenBack({ kind: "error", ...PLAY_TOASTS.authenticationRequired }, true);
     case "busy":
