@@ -12,6 +12,7 @@ const STATUS: Record<ErrorCode, number> = {
   invalid_input: 400,
   unauthenticated: 401,
   insufficient_credits: 402,
+  free_openings_used: 402,
   cross_site: 403,
   forbidden: 403,
   email_not_confirmed: 403,
