@@ -224,6 +224,22 @@ describe("the story client", () => {
     expect(store.getState().messages[0]?.exchange).toBe(28);
   });
 
+  it("New story goes to the story made; a refused one says the server's sentence and can be asked again", async () => {
+    const made = await fakeApi({ "POST /api/stories": json(storyView(0, { id: "0b9d7c1e-2f4a-4c8e-9a51-3d6f0e7b8a92" })) });
+    const first = setUp(made, storyView(2));
+    await first.client.newStory();
+    expect(made.requests[0]?.body).toEqual({ game_slug: GAME });
+    expect(first.visited).toEqual([`/play/${GAME}/0b9d7c1e-2f4a-4c8e-9a51-3d6f0e7b8a92`]);
+
+    const sentence = "You have begun 30 stories in the last hour. Please wait a moment before beginning another.";
+    const refused = await fakeApi({ "POST /api/stories": json({ error: sentence, code: "rate_limited" }, 429) });
+    const second = setUp(refused, storyView(2));
+    await second.client.newStory();
+    expect(second.said).toEqual([{ kind: "error", title: PLAY_TOASTS.sendFailed.title, description: sentence }]);
+    expect(second.visited).toEqual([]);
+    expect(second.store.getState().beginningNewStory).toBe(false);
+  });
+
   it("closing the screen lets its reply's connection go, and says nothing more", async () => {
     const api = await fakeApi({
       "POST /api/game-chat": (_request, response) => {

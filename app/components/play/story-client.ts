@@ -228,7 +228,9 @@ export function createStoryClient({ store, gameSlug, origin = "", storyChanges =
       dispatch({ type: "jumpRequested" });
       const generation = getState().windowGeneration;
       const page = await fetchPage(`around=${match.exchange}`);
-      return page ? dispatch({ type: "jumped", generation, match, exchanges: page.exchanges, messages: page.messages }) : false;
+      if (!page) return false;
+      const { exchange, role } = match;
+      return dispatch({ type: "jumped", generation, match: { exchange, role }, exchanges: page.exchanges, messages: page.messages });
     },
 
     ...storyHousekeeping({ store, gameSlug, getJson, sendJson, notify, navigate: (path) => effects.navigate(path) }),

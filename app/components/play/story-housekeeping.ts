@@ -69,19 +69,22 @@ export function storyHousekeeping({ store, gameSlug, getJson, sendJson, notify, 
     /** New story: another story in this game, on its own address; this one stays in My Stories. */
     async newStory() {
       dispatch({ type: "newStoryRequested" });
+      let failure = "A new story could not be begun. Please try again.";
       try {
         const response = await sendJson("POST", "/api/stories", { game_slug: gameSlug });
-        if (!response.ok) {
-          const { sentence } = await refusalOf(response);
-          throw new Error(sentence ?? "A new story could not be begun. Please try again.");
+        if (response.ok) {
+          const created = (await response.json()) as StoryView;
+          notify({ kind: "success", title: "A new story begins", description: "Your other story is kept in My Stories." });
+          await navigate(`/play/${gameSlug}/${created.id}`);
+          return;
         }
-        const created = (await response.json()) as StoryView;
-        notify({ kind: "success", title: "A new story begins", description: "Your other story is kept in My Stories." });
-        await navigate(`/play/${gameSlug}/${created.id}`);
-      } catch (error) {
-        dispatch({ type: "newStoryFailed" });
-        notify({ kind: "error", title: PLAY_TOASTS.sendFailed.title, description: (error as Error).message });
+        // Refused (too many stories, say): the server's sentence says why.
+        failure = (await refusalOf(response)).sentence ?? failure;
+      } catch {
+        // Offline for a moment: the sentence above.
       }
+      dispatch({ type: "newStoryFailed" });
+      notify({ kind: "error", title: PLAY_TOASTS.sendFailed.title, description: failure });
     },
 
     /** Memory: true once saved (the Game Master uses it from the next reply on). */
