@@ -89,6 +89,25 @@ export default tseslint.config(
     },
   },
   {
+    // The play screen is a feature folder (docs/decisions/044): the route mounts play-screen.tsx;
+    // its state, client and parts stay inside. (No layer above sets this rule for these files.)
+    files: ["app/routes/**", "app/components/**", "app/*.tsx"],
+    ignores: ["app/components/play/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: String.raw`^(?:#app/components/|\./|(?:\.\./)+(?:components/)?)play/(?!(?:play-screen|local-time|chat-message)\.tsx$)`,
+              message: "Import the play screen through app/components/play/play-screen.tsx; its other modules are its own.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["**/*.js"],
     ...tseslint.configs.disableTypeChecked,
   },

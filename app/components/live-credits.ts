@@ -4,7 +4,7 @@ import { useRevalidator } from "react-router";
 /**
  * The browser's side of the live channel: one EventSource on /api/credits/events per browser,
  * whose latest balance every on-screen balance, in every tab, reads through useViewerCredits(),
- * and whose story changes reach the play screen showing that story (useStoryChanges()).
+ * and whose story changes reach the play screen showing that story (onStoryChange()).
  */
 
 export interface LiveCredits {
@@ -50,19 +50,10 @@ function storyChanged(change: StoryChange) {
   for (const listener of storyListeners) listener(change);
 }
 
-/** Calls `onChange` with every change of a story of this player, made in any tab or on any device. */
-export function useStoryChanges(onChange: (change: StoryChange) => void) {
-  const latest = useRef(onChange);
-  useEffect(() => {
-    latest.current = onChange;
-  });
-  useEffect(() => {
-    const listener = (change: StoryChange) => latest.current(change);
-    storyListeners.add(listener);
-    return () => {
-      storyListeners.delete(listener);
-    };
-  }, []);
+/** Calls `listener` with every change of a story of this player, made in any tab or on any device; returns the unsubscribe. */
+export function onStoryChange(listener: (change: StoryChange) => void): () => void {
+  storyListeners.add(listener);
+  return () => storyListeners.delete(listener);
 }
 
 const MAX_RETRY_DELAY_MS = 30_000;

@@ -147,7 +147,9 @@ describe("remote images", () => {
       "![the emperor](https://evil.example/e.png?seen=1) ![a seal](//evil.example/s.png) ![the hall](/logo.png)",
       '<img src="https://evil.example/i.png" alt="a lantern">',
     ].join("\n\n");
-    const html = renderToStaticMarkup(<ChatMessageView role="assistant" content={reply} createdAt="2026-01-01T00:00:00.000Z" />);
+    const html = renderToStaticMarkup(
+      <ChatMessageView message={{ role: "assistant", content: reply, createdAt: "2026-01-01T00:00:00.000Z", status: "complete" }} />,
+    );
     expect(html).not.toMatch(/<img\b/);
     expect(html).not.toContain("evil.example");
     expect(html).not.toContain("/logo.png");

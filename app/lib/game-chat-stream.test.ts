@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseGameChatLine, readGameChatStream } from "./game-chat-stream.ts";
+import { parseGameChatData, readGameChatStream } from "./game-chat-stream.ts";
 
 function streamOf(chunks: string[]) {
   const encoder = new TextEncoder();
@@ -18,24 +18,38 @@ async function collect(chunks: string[]) {
 }
 
 describe("the game-chat stream", () => {
-  it("reads content events, errors and [DONE]; ignores comments and unparseable lines", () => {
-    expect(parseGameChatLine('data: {"content":"Hi"}')).toEqual({ type: "content", text: "Hi" });
-    expect(parseGameChatLine('data: {"error":"Oops"}')).toEqual({ type: "error", message: "Oops" });
-    expect(parseGameChatLine("data: [DONE]")).toEqual({ type: "done" });
-    expect(parseGameChatLine('data: {"turn":{"replyId":7}}')).toEqual({ type: "turn", turn: { replyId: 7 } });
-    for (const line of [": keep-alive", "data: {broken", "data: 42", 'data: {"other":1}', 'data: {"turn":null}', "event: x", ""]) {
-      expect(parseGameChatLine(line)).toBeUndefined();
+  it("reads content events, errors and [DONE]; ignores unparseable data", () => {
+    expect(parseGameChatData('{"content":"Hi"}')).toEqual({ type: "content", text: "Hi" });
+    expect(parseGameChatData('{"error":"Oops"}')).toEqual({ type: "error", message: "Oops" });
+    expect(parseGameChatData("[DONE]")).toEqual({ type: "done" });
+    expect(parseGameChatData('{"turn":{"replyId":7}}')).toEqual({ type: "turn", turn: { replyId: 7 } });
+    for (const data of ["{broken", "42", '{"other":1}', '{"turn":null}', ""]) {
+      expect(parseGameChatData(data)).toBeUndefined();
     }
+  });
+
+  it("ignores comments, other fields and unparseable events between the ones it reads", async () => {
+    expect(
+      await collect([': keep-alive\n\ndata: {broken\n\ndata: 42\n\nevent: x\n\ndata: {"turn":null}\n\ndata: {"content":"a"}\n\ndata: [DONE]\n\n']),
+    ).toEqual([{ type: "content", text: "a" }, { type: "done" }]);
   });
 
   it("reassembles lines split across chunks, including multi-byte characters", async () => {
     const bytes = 'data: {"content":"皇太后"}\n\n';
-    const events = await collect([
-      bytes.slice(0, 10),
-      bytes.slice(10, 17),
-      `${bytes.slice(17)}: keep-alive\n\n`,
-      'data: {"content":" ok"}\r\n\r\ndata: [DONE]\n\ndata: {"content":"after"}\n\n',
-    ]);
+    const encoded = new TextEncoder().encode(bytes);
+    // Cut inside the first character's three bytes.
+    const chunks = [encoded.slice(0, 20), encoded.slice(20, 21), encoded.slice(21)];
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.enqueue(
+          new TextEncoder().encode(': keep-alive\n\ndata: {"content":" ok"}\r\n\r\ndata: [DONE]\n\ndata: {"content":"after"}\n\n'),
+        );
+        controller.close();
+      },
+    });
+    const events = [];
+    for await (const event of readGameChatStream(stream)) events.push(event);
     expect(events).toEqual([{ type: "content", text: "皇太后" }, { type: "content", text: " ok" }, { type: "done" }]);
   });
 

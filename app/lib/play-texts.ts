@@ -43,6 +43,11 @@ export const PLAY_TOASTS = {
     title: "The Game Master is busy",
     description: "Many stories are being told right now. Please try again in a moment; your message is still in the box.",
   },
+  /** A free opening refused to a player who cannot pay for it: the server's sentence says which allowance and what to do. */
+  freeOpeningsUsed: {
+    title: "No free openings left",
+    description: "Your free story openings are used up. Buy credits to begin another story.",
+  },
   emailNotConfirmed: {
     title: "Confirm your email",
     description: "Please confirm your email address before playing. We can send you a new confirmation link.",

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { data, redirect, useNavigate, type ShouldRevalidateFunctionArgs } from "react-router";
 import { toast } from "#app/components/toast.ts";
-import { GameChat } from "#app/components/play/game-chat.tsx";
+import { PlayScreen } from "#app/components/play/play-screen.tsx";
 import { getSessionUser } from "#app/domain/auth.server.ts";
 import { personalPageHeaders } from "#app/http/guards.server.ts";
 import { findPlayableGame } from "#app/domain/game-master/game-source.server.ts";
@@ -71,7 +71,7 @@ export default function Play({ loaderData }: Route.ComponentProps) {
     return <Redirecting to="/games" label={PLAY_TEXTS.loadingGame} notice={PLAY_TOASTS.gameNotFound} />;
   }
   return (
-    <GameChat
+    <PlayScreen
       key={`${loaderData.game.slug}:${loaderData.story?.id ?? "new"}`}
       game={loaderData.game}
       initialStory={loaderData.story}

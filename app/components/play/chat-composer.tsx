@@ -1,50 +1,61 @@
 import { SendHorizontal } from "lucide-react";
-import { useLayoutEffect, type KeyboardEvent, type RefObject } from "react";
+import { useEffect, useLayoutEffect, useRef, type KeyboardEvent } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 import { MAX_PLAYER_MESSAGE_LENGTH } from "#app/lib/constants.ts";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
+import { useStory } from "./story-provider.tsx";
+import { isPending, latestAction, latestReply, outOfCredits } from "./story-selectors.ts";
 
 const MAX_ROWS_PX = 176;
 
-/** The player's input: Enter sends, Shift+Enter adds a line; disabled while a reply is pending. */
-export function ChatComposer({
-  value,
-  onChange,
-  onSend,
-  onKeyDown: onOtherKey,
-  pending,
-  disabled = false,
-  placeholder = PLAY_TEXTS.inputPlaceholder,
-  inputRef,
-}: {
-  value: string;
-  onChange: (value: string) => void;
-  onSend: () => void;
-  /** Keys other than Enter (the story controls' shortcuts). */
-  onKeyDown?: (event: KeyboardEvent<HTMLTextAreaElement>) => void;
-  pending: boolean;
-  /** Closed, not merely busy: nothing can be sent (no credits left). */
-  disabled?: boolean;
-  placeholder?: string;
-  inputRef: RefObject<HTMLTextAreaElement | null>;
-}) {
-  const canSend = !pending && !disabled && value.trim().length > 0;
+/**
+ * The player's input: Enter sends, Shift+Enter adds a line; sending waits while a reply is being
+ * written, and the field is closed when a turn costs more than the player has. From an empty
+ * field, ↑ edits the last message and ←/→ page through the latest reply's versions.
+ */
+export function ChatComposer() {
+  const { state, dispatch, client, credits } = useStory();
+  const field = useRef<HTMLTextAreaElement>(null);
+  const pending = isPending(state);
+  const closed = outOfCredits(state, credits);
+  const value = state.draft;
+  const canSend = !pending && !closed && value.trim().length > 0;
 
   // The field grows with its text up to a few lines, then scrolls.
   useLayoutEffect(() => {
-    const field = inputRef.current;
-    if (!field) return;
-    field.style.height = "auto";
-    field.style.height = `${Math.min(field.scrollHeight, MAX_ROWS_PX)}px`;
-  }, [value, inputRef]);
+    const element = field.current;
+    if (!element) return;
+    element.style.height = "auto";
+    element.style.height = `${Math.min(element.scrollHeight, MAX_ROWS_PX)}px`;
+  }, [value]);
+
+  // On arrival, after a send, and when a choice or an Edit fills it.
+  useEffect(() => {
+    field.current?.focus({ preventScroll: true });
+  }, [state.composerFocus]);
+
+  function send() {
+    if (canSend) void client.submit();
+  }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
-    if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) {
-      onOtherKey?.(event);
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      send();
       return;
     }
-    event.preventDefault();
-    if (canSend) onSend();
+    if (value !== "" || pending || event.shiftKey || event.altKey || event.metaKey || event.ctrlKey) return;
+    const reply = latestReply(state);
+    if (event.key === "ArrowUp" && latestAction(state)) {
+      event.preventDefault();
+      dispatch({ type: "editStarted" });
+    } else if (event.key === "ArrowLeft" && reply && reply.version > 1) {
+      event.preventDefault();
+      void client.showVersion(reply.version - 1);
+    } else if (event.key === "ArrowRight" && reply && reply.version < reply.versions) {
+      event.preventDefault();
+      void client.showVersion(reply.version + 1);
+    }
   }
 
   const nearLimit = value.length > MAX_PLAYER_MESSAGE_LENGTH * 0.9;
@@ -53,7 +64,7 @@ export function ChatComposer({
       className="flex items-end gap-2"
       onSubmit={(event) => {
         event.preventDefault();
-        if (canSend) onSend();
+        send();
       }}
     >
       <div className="relative min-w-0 flex-1">
@@ -62,13 +73,13 @@ export function ChatComposer({
         </label>
         <textarea
           id="play-input"
-          ref={inputRef}
+          ref={field}
           rows={1}
           value={value}
           maxLength={MAX_PLAYER_MESSAGE_LENGTH}
-          placeholder={placeholder}
-          disabled={disabled}
-          onChange={(event) => onChange(event.target.value)}
+          placeholder={closed ? "Get credits to keep playing" : PLAY_TEXTS.inputPlaceholder}
+          disabled={closed}
+          onChange={(event) => dispatch({ type: "draftChanged", text: event.target.value })}
           onKeyDown={onKeyDown}
           enterKeyHint="send"
           className="block max-h-44 min-h-12 w-full resize-none rounded-2xl border border-ink-line bg-ink px-4 py-3 text-base leading-normal sm:text-[17px] text-parchment placeholder:text-parchment-dim/80 focus-visible:border-gold focus-visible:ring-2 focus-visible:ring-gold/40 focus-visible:outline-none disabled:cursor-not-allowed disabled:opacity-60"

@@ -3,6 +3,7 @@ import { Markdown } from "#app/components/markdown.tsx";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
 import { cn } from "#app/lib/utils.ts";
 import { LocalTime } from "./local-time.tsx";
+import type { ChatMessage } from "./story-state.ts";
 
 export function GameMasterAvatar() {
   return (
@@ -25,33 +26,30 @@ export function ThinkingIndicator() {
   );
 }
 
+/** What a message view shows of a message: the story's, or the welcome. */
+export type ShownMessage = Pick<ChatMessage, "role" | "content" | "createdAt" | "status" | "exchange">;
+
 /** A Game Master reply (left, Markdown) or a player message (right, as typed). */
 export function ChatMessageView({
-  role,
-  content,
-  createdAt,
+  message,
   streaming = false,
-  interrupted = false,
-  children,
-  actions,
-  exchange,
   highlighted = false,
+  actions,
+  children,
 }: {
-  role: "user" | "assistant";
-  content: string;
-  createdAt: string;
+  message: ShownMessage;
   streaming?: boolean;
-  /** The reply was lost with the server writing it: a note takes its place. */
-  interrupted?: boolean;
-  /** Shown under a reply (its choices). */
-  children?: React.ReactNode;
-  /** The story controls under the message. */
-  actions?: React.ReactNode;
-  /** Its exchange's position, so Find in story can bring it into view. */
-  exchange?: number;
   /** Picked out: the match Find in story jumped to. */
   highlighted?: boolean;
+  /** The story controls under the message. */
+  actions?: React.ReactNode;
+  /** Shown under a reply (its choices). */
+  children?: React.ReactNode;
 }) {
+  const { role, content, createdAt, exchange } = message;
+  // A reply lost with the server writing it: a note takes its place.
+  const interrupted = message.status === "interrupted";
+  // Its exchange's position, so Find in story can bring it into view.
   const placed = { "data-exchange": exchange, "data-highlighted": highlighted || undefined };
   const ring = highlighted ? "rounded-2xl ring-2 ring-gold/70 ring-offset-4 ring-offset-ink" : "";
   if (role === "user") {

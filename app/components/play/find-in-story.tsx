@@ -1,15 +1,9 @@
 import { Loader2, Search, X } from "lucide-react";
-import { useRef, useState, type SyntheticEvent } from "react";
+import { useState, type SyntheticEvent } from "react";
 import { Button } from "#app/components/ui/button.tsx";
-import type { MessageRole } from "#app/lib/constants.ts";
-import { errorCodeOf } from "#app/lib/error-codes.ts";
 import { MATCH_END, MATCH_START } from "#app/lib/story-view.ts";
-
-export interface StoryMatch {
-  exchange: number;
-  role: MessageRole;
-  snippet: string;
-}
+import type { StoryMatch } from "./story-client.ts";
+import { useStory } from "./story-provider.tsx";
 
 type Results =
   { state: "idle" } | { state: "searching" } | { state: "found"; words: string; matches: StoryMatch[] } | { state: "failed"; message: string };
@@ -41,27 +35,19 @@ function Snippet({ text }: { text: string }) {
  * Find in story: the browser's own find sees only the turns on screen, so this searches the whole
  * stored story and jumps to the match chosen.
  */
-export function FindInStory({ storyId, onChoose, onClose }: { storyId: string; onChoose: (match: StoryMatch) => void; onClose: () => void }) {
+export function FindInStory() {
+  const { dispatch, client } = useStory();
   const [words, setWords] = useState("");
   const [results, setResults] = useState<Results>({ state: "idle" });
-  const field = useRef<HTMLInputElement>(null);
+  const onClose = () => dispatch({ type: "findClosed" });
 
   async function search(event: SyntheticEvent) {
     event.preventDefault();
     const query = words.trim();
     if (!query) return;
     setResults({ state: "searching" });
-    try {
-      const response = await fetch(`/api/stories/${storyId}/search?q=${encodeURIComponent(query)}`, { headers: { Accept: "application/json" } });
-      const body = (await response.json()) as { matches?: StoryMatch[]; error?: string };
-      if (!response.ok || !body.matches) {
-        setResults({ state: "failed", message: errorCodeOf(body) && body.error ? body.error : "The search did not work. Please try again." });
-        return;
-      }
-      setResults({ state: "found", words: query, matches: body.matches });
-    } catch {
-      setResults({ state: "failed", message: "The search did not work. Please try again." });
-    }
+    const found = await client.search(query);
+    setResults("error" in found ? { state: "failed", message: found.error } : { state: "found", words: query, matches: found.matches });
   }
 
   return (
@@ -72,7 +58,6 @@ export function FindInStory({ storyId, onChoose, onClose }: { storyId: string; o
         </label>
         <input
           id="find-in-story"
-          ref={field}
           autoFocus
           type="search"
           value={words}
@@ -110,7 +95,7 @@ export function FindInStory({ storyId, onChoose, onClose }: { storyId: string; o
                 <li key={`${match.exchange}-${match.role}`}>
                   <button
                     type="button"
-                    onClick={() => onChoose(match)}
+                    onClick={() => void client.jumpTo(match)}
                     className="w-full rounded-lg px-3 py-2 text-left text-sm leading-snug text-parchment-dim hover:bg-gold/10 focus-visible:outline-2 focus-visible:outline-gold"
                   >
                     <span className="mr-2 text-xs font-semibold text-gold">

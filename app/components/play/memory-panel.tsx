@@ -1,10 +1,11 @@
 import { Brain } from "lucide-react";
 import { useState } from "react";
-import { toast } from "#app/components/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogTitle, DialogTrigger } from "#app/components/ui/dialog.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { MAX_MEMORY_LENGTH, type StoryMemoryView } from "#app/lib/story-view.ts";
+import { useStory } from "./story-provider.tsx";
+import { isPending } from "./story-selectors.ts";
 
 const FIELD =
   "block w-full resize-y rounded-xl border border-ink-line bg-ink px-3 py-2 text-base leading-normal text-parchment placeholder:text-parchment-dim/70 focus-visible:border-gold focus-visible:ring-2 focus-visible:ring-gold/40 focus-visible:outline-none";
@@ -38,17 +39,9 @@ const MEMORY_FIELDS: { part: keyof StoryMemoryView; label: string; hint: string;
  * Memory: what the Game Master is always given about this story — pinned facts, an author's note
  * and the story so far — shown to the player, who can change any of it and Save memory.
  */
-export function MemoryPanel({
-  storyId,
-  memory,
-  onSaved,
-  disabled,
-}: {
-  storyId: string | null;
-  memory: StoryMemoryView;
-  onSaved: (memory: StoryMemoryView) => void;
-  disabled: boolean;
-}) {
+export function MemoryPanel() {
+  const { state, client } = useStory();
+  const { storyId, memory } = state;
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState(memory);
   const [saving, setSaving] = useState(false);
@@ -60,30 +53,15 @@ export function MemoryPanel({
 
   async function save(event: React.SyntheticEvent) {
     event.preventDefault();
-    if (!storyId) return;
     setSaving(true);
-    try {
-      const response = await fetch(`/api/stories/${storyId}/memory`, {
-        method: "PUT",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ pinned_facts: draft.pinnedFacts, author_note: draft.authorNote, summary: draft.summary }),
-      });
-      const answer = (await response.json().catch(() => ({}))) as { memory?: StoryMemoryView; error?: string };
-      if (!response.ok || !answer.memory) throw new Error(answer.error ?? "The memory could not be saved. Please try again.");
-      onSaved(answer.memory);
-      toast.success("Memory saved", { description: "The Game Master uses it from the next reply on." });
-      setOpen(false);
-    } catch (error) {
-      toast.error("Error", { description: (error as Error).message });
-    } finally {
-      setSaving(false);
-    }
+    if (await client.saveMemory(draft)) setOpen(false);
+    setSaving(false);
   }
 
   return (
     <Dialog open={open} onOpenChange={openChange}>
       <DialogTrigger asChild>
-        <Button variant="ghost" size="sm" disabled={disabled || !storyId} className="px-2.5">
+        <Button variant="ghost" size="sm" disabled={isPending(state) || !storyId} className="px-2.5">
           <Brain aria-hidden />
           <span className="sr-only sm:not-sr-only">Memory</span>
         </Button>

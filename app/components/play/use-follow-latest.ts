@@ -14,18 +14,26 @@ function movedUp(element: HTMLElement, settledTop: number) {
 
 /**
  * Keeps a scrolling story at its newest text while the player reads there, and leaves the view
- * where the player put it once they scroll up to reread; scrolling back to the end, or
- * `jumpToLatest`, follows again. `content` is what changes as text arrives.
+ * where the player put it once they scroll up to reread; scrolling back to the end,
+ * `jumpToLatest`, or a new `resumeKey` (the player sent something) follows again. `content` is
+ * what changes as text arrives. Older turns put above (`holdPlace` first, then a new `firstKey`)
+ * leave the view where it was.
  *
  * Only the player moves the view up: content that grows leaves scrollTop alone, and content that
  * shrinks only clamps a view that was at the end. A player's scroll can land between two pieces
  * of a reply before its scroll event is dispatched, so the view is compared with where it was
  * last left, not only read from scroll events, or the next piece would pull the player back down.
  */
-export function useFollowLatest(content: unknown) {
+export function useFollowLatest({ content, resumeKey, firstKey }: { content: unknown; resumeKey: unknown; firstKey: unknown }) {
   const scroller = useRef<HTMLDivElement>(null);
   const followingRef = useRef(true);
   const [following, setFollowingState] = useState(true);
+  // What the player just sent is followed from its first words.
+  const [resumedFor, setResumedFor] = useState(resumeKey);
+  if (resumedFor !== resumeKey) {
+    setResumedFor(resumeKey);
+    setFollowingState(true);
+  }
   /** Where the view was left by the last scroll, ours or the player's. */
   const settledTop = useRef(0);
 
@@ -45,7 +53,24 @@ export function useFollowLatest(content: unknown) {
     settledTop.current = element.scrollTop;
   }, [setFollowing]);
 
+  // The state decides; the ref lets what runs between renders (a resize, a scroll) read it at once.
+  useLayoutEffect(() => {
+    followingRef.current = following;
+  }, [following]);
   useLayoutEffect(keepUp, [content, keepUp]);
+
+  /** Distance from the end of the story before older turns were put above: kept, so the view does not jump. */
+  const keptFromEnd = useRef<number | null>(null);
+  const holdPlace = useCallback(() => {
+    const element = scroller.current;
+    if (element) keptFromEnd.current = element.scrollHeight - element.scrollTop;
+  }, []);
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (!element || keptFromEnd.current === null) return;
+    element.scrollTop = element.scrollHeight - keptFromEnd.current;
+    keptFromEnd.current = null;
+  }, [firstKey]);
 
   // Content also grows without a state change (fonts arriving, Markdown laying out).
   useEffect(() => {
@@ -66,14 +91,13 @@ export function useFollowLatest(content: unknown) {
     else if (distanceFromEnd(element) < RESUME_THRESHOLD_PX) setFollowing(true);
   }, [setFollowing]);
 
-  /** Follows again from the next change on (the player sent a message). */
-  const follow = useCallback(() => setFollowing(true), [setFollowing]);
-
   const jumpToLatest = useCallback(() => {
     setFollowing(true);
     const element = scroller.current;
     element?.scrollTo({ top: element.scrollHeight, behavior: "smooth" });
   }, [setFollowing]);
 
-  return { scroller, following, onScroll, follow, jumpToLatest };
+  return { scroller, following, onScroll, jumpToLatest, holdPlace };
 }
+
+export type FollowLatest = ReturnType<typeof useFollowLatest>;

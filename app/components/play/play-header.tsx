@@ -1,0 +1,144 @@
+import { ArrowLeft, BookPlus, Download, RotateCcw, Save, Search, Sparkles } from "lucide-react";
+import { Link } from "react-router";
+import { CreditsBadge } from "#app/components/site-header.tsx";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "#app/components/ui/alert-dialog.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
+import { STORY_EXPORT_FORMATS } from "#app/lib/story-view.ts";
+import { MemoryPanel } from "./memory-panel.tsx";
+import { useStory } from "./story-provider.tsx";
+import { isPending, shownStoryState, storyMessages } from "./story-selectors.ts";
+import { StateSheet } from "./state-panel.tsx";
+
+/** Export: the story downloaded as Markdown or JSON (a native disclosure, so it works before any script). */
+function ExportMenu({ storyId }: { storyId: string }) {
+  const link = "block rounded-md px-3 py-2 text-sm text-parchment hover:bg-gold/10";
+  return (
+    <details className="relative">
+      <summary className="inline-flex h-8 cursor-pointer list-none items-center gap-1.5 rounded-full px-2.5 text-sm font-medium text-parchment hover:bg-gold/10 [&::-webkit-details-marker]:hidden">
+        <Download className="size-4" aria-hidden />
+        <span className="sr-only sm:not-sr-only">Export</span>
+      </summary>
+      <div className="absolute right-0 z-20 mt-1 w-48 rounded-lg border border-ink-line bg-ink-raised p-1 shadow-lg shadow-ink">
+        {STORY_EXPORT_FORMATS.map(({ format, label }) => (
+          <a key={format} className={link} href={`/api/stories/${storyId}/export?format=${format}`} download>
+            Export as {label}
+          </a>
+        ))}
+      </div>
+    </details>
+  );
+}
+
+/** Start Over, confirmed first: the story in this game is deleted and the welcome comes back. */
+function StartOver({ disabled }: { disabled: boolean }) {
+  const { client, game } = useStory();
+  return (
+    <AlertDialog>
+      <AlertDialogTrigger asChild>
+        <Button variant="secondary" size="sm" disabled={disabled} className="px-2.5 sm:px-3">
+          <RotateCcw aria-hidden />
+          <span className="sr-only sm:not-sr-only">Start Over</span>
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogTitle>Start over?</AlertDialogTitle>
+        <AlertDialogDescription>
+          Your story in {game.title} so far will be deleted, and the Game Master will begin again from the welcome. This cannot be undone.
+        </AlertDialogDescription>
+        <AlertDialogFooter className="mt-6">
+          <AlertDialogCancel>Keep playing</AlertDialogCancel>
+          <AlertDialogAction onClick={() => void client.startOver()}>Start Over</AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+/** The play screen's header: the game, the player, the balance and the story's tools. */
+export function PlayHeader() {
+  const { state, dispatch, client, game, offline, playerEmail, credits } = useStory();
+  const pending = isPending(state);
+  const canRestart = !pending && !state.restarting;
+  const canFind = state.storyId !== null && state.exchanges > 0;
+  const storyState = shownStoryState(state, game.trackedStats);
+  return (
+    <header className="border-b border-ink-line bg-ink/95 px-3 py-2.5 sm:px-4 sm:py-3">
+      <div className="flex items-center gap-2 sm:gap-3">
+        <Button asChild variant="ghost" size="sm" className="-ml-1 shrink-0 px-2.5">
+          <Link to="/games">
+            <ArrowLeft aria-hidden />
+            <span className="sr-only sm:not-sr-only">Back to Games</span>
+          </Link>
+        </Button>
+        <div className="min-w-0 flex-1">
+          <h1 className="truncate text-2xl leading-tight sm:text-3xl">{game.title}</h1>
+        </div>
+        {/* Below lg the navigation bar's balance sits right above this one. */}
+        <CreditsBadge credits={credits} className="hidden shrink-0 lg:inline-flex" />
+      </div>
+      {/* With the on-screen keyboard open there is little height: the story and the composer get it. */}
+      <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-2 [@media(max-height:480px)]:hidden">
+        <p className="min-w-0 flex-1 truncate text-xs text-parchment-dim sm:text-sm" title={playerEmail}>
+          Playing as: <span className="text-parchment">{playerEmail}</span>
+        </p>
+        {offline ? (
+          <span
+            className="inline-flex items-center gap-1 rounded-full border border-gold/40 px-2.5 py-0.5 text-xs font-medium text-gold"
+            title="No AI model is configured: an offline storyteller narrates from the game's own world."
+          >
+            <Sparkles className="size-3.5" aria-hidden strokeWidth={1.75} />
+            {PLAY_TEXTS.offlineBadge}
+          </span>
+        ) : null}
+        <div className="ml-auto flex flex-wrap items-center justify-end gap-1.5 sm:gap-2">
+          <Button
+            variant="ghost"
+            size="sm"
+            disabled={!canFind}
+            onClick={() => dispatch({ type: "findToggled" })}
+            aria-expanded={state.finding}
+            className="px-2.5"
+          >
+            <Search aria-hidden />
+            <span className="sr-only sm:not-sr-only">Find in story</span>
+          </Button>
+          {storyState ? <StateSheet state={storyState} /> : null}
+          <MemoryPanel />
+          {state.storyId && canFind ? <ExportMenu storyId={state.storyId} /> : null}
+          <Button
+            variant="ghost"
+            size="sm"
+            disabled={!canRestart || state.beginningNewStory}
+            onClick={() => void client.newStory()}
+            className="px-2.5"
+            title="Begin another story in this game; this one is kept in My Stories"
+          >
+            <BookPlus aria-hidden />
+            <span className="sr-only sm:not-sr-only">New story</span>
+          </Button>
+          <StartOver disabled={!canRestart} />
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={storyMessages(state).length === 0 || pending || state.saving}
+            onClick={() => void client.saveChat()}
+            className="px-2.5 sm:px-3"
+          >
+            <Save aria-hidden />
+            <span className="sr-only sm:not-sr-only">{state.saving ? PLAY_TEXTS.saving : "Save Chat"}</span>
+          </Button>
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,43 @@
+import type { StoryView } from "#app/lib/story-view.ts";
+import { cn } from "#app/lib/utils.ts";
+import { ComposerPanel } from "./composer-panel.tsx";
+import { FindInStory } from "./find-in-story.tsx";
+import { PlayHeader } from "./play-header.tsx";
+import { StateSidebar } from "./state-panel.tsx";
+import { StoryLog } from "./story-log.tsx";
+import { StoryProvider, useStory, type PlayGame } from "./story-provider.tsx";
+import { shownStoryState } from "./story-selectors.ts";
+import { useFollowLatest } from "./use-follow-latest.ts";
+
+function PlayLayout() {
+  const { state, game } = useStory();
+  const storyState = shownStoryState(state, game.trackedStats);
+  // Here, above the story and the composer: the view keeps up after the composer has taken its
+  // height (children's layout effects run first), or a view at the end would look scrolled up.
+  const view = useFollowLatest({ content: state.messages, resumeKey: state.follows, firstKey: state.messages[0]?.key });
+  return (
+    <div
+      className={cn(
+        "mx-auto h-[calc(100dvh-4rem)] w-full max-w-3xl",
+        storyState && "lg:grid lg:max-w-[68rem] lg:grid-cols-[minmax(0,1fr)_17rem] lg:gap-2 lg:pr-4",
+      )}
+    >
+      <div className="flex h-full min-h-0 w-full flex-col sm:px-4">
+        <PlayHeader />
+        {state.finding && state.storyId ? <FindInStory /> : null}
+        <StoryLog view={view} />
+        <ComposerPanel />
+      </div>
+      {storyState ? <StateSidebar state={storyState} /> : null}
+    </div>
+  );
+}
+
+/** The play screen: header, the story so far, the reply streaming in, the story controls and the composer. */
+export function PlayScreen(props: { game: PlayGame; initialStory: StoryView | null; offline: boolean; playerEmail: string }) {
+  return (
+    <StoryProvider {...props}>
+      <PlayLayout />
+    </StoryProvider>
+  );
+}

@@ -1,0 +1,145 @@
+import { ChevronLeft, ChevronRight, FastForward, Pencil, RefreshCw, Undo2 } from "lucide-react";
+import { useId } from "react";
+import { creditsInWords } from "#app/lib/site.ts";
+import { useStory } from "./story-provider.tsx";
+import { controlsFor, priceOf } from "./story-selectors.ts";
+import type { ChatMessage } from "./story-state.ts";
+
+/** What a paid control says it costs (tooltip and accessible description), priced by turnCost. */
+export function costOf(price: number) {
+  return price === 0 ? "Free: this is the opening scene" : `Costs ${creditsInWords(price)}`;
+}
+
+/** A small story control: its name for everyone, its cost or effect as its description. */
+function ControlButton({
+  label,
+  description,
+  icon,
+  onClick,
+  disabled,
+}: {
+  label: string;
+  description: string;
+  icon: React.ReactNode;
+  onClick: () => void;
+  disabled?: boolean;
+}) {
+  const descriptionId = useId();
+  return (
+    <>
+      <button
+        type="button"
+        onClick={onClick}
+        disabled={disabled}
+        title={description}
+        aria-describedby={descriptionId}
+        className="inline-flex min-h-8 items-center gap-1 rounded-full px-2 text-xs font-medium text-parchment-dim transition-colors hover:bg-gold/10 hover:text-gold focus-visible:outline-2 focus-visible:outline-gold disabled:opacity-50 [&_svg]:size-3.5"
+      >
+        {icon}
+        {label}
+      </button>
+      <span id={descriptionId} className="sr-only">
+        {description}
+      </span>
+    </>
+  );
+}
+
+const STEP = "grid size-8 place-items-center rounded-full hover:bg-gold/10 hover:text-gold disabled:opacity-40 [&_svg]:size-4";
+
+function VersionSwitcher({ version, versions }: { version: number; versions: number }) {
+  const { client } = useStory();
+  return (
+    <span className="inline-flex items-center gap-0.5 text-xs text-parchment-dim" role="group" aria-label="Versions of this reply">
+      <button
+        type="button"
+        aria-label="Previous version"
+        title="Previous version (←)"
+        disabled={version <= 1}
+        onClick={() => void client.showVersion(version - 1)}
+        className={STEP}
+      >
+        <ChevronLeft aria-hidden />
+      </button>
+      <span aria-label={`Version ${version} of ${versions}`} className="min-w-8 text-center tabular-nums">
+        {version} / {versions}
+      </span>
+      <button
+        type="button"
+        aria-label="Next version"
+        title="Next version (→)"
+        disabled={version >= versions}
+        onClick={() => void client.showVersion(version + 1)}
+        className={STEP}
+      >
+        <ChevronRight aria-hidden />
+      </button>
+    </span>
+  );
+}
+
+/** The controls that call the Game Master: what each does, and the kind of call turnCost prices. */
+const PAID_CONTROLS = {
+  retry: {
+    label: "Retry",
+    does: "Ask the Game Master for another version of this reply; earlier versions are kept.",
+    Icon: RefreshCw,
+    priced: "retry",
+  },
+  continue: { label: "Continue", does: "Ask the Game Master to write more of this reply.", Icon: FastForward, priced: "continue" },
+  sendAgain: { label: "Send again", does: "Send your message to the Game Master again.", Icon: RefreshCw, priced: "edit" },
+} as const;
+
+/** A paid control: says its price, and is closed when the player cannot pay it. */
+function PaidControl({ kind }: { kind: keyof typeof PAID_CONTROLS }) {
+  const { state, client, credits } = useStory();
+  const { label, does, Icon, priced } = PAID_CONTROLS[kind];
+  const price = priceOf(state, priced);
+  return (
+    <ControlButton
+      label={label}
+      description={`${does} ${costOf(price)}.`}
+      icon={<Icon aria-hidden />}
+      onClick={() => void client.control(kind)}
+      disabled={credits < price}
+    />
+  );
+}
+
+function UndoControl({ what }: { what: string }) {
+  const { client } = useStory();
+  return <ControlButton label="Undo" description={what} icon={<Undo2 aria-hidden />} onClick={() => void client.undo()} />;
+}
+
+/** The story controls under a message of the latest exchange, each saying what it costs. */
+export function ReplyControls({ message }: { message: ChatMessage }) {
+  const { state, dispatch } = useStory();
+  const controls = controlsFor(state, message);
+  if (!controls) return null;
+  if (controls.kind === "edit") {
+    return (
+      <ControlButton
+        label="Edit"
+        description={`Change your message and send it again. ${costOf(priceOf(state, "edit"))}. (↑ in an empty message box)`}
+        icon={<Pencil aria-hidden />}
+        onClick={() => dispatch({ type: "editStarted" })}
+      />
+    );
+  }
+  if (controls.kind === "lost") {
+    return (
+      <span className="inline-flex flex-wrap items-center gap-0.5">
+        {controls.message !== null ? <PaidControl kind="sendAgain" /> : null}
+        <UndoControl what="Take back this exchange: your message leaves the story. Free." />
+      </span>
+    );
+  }
+  return (
+    <span className="inline-flex flex-wrap items-center gap-0.5">
+      {controls.versions > 1 ? <VersionSwitcher version={controls.version} versions={controls.versions} /> : null}
+      <PaidControl kind="retry" />
+      <PaidControl kind="continue" />
+      <UndoControl what="Take back this exchange: your message and this reply leave the story. Free; no credit is returned." />
+    </span>
+  );
+}
