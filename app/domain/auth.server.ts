@@ -40,9 +40,8 @@ function googleProviders(config: Environment): GenericOAuthConfig[] {
 /** Profile fields checked by the one rule for sign-up and updates, refused with its sentence. */
 function parseProfile(fields: { name: unknown; image: unknown }): ProfileFields {
   const parsed = profileFieldsSchema.safeParse(fields);
-  if (!parsed.success)
-    throw new APIError("BAD_REQUEST", { message: parsed.error.issues[0]?.message ?? "Please check your profile and try again." });
-  return parsed.data;
+  if (parsed.success) return parsed.data;
+  throw new APIError("BAD_REQUEST", { message: parsed.error.issues[0]?.message ?? "Please check your profile and try again." });
 }
 
 /**
@@ -59,11 +58,11 @@ function withoutToken(session: unknown): unknown {
 }
 
 /**
- * A page's script never sees a session token (issue 31): a script injected into a page one day
- * could otherwise send it elsewhere and act as the player, cookie or no cookie (HTTP-only). The
- * session endpoints answer without it, and `set-auth-token` — which the bearer plugin adds to every
- * answer that renews the session cookie — stays on sign-in and sign-up, where API clients get
- * their token.
+ * A page's script never sees a session token (docs/decisions/041): a script injected into a page
+ * one day could otherwise send it elsewhere and act as the player, cookie or no cookie (HTTP-only).
+ * The session endpoints answer without it, and `set-auth-token` — which the bearer plugin adds to
+ * every answer that renews the session cookie — stays on sign-in and sign-up, where API clients
+ * get their token.
  */
 function sessionTokensStayWithSignIn(): BetterAuthPlugin {
   return {
@@ -162,8 +161,8 @@ function createAuth() {
           },
         },
         // Whatever ends a session — signing out, revoking it or all of the account's, a password
-        // reset — ends its live streams too, on every instance (issue 31). Run after the deletion
-        // commits.
+        // reset — ends its live streams too, on every instance (docs/decisions/041). Runs once the
+        // deletion commits.
         delete: {
           async after(session) {
             await closeSessionStreams(session.userId, session.id);
