@@ -50,6 +50,9 @@ function parseProfile(fields: { name: unknown; image: unknown }): ProfileFields 
  */
 const TOKEN_ISSUING_PATHS = new Set(["/sign-in/email", "/sign-up/email"]);
 
+/** Endpoints that answer `{ session, … }`; list-sessions answers a list of them. */
+const SESSION_ANSWERING_PATHS = new Set(["/get-session", "/update-session"]);
+
 /** A session as better-auth answers it, without the token that would let whoever reads it act as the player. */
 function withoutToken(session: unknown): unknown {
   if (typeof session !== "object" || session === null || !("token" in session)) return session;
@@ -83,7 +86,7 @@ function sessionTokensStayWithSignIn(): BetterAuthPlugin {
               else headers.delete("access-control-expose-headers");
             }
             const returned = context.context.returned;
-            if (context.path === "/get-session" && typeof returned === "object" && returned !== null && "session" in returned) {
+            if (SESSION_ANSWERING_PATHS.has(context.path) && typeof returned === "object" && returned !== null && "session" in returned) {
               return context.json({ ...returned, session: withoutToken(returned.session) });
             }
             if (context.path === "/list-sessions" && Array.isArray(returned)) return context.json(returned.map(withoutToken));

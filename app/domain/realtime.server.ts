@@ -314,9 +314,9 @@ export async function keepReplyWatcher(owner: StreamOwner, close: () => void): P
 
 /**
  * Ends every live stream of a player on every instance: every session of the account ended at
- * once (disabled). Given a transaction, the announcement goes out when it commits.
+ * once (disabled). Sent in the transaction that ends them, it goes out when that commits.
  */
-export async function closeAccountStreams(userId: string, database: Queryable = db()): Promise<void> {
+export async function closeAccountStreams(userId: string, database: Queryable): Promise<void> {
   await database.execute(sql`select pg_notify(${ACCOUNT_STREAMS_CLOSED_CHANNEL}, ${userId})`);
 }
 
