@@ -40,9 +40,8 @@ function googleProviders(config: Environment): GenericOAuthConfig[] {
 /** Profile fields checked by the one rule for sign-up and updates, refused with its sentence. */
 function parseProfile(fields: { name: unknown; image: unknown }): ProfileFields {
   const parsed = profileFieldsSchema.safeParse(fields);
-  if (!parsed.success)
-    throw new APIError("BAD_REQUEST", { message: parsed.error.issues[0]?.message ?? "Please check your profile and try again." });
-  return parsed.data;
+  if (parsed.success) return parsed.data;
+  throw new APIError("BAD_REQUEST", { message: parsed.error.issues[0]?.message ?? "Please check your profile and try again." });
 }
 
 /**
@@ -50,6 +49,9 @@ function parseProfile(fields: { name: unknown; image: unknown }): ProfileFields 
  * Bearer` (the bearer plugin's flow: the body's `token` and the `set-auth-token` header).
  */
 const TOKEN_ISSUING_PATHS = new Set(["/sign-in/email", "/sign-up/email"]);
+
+/** Endpoints that answer `{ session, … }`; list-sessions answers a list of them. */
+const SESSION_ANSWERING_PATHS = new Set(["/get-session", "/update-session"]);
 
 /** A session as better-auth answers it, without the token that would let whoever reads it act as the player. */
 function withoutToken(session: unknown): unknown {
@@ -59,11 +61,11 @@ function withoutToken(session: unknown): unknown {
 }
 
 /**
- * A page's script never sees a session token (issue 31): a script injected into a page one day
- * could otherwise send it elsewhere and act as the player, cookie or no cookie (HTTP-only). The
- * session endpoints answer without it, and `set-auth-token` — which the bearer plugin adds to every
- * answer that renews the session cookie — stays on sign-in and sign-up, where API clients get
- * their token.
+ * A page's script never sees a session token (docs/decisions/041): a script injected into a page
+ * one day could otherwise send it elsewhere and act as the player, cookie or no cookie (HTTP-only).
+ * The session endpoints answer without it, and `set-auth-token` — which the bearer plugin adds to
+ * every answer that renews the session cookie — stays on sign-in and sign-up, where API clients
+ * get their token.
  */
 function sessionTokensStayWithSignIn(): BetterAuthPlugin {
   return {
@@ -84,7 +86,7 @@ function sessionTokensStayWithSignIn(): BetterAuthPlugin {
               else headers.delete("access-control-expose-headers");
             }
             const returned = context.context.returned;
-            if (context.path === "/get-session" && typeof returned === "object" && returned !== null && "session" in returned) {
+            if (SESSION_ANSWERING_PATHS.has(context.path) && typeof returned === "object" && returned !== null && "session" in returned) {
               return context.json({ ...returned, session: withoutToken(returned.session) });
             }
             if (context.path === "/list-sessions" && Array.isArray(returned)) return context.json(returned.map(withoutToken));
@@ -162,8 +164,8 @@ function createAuth() {
           },
         },
         // Whatever ends a session — signing out, revoking it or all of the account's, a password
-        // reset — ends its live streams too, on every instance (issue 31). Run after the deletion
-        // commits.
+        // reset — ends its live streams too, on every instance (docs/decisions/041). Runs once the
+        // deletion commits.
         delete: {
           async after(session) {
             await closeSessionStreams(session.userId, session.id);

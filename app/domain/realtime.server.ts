@@ -14,10 +14,10 @@ import type { SessionRef } from "./session-lookup.server.ts";
  *
  * Every stream a player holds open — this channel, and a Game Master's reply followed as it is
  * written (game-master/live-replies.server.ts) — is kept here with the session it was opened
- * with, so that no stream outlives what allowed it (issue 31): a session signed out or revoked
- * ends its own streams, a disabled account or a password reset all of the player's, on every
- * instance (announced through the database like the changes); and a stream ends when its session
- * expires.
+ * with, so that no stream outlives what allowed it (docs/decisions/041): a session signed out or
+ * revoked ends its own streams, a disabled account or a password reset all of the player's, on
+ * every instance (announced through the database like the changes); and a stream ends when its
+ * session expires.
  */
 
 const CREDITS_CHANNEL = "credits_changed";
@@ -314,9 +314,9 @@ export async function keepReplyWatcher(owner: StreamOwner, close: () => void): P
 
 /**
  * Ends every live stream of a player on every instance: every session of the account ended at
- * once (disabled). Given a transaction, the announcement goes out when it commits.
+ * once (disabled). Sent in the transaction that ends them, it goes out when that commits.
  */
-export async function closeAccountStreams(userId: string, database: Queryable = db()): Promise<void> {
+export async function closeAccountStreams(userId: string, database: Queryable): Promise<void> {
   await database.execute(sql`select pg_notify(${ACCOUNT_STREAMS_CLOSED_CHANNEL}, ${userId})`);
 }
 

@@ -148,12 +148,13 @@ export async function watchLiveReply(reply: LiveReply, owner: StreamOwner): Prom
   let attached: { sink: EventSink; detach: () => void } | undefined;
   let ended = false;
   const release = await keepReplyWatcher(owner, () => {
-    end();
+    letGo();
     attached?.detach();
     attached?.sink.end();
   });
   if (!release) throw new DomainError("rate_limited", TOO_MANY_WATCHERS_MESSAGE);
-  const end = () => {
+  /** No longer counted among the player's streams (once, whichever way the watch ends). */
+  const letGo = () => {
     if (ended) return;
     ended = true;
     release();
@@ -168,16 +169,16 @@ export async function watchLiveReply(reply: LiveReply, owner: StreamOwner): Prom
       const detach = reply.attach({
         write: (chunk) => sink.write(chunk),
         end(last) {
-          end();
+          letGo();
           sink.end(last);
         },
       });
       attached = { sink, detach };
       return () => {
         detach();
-        end();
+        letGo();
       };
     },
-    abandon: end,
+    abandon: letGo,
   };
 }
