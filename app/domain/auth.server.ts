@@ -61,7 +61,7 @@ function withoutToken(session: unknown): unknown {
 }
 
 /**
- * A page's script never sees a session token (docs/decisions/041): a script injected into a page
+ * A page's script never sees a session token (docs/decisions/045): a script injected into a page
  * one day could otherwise send it elsewhere and act as the player, cookie or no cookie (HTTP-only).
  * The session endpoints answer without it, and `set-auth-token` — which the bearer plugin adds to
  * every answer that renews the session cookie — stays on sign-in and sign-up, where API clients
@@ -164,7 +164,7 @@ function createAuth() {
           },
         },
         // Whatever ends a session — signing out, revoking it or all of the account's, a password
-        // reset — ends its live streams too, on every instance (docs/decisions/041). Runs once the
+        // reset — ends its live streams too, on every instance (docs/decisions/045). Runs once the
         // deletion commits.
         delete: {
           async after(session) {

@@ -14,7 +14,7 @@ import type { SessionRef } from "./session-lookup.server.ts";
  *
  * Every stream a player holds open — this channel, and a Game Master's reply followed as it is
  * written (game-master/live-replies.server.ts) — is kept here with the session it was opened
- * with, so that no stream outlives what allowed it (docs/decisions/041): a session signed out or
+ * with, so that no stream outlives what allowed it (docs/decisions/045): a session signed out or
  * revoked ends its own streams, a disabled account or a password reset all of the player's, on
  * every instance (announced through the database like the changes); and a stream ends when its
  * session expires.

@@ -2,6 +2,7 @@ import type { MessageRole } from "#app/lib/constants.ts";
 import type { ErrorCode } from "#app/lib/error-codes.ts";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
 import { chosenAction } from "#app/lib/story-choices.ts";
+import { opensStory } from "#app/lib/turn-cost.ts";
 import { refusalReaction } from "./story-refusals.ts";
 import { isPending, latestAction, latestChoices, latestReply } from "./story-selectors.ts";
 import type { CallKind, ChatMessage, ReplyStream, StoryAction, StoryCall, StoryScreenState } from "./story-state.ts";
@@ -43,7 +44,12 @@ export function callReducer(state: StoryScreenState, action: CallAction): StoryS
       if (!state.storyId || isPending(state)) return state;
       return startCall(state, action.kind, state.exchanges);
     case "announced":
-      return withOpenCall(state, action.callId, () => ({ ...state, storyId: action.turn.storyId }));
+      // The server says what it charged: an opening it charged for means the free openings are used up.
+      return withOpenCall(state, action.callId, () => ({
+        ...state,
+        storyId: action.turn.storyId,
+        freeOpeningAvailable: opensStory(action.turn) ? action.turn.charged === 0 : state.freeOpeningAvailable,
+      }));
     case "token":
       return withOpenCall(state, action.callId, (call) => {
         if (!call.reply) return state;

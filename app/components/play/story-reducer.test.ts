@@ -42,6 +42,19 @@ describe("a turn", () => {
     expect(sent.follows).toBe(1);
   });
 
+  it("prices the next opening as the server charged this one", () => {
+    const { sent, callId } = sending(0);
+    const charged = reduce(sent, { type: "announced", callId, turn: announcement({ exchange: 1, charged: 1 }) });
+    expect(charged.freeOpeningAvailable).toBe(false);
+    const free = reduce(sent, { type: "announced", callId, turn: announcement({ exchange: 1, charged: 0 }) });
+    expect(free.freeOpeningAvailable).toBe(true);
+    // A later exchange's charge says nothing about the free openings.
+    const later = sending(3);
+    expect(
+      reduce(later.sent, { type: "announced", callId: later.callId, turn: announcement({ exchange: 4, charged: 1 }) }).freeOpeningAvailable,
+    ).toBe(true);
+  });
+
   it("ignores an empty composer, and a second send while the first is written", () => {
     const blank = reduce(initialStoryState(storyView(2)), { type: "draftChanged", text: "   " });
     expect(reduce(blank, { type: "submitted", at: AT })).toBe(blank);
