@@ -55,7 +55,8 @@ export function readFunctionFiles(): FunctionFile[] {
  * live definition of each function is its file, whatever a migration once wrote. Like Flyway's
  * repeatable migrations, on every start, after the numbered migrations and under the same lock
  * (connectDatabase). A numbered migration keeps what a file cannot do: tables, triggers, and the
- * `DROP FUNCTION` a changed signature needs before its file creates the new one.
+ * `DROP FUNCTION` a changed signature needs before its file creates the new one — `IF EXISTS` for a
+ * signature only a file ever made, which a database migrated from empty does not have yet.
  */
 export async function applyFunctions(db: Database) {
   const files = readFunctionFiles();

@@ -273,6 +273,7 @@ describe("a stored story read for the model's context as a turn begins", () => {
         message: "the next move",
         leaseSeconds: 30,
         chatLimit: { name: "chat", limit: 100, windowMs: 60_000 },
+        failedReplyLimit: { name: "failed_reply", limit: 100, windowMs: 60_000 },
         clientAddress: "127.0.0.1",
         freeOpenings: { perMinute: 100, perDay: 100, perAddressPerDay: 100, beforeConfirmation: 100 },
         ...read,

@@ -193,6 +193,28 @@ describe("a reply with nothing to read (issue 31)", () => {
     expect(await failedReplies()).toBe(2);
     expect(await balanceAndLedger(player)).toEqual({ balance: before.balance - 1, ledger: before.ledger - 1 });
   });
+
+  it("past the limit, refuses the player's next call with 429 and Retry-After before the model is asked, spending nothing", async () => {
+    const { player } = await playing();
+    for (let reply = 0; reply < FAILED_REPLY_LIMIT.limit; reply += 1) {
+      expect(await turn(player, `I stay silent ${reply}.`, replyWithState("", { Favour: 99 }))).toMatchObject({ done: true, text: "" });
+    }
+    const before = await balanceAndLedger(player);
+    const asked = model.requests.length;
+    const refused = await postChat(server, player, { message: "I try once more.", game_slug: STATE_GAME });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await refused.json()) as { code: string; error: string }).toMatchObject({
+      code: "rate_limited",
+      error: expect.stringContaining("came back with nothing to read"),
+    });
+    expect(model.requests.length).toBe(asked);
+    expect(await balanceAndLedger(player)).toEqual(before);
+
+    // Another player is not held back.
+    const other = await playing();
+    expect(await turn(other.player, "I speak.", replyWithState("Ilse listens.", { Favour: 71 }))).toMatchObject({ done: true });
+  });
 });
 
 describe("the state of the story on screen", () => {

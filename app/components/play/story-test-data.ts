@@ -41,7 +41,18 @@ export function storyView(exchanges: number, overrides: Partial<StoryView> = {})
 }
 
 export function announcement(overrides: Partial<TurnAnnouncement> = {}): TurnAnnouncement {
-  return { storyId: STORY_ID, kind: "turn", exchange: 1, messageId: 1, replyId: 2, version: 1, versions: 1, replySoFar: "", charged: 0, ...overrides };
+  return {
+    storyId: STORY_ID,
+    kind: "turn",
+    exchange: 1,
+    messageId: 1,
+    replyId: 2,
+    version: 1,
+    versions: 1,
+    replySoFar: "",
+    charged: 0,
+    ...overrides,
+  };
 }
 
 export function reduce(state: StoryScreenState, ...actions: StoryAction[]) {

@@ -7,7 +7,10 @@
 -- p_story_id names the story (a story control, or a turn that names it; with p_game_slug too, the
 -- story must be of that game); without it, the player's latest story of p_game_slug, begun if
 -- there is none. Outcomes: 'rate_limited' (p_chat_key over p_chat_limit in its window, reported
--- with its counter: limit_count, limit_window_started_at), 'game_missing' (no such active game),
+-- with its counter: limit_count, limit_window_started_at), 'failed_replies_limited' (the player's
+-- replies that came back with nothing to read, counted under p_failed_reply_key when refunded,
+-- reached p_failed_reply_limit in their window: read here, never counted on the way to the model),
+-- 'game_missing' (no such active game),
 -- 'missing' (no such story of this player), then begin_story_operation's: 'busy', 'stale',
 -- 'lost', 'insufficient' (with the free openings' allowance used up, if any) or 'started'. A
 -- started call answers its story, its operation, what it was charged, its context (story_context's)
@@ -16,6 +19,7 @@ CREATE OR REPLACE FUNCTION begin_turn(
   p_user_id text, p_game_slug text, p_story_id uuid, p_turn_id uuid, p_kind text, p_exchange integer, p_message text,
   p_cost integer, p_lease_seconds integer,
   p_now bigint, p_window_ms integer, p_chat_key text, p_chat_limit integer,
+  p_failed_reply_key text, p_failed_reply_limit integer, p_failed_reply_window_ms integer,
   p_free_opening_cost integer, p_client_address text,
   p_free_openings_per_minute integer, p_free_openings_per_day integer, p_free_openings_per_address_per_day integer,
   p_free_openings_before_confirmation integer,
@@ -37,6 +41,15 @@ BEGIN
   SELECT * INTO counter FROM consume_rate_limit(p_chat_key, p_now, p_window_ms);
   IF counter.count > p_chat_limit THEN
     outcome := 'rate_limited';
+    limit_count := counter.count;
+    limit_window_started_at := counter.window_started_at;
+    RETURN NEXT;
+    RETURN;
+  END IF;
+  SELECT r.count, r.last_request AS window_started_at INTO counter FROM rate_limit AS r
+    WHERE r.key = p_failed_reply_key AND r.last_request > p_now - p_failed_reply_window_ms;
+  IF FOUND AND counter.count >= p_failed_reply_limit THEN
+    outcome := 'failed_replies_limited';
     limit_count := counter.count;
     limit_window_started_at := counter.window_started_at;
     RETURN NEXT;

@@ -6,12 +6,13 @@
 -- better-auth's daily renewal, or expired, which better-auth must write; the caller reads it
 -- through better-auth and calls begin_turn itself); 'email_not_confirmed' (p_require_verified and
 -- the address is not). The chat limit's key is p_chat_limit_name with the user's id, as
--- rateLimitKey makes it.
+-- rateLimitKey makes it, and the failed replies' p_failed_reply_limit_name with it.
 CREATE OR REPLACE FUNCTION begin_turn_for_session(
   p_token text, p_renew_at timestamptz, p_require_verified boolean,
   p_game_slug text, p_story_id uuid, p_turn_id uuid, p_kind text, p_exchange integer, p_message text,
   p_cost integer, p_lease_seconds integer,
   p_now bigint, p_window_ms integer, p_chat_limit_name text, p_chat_limit integer,
+  p_failed_reply_limit_name text, p_failed_reply_limit integer, p_failed_reply_window_ms integer,
   p_free_opening_cost integer, p_client_address text,
   p_free_openings_per_minute integer, p_free_openings_per_day integer, p_free_openings_per_address_per_day integer,
   p_free_openings_before_confirmation integer,
@@ -45,6 +46,7 @@ BEGIN
   END IF;
   RETURN QUERY SELECT * FROM begin_turn(caller.id, p_game_slug, p_story_id, p_turn_id, p_kind, p_exchange, p_message, p_cost, p_lease_seconds,
       p_now, p_window_ms, p_chat_limit_name || ':' || caller.id, p_chat_limit,
+      p_failed_reply_limit_name || ':' || caller.id, p_failed_reply_limit, p_failed_reply_window_ms,
       p_free_opening_cost, p_client_address, p_free_openings_per_minute, p_free_openings_per_day, p_free_openings_per_address_per_day,
       p_free_openings_before_confirmation, p_max_exchanges, p_max_characters);
 END;

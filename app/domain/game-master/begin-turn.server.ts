@@ -34,6 +34,8 @@ export interface BeginTurnRequest {
   message?: string;
   leaseSeconds: number;
   chatLimit: RateLimitRule;
+  /** Replies refunded for having nothing to read (counted when refunded): at its limit, the player waits. */
+  failedReplyLimit: RateLimitRule;
   /** Where the call comes from, for the free openings counted per address. */
   clientAddress: string;
   freeOpenings: FreeOpeningRules;
@@ -77,7 +79,7 @@ export type FreeOpeningsUsedUp = "unconfirmed" | "day" | "address" | "minute";
 
 export type BeginTurnOutcome =
   | BegunTurn
-  | { outcome: "rate_limited"; limit: RateLimitResult }
+  | { outcome: "rate_limited" | "failed_replies_limited"; limit: RateLimitResult }
   /** Not paid for: `freeOpenings` says which allowance was used up when the call would have been a free opening. */
   | { outcome: "insufficient"; freeOpenings: { usedUp: FreeOpeningsUsedUp; retryAt: Date | null } | null }
   | { outcome: "game_missing" | "missing" | "busy" | "stale" | "lost" }
@@ -117,6 +119,7 @@ const beginTurnQuery = preparedQuery((database) => {
     .from(
       sql`begin_turn(${p("userId")}, ${p("gameSlug")}, ${p("storyId")}::uuid, ${p("turnId")}::uuid, ${p("kind")}, ${p("exchange")}::int, ${p("message")},
         ${p("cost")}::int, ${p("leaseSeconds")}::int, ${p("now")}::bigint, ${p("windowMs")}::int, ${p("chatKey")}, ${p("chatLimit")}::int,
+        ${p("failedReplyKey")}, ${p("failedReplyLimit")}::int, ${p("failedReplyWindowMs")}::int,
         ${p("freeOpeningCost")}::int, ${p("clientAddress")}, ${p("freeOpeningsPerMinute")}::int, ${p("freeOpeningsPerDay")}::int,
         ${p("freeOpeningsPerAddressPerDay")}::int, ${p("freeOpeningsBeforeConfirmation")}::int, ${p("maxExchanges")}::int, ${p("maxCharacters")}::int)`,
     )
@@ -131,6 +134,7 @@ const beginTurnForSessionQuery = preparedQuery((database) => {
       sql`begin_turn_for_session(${p("sessionToken")}, ${p("renewalDueUntil")}::timestamptz, ${p("requireVerified")}::boolean,
         ${p("gameSlug")}, ${p("storyId")}::uuid, ${p("turnId")}::uuid, ${p("kind")}, ${p("exchange")}::int, ${p("message")},
         ${p("cost")}::int, ${p("leaseSeconds")}::int, ${p("now")}::bigint, ${p("windowMs")}::int, ${p("chatLimitName")}, ${p("chatLimit")}::int,
+        ${p("failedReplyLimitName")}, ${p("failedReplyLimit")}::int, ${p("failedReplyWindowMs")}::int,
         ${p("freeOpeningCost")}::int, ${p("clientAddress")}, ${p("freeOpeningsPerMinute")}::int, ${p("freeOpeningsPerDay")}::int,
         ${p("freeOpeningsPerAddressPerDay")}::int, ${p("freeOpeningsBeforeConfirmation")}::int, ${p("maxExchanges")}::int, ${p("maxCharacters")}::int)`,
     )
@@ -138,7 +142,7 @@ const beginTurnForSessionQuery = preparedQuery((database) => {
 });
 
 function executeBeginTurn({ caller, ...request }: BeginTurnRequest, now: number) {
-  const { chatLimit, freeOpenings } = request;
+  const { chatLimit, failedReplyLimit, freeOpenings } = request;
   // The one pricing rule's answers; the database applies the one that fits the exchange it finds.
   const prices = turnPrices(request.kind);
   const parameters = {
@@ -154,6 +158,8 @@ function executeBeginTurn({ caller, ...request }: BeginTurnRequest, now: number)
     now,
     windowMs: chatLimit.windowMs,
     chatLimit: chatLimit.limit,
+    failedReplyLimit: failedReplyLimit.limit,
+    failedReplyWindowMs: failedReplyLimit.windowMs,
     clientAddress: addressSubject(request.clientAddress),
     freeOpeningsPerMinute: freeOpenings.perMinute,
     freeOpeningsPerDay: freeOpenings.perDay,
@@ -163,27 +169,41 @@ function executeBeginTurn({ caller, ...request }: BeginTurnRequest, now: number)
     maxCharacters: request.maxCharacters,
   };
   if ("userId" in caller) {
-    return beginTurnQuery().execute({ ...parameters, userId: caller.userId, chatKey: rateLimitKey(chatLimit, caller.userId) });
+    return beginTurnQuery().execute({
+      ...parameters,
+      userId: caller.userId,
+      chatKey: rateLimitKey(chatLimit, caller.userId),
+      failedReplyKey: rateLimitKey(failedReplyLimit, caller.userId),
+    });
   }
-  // begin_turn_for_session makes the limit's key from its name as rateLimitKey does.
+  // begin_turn_for_session makes the limits' keys from their names as rateLimitKey does.
   return beginTurnForSessionQuery().execute({
     ...parameters,
     sessionToken: caller.sessionToken,
     renewalDueUntil: caller.renewalDueUntil.toISOString(),
     requireVerified: caller.requireVerified,
     chatLimitName: chatLimit.name,
+    failedReplyLimitName: failedReplyLimit.name,
   });
 }
 
 export async function beginTurn(request: BeginTurnRequest): Promise<BeginTurnOutcome> {
-  const { chatLimit, now = Date.now() } = request;
+  const { chatLimit, failedReplyLimit, now = Date.now() } = request;
   const [row] = await executeBeginTurn(request, now);
   if (!row) throw new Error("begin_turn returned nothing.");
   switch (row.outcome) {
     case "rate_limited":
+    case "failed_replies_limited":
       return {
         outcome: row.outcome,
-        limit: rateLimitResult(chatLimit, { count: row.limitCount ?? 0, windowStartedAt: row.limitWindowStartedAt }, now),
+        limit: rateLimitResult(
+          row.outcome === "rate_limited" ? chatLimit : failedReplyLimit,
+          {
+            count: row.limitCount ?? 0,
+            windowStartedAt: row.limitWindowStartedAt,
+          },
+          now,
+        ),
       };
     case "insufficient":
       return {

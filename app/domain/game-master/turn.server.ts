@@ -96,8 +96,8 @@ function finishCall(storyId: string, turnId: string, text: string, restoreVersio
  * Replies a player may cause in a window that the model finished with nothing to read — only a
  * state block, an unclosed one, or no text — each refunded like any failed call (issue 31): the
  * player steers the model there as much as the model goes there alone. Counted per player when
- * such a reply is refunded, never on the way to the model; refusing a player over it belongs in
- * begin_turn, the one round trip before the model (not yet done there: issue 31, item 9).
+ * such a reply is refunded, never on the way to the model; a player at the limit is refused by
+ * begin_turn (app/db/functions/begin_turn.sql), in the one round trip before the model.
  */
 export const FAILED_REPLY_LIMIT: RateLimitRule = { name: "failed_reply", limit: 5, windowMs: 10 * 60_000 };
 
@@ -226,6 +226,7 @@ async function beginCall(request: StoryCallRequest, release: () => void): Promis
       message: "message" in call ? call.message : undefined,
       leaseSeconds: TURN_LEASE_SECONDS,
       chatLimit: { name: "chat", limit: config.CHAT_TURNS_PER_MINUTE, windowMs: 60_000 },
+      failedReplyLimit: FAILED_REPLY_LIMIT,
       clientAddress: request.clientAddress,
       freeOpenings,
       ...storyReadLimits(config.AI_CONTEXT_TOKENS),
@@ -240,6 +241,12 @@ async function beginCall(request: StoryCallRequest, release: () => void): Promis
         begun.limit,
         () =>
           `You are sending messages faster than the Game Master can answer: at most ${config.CHAT_TURNS_PER_MINUTE} a minute. Please wait a moment.`,
+      );
+    case "failed_replies_limited":
+      throw rateLimitedError(
+        begun.limit,
+        (wait) =>
+          `The Game Master's last ${FAILED_REPLY_LIMIT.limit} replies to you came back with nothing to read (your credits were refunded). Please try again in ${wait}, perhaps with a different message.`,
       );
     case "game_missing":
       throw new NotFoundError(PLAY_TOASTS.gameNotFound.description);
