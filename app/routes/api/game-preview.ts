@@ -22,8 +22,7 @@ const gamePreview = apiRoute({
   POST: endpoint({
     access: "public",
     body: bodySchema,
-    handler: ({ request, body }) =>
-      previewOpeningScene({ gameSlug: body.game_slug, action: body.message, visitor: clientAddress(request), abortSignal: request.signal }),
+    handler: ({ request, body }) => previewOpeningScene({ gameSlug: body.game_slug, action: body.message, visitor: clientAddress(request) }),
   }),
 });
 
