@@ -2,14 +2,9 @@
 -- credits in the same statement that creates the user: a profile and a `signup_bonus` ledger row
 -- keyed by the user id, so the grant exists exactly once. The amount is STARTER_CREDITS in
 -- app/lib/constants.ts; a test keeps the two equal.
-CREATE OR REPLACE FUNCTION grant_signup_bonus() RETURNS trigger AS $$
-BEGIN
-  INSERT INTO profiles (user_id, credits) VALUES (NEW.id, 20);
-  INSERT INTO credit_ledger (user_id, delta, balance_after, reason, reference)
-    VALUES (NEW.id, 20, 20, 'signup_bonus', NEW.id);
-  RETURN NEW;
-END;
-$$ LANGUAGE plpgsql;
+-- The body this migration wrote is history (git has it); the function's live definition is
+-- app/db/functions/grant_signup_bonus.sql, applied after the migrations. Declared here so what follows can use it.
+CREATE OR REPLACE FUNCTION grant_signup_bonus() RETURNS trigger AS $$ BEGIN RETURN NULL; END; $$ LANGUAGE plpgsql;
 --> statement-breakpoint
 CREATE TRIGGER user_signup_bonus
 AFTER INSERT ON "user"

@@ -9,6 +9,8 @@
 -- calls begin_turn itself); 'email_not_confirmed' (p_require_verified and the address is not).
 -- The rate limits' keys are p_chat_limit_name and p_opening_limit_name with the user's id, as
 -- rateLimitKey makes them.
+-- The body this migration wrote is history (git has it); the function's live definition is
+-- app/db/functions/begin_turn_for_session.sql, applied after the migrations. Declared here so what follows can use it.
 CREATE FUNCTION begin_turn_for_session(
   p_token text, p_renew_at timestamptz, p_require_verified boolean,
   p_game_slug text, p_story_id uuid, p_turn_id uuid, p_kind text, p_exchange integer, p_message text,
@@ -20,30 +22,4 @@ CREATE FUNCTION begin_turn_for_session(
   story_id uuid, game_slug text, exchanges integer, pinned_facts text, author_note text, summary text, summary_through integer,
   message_id bigint, reply_id bigint, exchange integer, version integer, versions integer, previous_version integer,
   player_text text, reply_so_far text, opening text, recent text, state jsonb
-) AS $$
-DECLARE
-  caller record;
-BEGIN
-  SELECT u.id, u.email_verified, s.expires_at INTO caller
-    FROM session AS s JOIN "user" AS u ON u.id = s.user_id
-    WHERE s.token = p_token AND u.disabled_at IS NULL;
-  IF NOT FOUND THEN
-    outcome := 'no_session';
-    RETURN NEXT;
-    RETURN;
-  END IF;
-  IF caller.expires_at <= p_renew_at THEN
-    outcome := 'session_renewal';
-    RETURN NEXT;
-    RETURN;
-  END IF;
-  IF p_require_verified AND NOT caller.email_verified THEN
-    outcome := 'email_not_confirmed';
-    RETURN NEXT;
-    RETURN;
-  END IF;
-  RETURN QUERY SELECT * FROM begin_turn(caller.id, p_game_slug, p_story_id, p_turn_id, p_kind, p_exchange, p_message, p_cost, p_lease_seconds,
-      p_now, p_window_ms, p_chat_limit_name || ':' || caller.id, p_chat_limit, p_opening_limit_name || ':' || caller.id, p_opening_limit,
-      p_max_exchanges, p_max_characters);
-END;
-$$ LANGUAGE plpgsql;
+) AS $$ BEGIN END; $$ LANGUAGE plpgsql;
