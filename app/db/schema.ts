@@ -31,6 +31,7 @@ import {
   STORY_OPERATIONS,
   USER_ROLES,
 } from "../lib/constants.ts";
+import { BAD_REPLY_REASONS, REPLY_RATINGS } from "../lib/reply-ratings.ts";
 import type { TrackedStat } from "../lib/tracked-stats.ts";
 
 /** `column IN ('a', 'b')` for a CHECK constraint built from one of our constant lists. */
@@ -340,6 +341,12 @@ export const gameMessages = pgTable(
     removedByTurn: uuid("removed_by_turn"),
     /** A reply's story state after it (every tracked stat's value), in a game that tracks stats. */
     state: jsonb("state"),
+    /**
+     * The model that wrote a reply (of its chosen version), as configured then: AI_PROVIDER and the
+     * model's id. Null for a player's message and for replies written before models were recorded.
+     */
+    modelProvider: text("model_provider"),
+    model: text("model"),
     /** Find in story: the message's words, kept by the database as the content changes. */
     searchVector: tsvector("search_vector").generatedAlwaysAs(sql`to_tsvector('english', "content")`),
     /**
@@ -389,9 +396,46 @@ export const replyVersions = pgTable(
     content: text("content").notNull(),
     /** The story state this version leaves (see game_messages.state). */
     state: jsonb("state"),
+    /** The model that wrote this version (see game_messages.model). */
+    modelProvider: text("model_provider"),
+    model: text("model"),
     createdAt: createdAt(),
   },
   (table) => [primaryKey({ columns: [table.messageId, table.version] })],
+);
+
+/**
+ * A player's Good reply / Bad reply on one version of a reply (app/domain/reply-ratings.server.ts):
+ * one per player and version, replaced when changed and deleted when cleared. The model that
+ * wrote the version is copied here when it is rated, so the admin overview groups by model
+ * without reading the versions. A rating of a reply that later left the story (undone, edited
+ * away) stays, and is not counted.
+ */
+export const replyRatings = pgTable(
+  "reply_ratings",
+  {
+    messageId: bigint("message_id", { mode: "number" })
+      .notNull()
+      .references(() => gameMessages.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    rating: text("rating", { enum: REPLY_RATINGS }).notNull(),
+    /** What was wrong, if the player said: only with "bad". */
+    reason: text("reason", { enum: BAD_REPLY_REASONS }),
+    modelProvider: text("model_provider"),
+    model: text("model"),
+    /** When the player last set it: the admin overview counts a rating on this day. */
+    ratedAt: timestamp("rated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.messageId, table.version, table.userId] }),
+    check("reply_ratings_rating_check", oneOf("rating", REPLY_RATINGS)),
+    check("reply_ratings_reason_check", sql`"reason" IS NULL OR ("rating" = 'bad' AND ${oneOf("reason", BAD_REPLY_REASONS)})`),
+    index("reply_ratings_rated_idx").on(table.ratedAt),
+    index("reply_ratings_user_idx").on(table.userId),
+  ],
 );
 
 /**

@@ -1,6 +1,6 @@
 import { and, asc, between, desc, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
-import { gameMessages } from "../db/schema.ts";
+import { gameMessages, replyRatings } from "../db/schema.ts";
 import type { MessageRole } from "../lib/constants.ts";
 import { MATCH_END, MATCH_START, type StoryMessageView } from "../lib/story-view.ts";
 import { ConflictError } from "./errors.server.ts";
@@ -40,14 +40,23 @@ function liveStory(storyId: string) {
 /** In story order: by exchange, and a player's message ('user') before its reply ('assistant'). */
 const storyOrder = [asc(gameMessages.exchange), desc(gameMessages.role)];
 
-/** The messages of exchanges first…last (inclusive), in story order. */
+/** The messages of exchanges first…last (inclusive), in story order, each reply with its player's rating of the version shown. */
 export async function storyMessagesBetween(storyId: string, first: number, last: number): Promise<StoryMessage[]> {
   if (last < first) return [];
-  return db()
-    .select(columns)
+  const rows = await db()
+    .select({ ...columns, rating: replyRatings.rating, reason: replyRatings.reason })
     .from(gameMessages)
+    .leftJoin(
+      replyRatings,
+      and(
+        eq(replyRatings.messageId, gameMessages.id),
+        eq(replyRatings.version, gameMessages.version),
+        eq(replyRatings.userId, gameMessages.userId),
+      ),
+    )
     .where(and(liveStory(storyId), between(gameMessages.exchange, first, last)))
     .orderBy(...storyOrder);
+  return rows.map(({ rating, reason, ...message }) => ({ ...message, rating: rating ? { rating, reason } : null }));
 }
 
 /** The newest `count` exchanges of a story. */

@@ -21,6 +21,7 @@ const STATUS: Record<ErrorCode, number> = {
   conflict: 409,
   story_busy: 409,
   story_changed: 409,
+  reply_not_ratable: 409,
   payment_not_completed: 409,
   length_required: 411,
   payload_too_large: 413,

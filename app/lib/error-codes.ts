@@ -20,6 +20,8 @@ export const ERROR_CODES = [
   "conflict",
   "story_busy",
   "story_changed",
+  /** A reply that cannot be rated: lost before any of it was written. */
+  "reply_not_ratable",
   "insufficient_credits",
   /** A story's free opening (app/lib/turn-cost.ts) is used up, for today or until the email address is confirmed, and the player cannot pay. */
   "free_openings_used",

@@ -1,4 +1,5 @@
 import type { MessageRole, MessageStatus, StoryOperation } from "./constants.ts";
+import type { ReplyRatingView } from "./reply-ratings.ts";
 import type { StoryState, TrackedStat } from "./tracked-stats.ts";
 
 /**
@@ -19,6 +20,8 @@ export interface StoryMessageView {
   versions: number;
   /** ISO time. */
   createdAt: string;
+  /** A reply's rating by its player (Good reply / Bad reply), of the version shown; null or absent when not rated. */
+  rating?: ReplyRatingView | null;
 }
 
 /** The first event of a reply's stream: which reply it is, so a page can place it before any text arrives. */

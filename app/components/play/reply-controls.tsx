@@ -1,6 +1,7 @@
 import { ChevronLeft, ChevronRight, FastForward, Pencil, RefreshCw, Undo2 } from "lucide-react";
 import { useId } from "react";
 import { creditsInWords } from "#app/lib/site.ts";
+import { ReplyRating } from "./reply-rating.tsx";
 import { useStory } from "./story-provider.tsx";
 import { controlsFor, priceOf } from "./story-selectors.ts";
 import type { ChatMessage } from "./story-state.ts";
@@ -111,8 +112,18 @@ function UndoControl({ what }: { what: string }) {
   return <ControlButton label="Undo" description={what} icon={<Undo2 aria-hidden />} onClick={() => void client.undo()} />;
 }
 
-/** The story controls under a message of the latest exchange, each saying what it costs. */
+/** What is under a message: the story controls on the latest exchange, and a reply's rating on each. */
 export function ReplyControls({ message }: { message: ChatMessage }) {
+  return (
+    <>
+      <StoryControls message={message} />
+      <ReplyRating message={message} />
+    </>
+  );
+}
+
+/** The story controls under a message of the latest exchange, each saying what it costs. */
+function StoryControls({ message }: { message: ChatMessage }) {
   const { state, dispatch } = useStory();
   const controls = controlsFor(state, message);
   if (!controls) return null;

@@ -107,7 +107,8 @@ BEGIN
   ELSIF p_kind = 'retry' THEN
     v_previous_version := reply.version;
     IF reply.versions = 1 THEN
-      INSERT INTO reply_versions (message_id, version, content, state) VALUES (reply.id, 1, reply.content, reply.state);
+      INSERT INTO reply_versions (message_id, version, content, state, model_provider, model)
+        VALUES (reply.id, 1, reply.content, reply.state, reply.model_provider, reply.model);
     END IF;
     INSERT INTO reply_versions (message_id, version, content) VALUES (reply.id, reply.versions + 1, '');
     UPDATE game_messages SET versions = versions + 1, version = versions + 1, content = '', status = 'streaming'

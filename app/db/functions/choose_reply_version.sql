@@ -28,7 +28,8 @@ BEGIN
     RETURN;
   END IF;
   IF p_version <> reply.version THEN
-    UPDATE game_messages AS m SET version = p_version, content = v.content, state = v.state
+    UPDATE game_messages AS m SET version = p_version, content = v.content, state = v.state,
+        model_provider = v.model_provider, model = v.model
       FROM reply_versions AS v WHERE m.id = reply.id AND v.message_id = reply.id AND v.version = p_version;
   END IF;
   UPDATE stories SET revision = revision + 1, updated_at = now() WHERE id = p_story_id RETURNING revision INTO v_revision;

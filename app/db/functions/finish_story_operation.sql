@@ -3,7 +3,8 @@
 -- the reply left (NULL keeps the state as it was). Empty, the call is undone and its credit
 -- refunded under the reference it was paid with; p_restore_version is the version a failed retry
 -- returns to. Only the call still in flight is finished: a second finish of the same call is
--- 'settled'.
+-- 'settled'. p_model_provider and p_model name the model that wrote p_text (AI_PROVIDER and its
+-- model's id), stored with the reply.
 --
 -- Turn leases (docs/decisions/030): a turn in flight belongs to the instance writing its reply,
 -- which renews the lease of all its turns every few seconds; a turn whose lease ran out (its
@@ -11,7 +12,10 @@
 -- a page that reads it. Finished so, a turn or an edit does not disappear as a failed call does:
 -- the player's message stays in the story, its reply is marked 'interrupted' (its text died with
 -- the instance), and the credit is refunded. A retry or a continue goes back to the reply as it was.
-CREATE OR REPLACE FUNCTION finish_story_operation(p_story_id uuid, p_turn_id uuid, p_text text, p_restore_version integer, p_state jsonb)
+CREATE OR REPLACE FUNCTION finish_story_operation(
+  p_story_id uuid, p_turn_id uuid, p_text text, p_restore_version integer, p_state jsonb,
+  p_model_provider text DEFAULT NULL, p_model text DEFAULT NULL
+)
 RETURNS TABLE (outcome text, refunded integer, revision integer) AS $$
 #variable_conflict use_column
 DECLARE
@@ -34,10 +38,11 @@ BEGIN
 
   IF p_text <> '' THEN
     UPDATE game_messages SET content = CASE WHEN story.active_turn_kind = 'continue' THEN content || p_text ELSE p_text END, status = 'complete',
-        state = coalesce(p_state, state)
+        state = coalesce(p_state, state), model_provider = p_model_provider, model = p_model
       WHERE id = reply.id RETURNING * INTO reply;
     IF reply.versions > 1 THEN
-      UPDATE reply_versions SET content = reply.content, state = reply.state WHERE message_id = reply.id AND version = reply.version;
+      UPDATE reply_versions SET content = reply.content, state = reply.state, model_provider = reply.model_provider, model = reply.model
+        WHERE message_id = reply.id AND version = reply.version;
     END IF;
     v_outcome := 'stored';
   ELSE
@@ -63,7 +68,8 @@ BEGIN
     ELSIF story.active_turn_kind = 'retry' THEN
       DELETE FROM reply_versions WHERE message_id = reply.id AND version = reply.versions;
       v_version := least(greatest(coalesce(p_restore_version, reply.versions - 1), 1), reply.versions - 1);
-      UPDATE game_messages AS m SET versions = m.versions - 1, version = v_version, status = 'complete', content = v.content, state = v.state
+      UPDATE game_messages AS m SET versions = m.versions - 1, version = v_version, status = 'complete', content = v.content, state = v.state,
+          model_provider = v.model_provider, model = v.model
         FROM reply_versions AS v WHERE m.id = reply.id AND v.message_id = reply.id AND v.version = v_version;
       IF reply.versions - 1 = 1 THEN
         DELETE FROM reply_versions WHERE message_id = reply.id;

@@ -37,6 +37,16 @@ export function gameMasterModel(): LanguageModelV4 {
   return current;
 }
 
+/** Which model writes the replies, as stored with each one: the provider configured and the model's id. */
+export interface ModelName {
+  provider: GameMasterProvider;
+  model: string;
+}
+
+export function gameMasterModelName(): ModelName {
+  return { provider: env().AI_PROVIDER, model: gameMasterModel().modelId };
+}
+
 export function isOfflineStoryteller(): boolean {
   return env().AI_PROVIDER === "offline";
 }

@@ -26,7 +26,7 @@ import { loadStoryBrief, type PlayableStory } from "./game-source.server.ts";
 import type { EventSource } from "../../lib/event-source.server.ts";
 import type { TurnAnnouncement } from "../../lib/story-view.ts";
 import { closeLiveReply, DONE_LINE, eventLine, openLiveReply } from "./live-replies.server.ts";
-import { gameMasterModel } from "./model.server.ts";
+import { gameMasterModel, gameMasterModelName, type ModelName } from "./model.server.ts";
 import { storyReadLimits } from "./tokens.server.ts";
 import { streamReply } from "./reply-stream.server.ts";
 import { holdTurnLease } from "./turn-leases.server.ts";
@@ -79,15 +79,32 @@ const finishCallQuery = preparedQuery((database) => {
   return database
     .select({ outcome: sql<"stored" | "reverted" | "interrupted" | "settled">`outcome` })
     .from(
-      sql`finish_story_operation(${p("storyId")}::uuid, ${p("turnId")}::uuid, ${p("text")}, ${p("restoreVersion")}::int, ${p("state")}::jsonb)`,
+      sql`finish_story_operation(${p("storyId")}::uuid, ${p("turnId")}::uuid, ${p("text")}, ${p("restoreVersion")}::int, ${p("state")}::jsonb, ${p("modelProvider")}, ${p("model")})`,
     )
     .prepare("finish_call");
 });
 
-/** Finishes a call: its reply and the story state it left stored, or, with no text, the call undone. */
-function finishCall(storyId: string, turnId: string, text: string, restoreVersion: number | null, state: StoryState | null = null) {
+/**
+ * Finishes a call: its reply stored with the story state it left and the model that wrote it, or,
+ * with no text, the call undone.
+ */
+function finishCall(
+  storyId: string,
+  turnId: string,
+  text: string,
+  restoreVersion: number | null,
+  { state = null, writtenBy = null }: { state?: StoryState | null; writtenBy?: ModelName | null } = {},
+) {
   return retryWhileDatabaseBusy(async () => {
-    const [row] = await finishCallQuery().execute({ storyId, turnId, text, restoreVersion, state: state ? JSON.stringify(state) : null });
+    const [row] = await finishCallQuery().execute({
+      storyId,
+      turnId,
+      text,
+      restoreVersion,
+      state: state ? JSON.stringify(state) : null,
+      modelProvider: writtenBy?.provider ?? null,
+      model: writtenBy?.model ?? null,
+    });
     return row?.outcome ?? "settled";
   });
 }
@@ -414,7 +431,7 @@ function startCall({
     }
 
     try {
-      const finished = await finishCall(story.id, turnId, reply, restoreVersion, state);
+      const finished = await finishCall(story.id, turnId, reply, restoreVersion, { state, writtenBy: gameMasterModelName() });
       if (finished === "settled") throw new Error("The call was settled elsewhere before its reply could be stored.");
     } catch (error) {
       // What is not in the story was not bought: the call is undone, and the player told.
