@@ -8,6 +8,9 @@ import type {
   PackageRevenue,
   PlayedGame,
   PlayersDay,
+  RatedGame,
+  RatedModel,
+  RatingsDay,
   RevenueDay,
   TurnsDay,
 } from "../lib/admin-dashboard.ts";
@@ -107,6 +110,20 @@ export async function sumUpSettledDays(range: DashboardRange): Promise<void> {
   });
 }
 
+/**
+ * The ratings set in the period (by when the player last set them) of replies still in their
+ * story: a rating of a reply undone or edited away is kept, and not counted.
+ */
+const COUNTED_RATINGS = (range: DashboardRange) => sql`(
+  select ratings.rating, ratings.rated_at, ratings.model_provider, ratings.model, replies.game_slug
+  from reply_ratings as ratings join game_messages as replies on replies.id = ratings.message_id
+  where ratings.rated_at >= ${range.startsAt}::timestamptz and replies.removed_at is null
+) as ratings`;
+
+const RATING_TOTALS = sql`
+  count(*) filter (where ratings.rating = 'good')::int as good,
+  count(*) filter (where ratings.rating = 'bad')::int as bad`;
+
 /** How many games the overview ranks, and how many failed or pending payments it lists. */
 export const MOST_PLAYED_SHOWN = 10;
 export const OPEN_PAYMENTS_SHOWN = 50;
@@ -190,6 +207,24 @@ export const dashboardQueries = {
       ) as players
       order by played.turns desc, games.title`),
 
+  // Ratings (issue 33) are few next to turns: read live, by their time, each reply by its key.
+  ratings: (range: DashboardRange) =>
+    rows<RatingsDay>(
+      daily(range, sql`select ${utcDay("ratings.rated_at")} as day, ${RATING_TOTALS} from ${COUNTED_RATINGS(range)} group by 1`, ["good", "bad"]),
+    ),
+
+  ratedGames: (range: DashboardRange) =>
+    rows<RatedGame>(sql`
+      select ratings.game_slug as slug, games.title, ${RATING_TOTALS}
+      from ${COUNTED_RATINGS(range)} join games on games.slug = ratings.game_slug
+      group by ratings.game_slug, games.title order by count(*) desc, games.title`),
+
+  ratedModels: (range: DashboardRange) =>
+    rows<RatedModel>(sql`
+      select ratings.model_provider as provider, ratings.model, ${RATING_TOTALS}
+      from ${COUNTED_RATINGS(range)}
+      group by ratings.model_provider, ratings.model order by count(*) desc, provider, model`),
+
   openPayments: (range: DashboardRange) =>
     rows<OpenPayment>(sql`
       select payments.id, "user".email, payments.package_id as "packageId", payments.amount_cents as "amountCents",
@@ -202,7 +237,7 @@ export const dashboardQueries = {
 export async function loadDashboard(days: DashboardPeriod, now = new Date()): Promise<Dashboard> {
   const range = dashboardRange(days, now);
   await sumUpSettledDays(range);
-  const [totalPlayers, players, turns, credits, revenue, packages, games, openPayments] = await Promise.all([
+  const [totalPlayers, players, turns, credits, revenue, packages, games, openPayments, ratings, ratedGames, ratedModels] = await Promise.all([
     dashboardQueries.totalPlayers(),
     dashboardQueries.players(range),
     dashboardQueries.turns(range),
@@ -211,6 +246,24 @@ export async function loadDashboard(days: DashboardPeriod, now = new Date()): Pr
     dashboardQueries.packages(range),
     dashboardQueries.games(range),
     dashboardQueries.openPayments(range),
+    dashboardQueries.ratings(range),
+    dashboardQueries.ratedGames(range),
+    dashboardQueries.ratedModels(range),
   ]);
-  return { days, from: range.from, to: range.to, totalPlayers, players, turns, credits, revenue, packages, games, openPayments };
+  return {
+    days,
+    from: range.from,
+    to: range.to,
+    totalPlayers,
+    players,
+    turns,
+    credits,
+    revenue,
+    packages,
+    games,
+    openPayments,
+    ratings,
+    ratedGames,
+    ratedModels,
+  };
 }

@@ -36,7 +36,9 @@ async function findReplyVersion({ userId, storyId, replyId, version }: RatedVers
     .select({
       status: gameMessages.status,
       versions: gameMessages.versions,
-      modelProvider: sql<string | null>`case when ${gameMessages.versions} = 1 then ${gameMessages.modelProvider} else ${replyVersions.modelProvider} end`,
+      modelProvider: sql<
+        string | null
+      >`case when ${gameMessages.versions} = 1 then ${gameMessages.modelProvider} else ${replyVersions.modelProvider} end`,
       model: sql<string | null>`case when ${gameMessages.versions} = 1 then ${gameMessages.model} else ${replyVersions.model} end`,
     })
     .from(gameMessages)
@@ -77,7 +79,5 @@ export async function clearReplyRating(target: RatedVersion): Promise<void> {
   await findReplyVersion(target);
   await db()
     .delete(replyRatings)
-    .where(
-      and(eq(replyRatings.messageId, target.replyId), eq(replyRatings.version, target.version), eq(replyRatings.userId, target.userId)),
-    );
+    .where(and(eq(replyRatings.messageId, target.replyId), eq(replyRatings.version, target.version), eq(replyRatings.userId, target.userId)));
 }

@@ -1,5 +1,7 @@
 /** The admin overview's figures, as the server computes them and the panel shows them. Safe on both sides. */
 
+import { likedShare } from "./reply-ratings.ts";
+
 export const DASHBOARD_PERIODS = [7, 30, 90] as const;
 export type DashboardPeriod = (typeof DASHBOARD_PERIODS)[number];
 export const DEFAULT_DASHBOARD_PERIOD: DashboardPeriod = 30;
@@ -50,6 +52,24 @@ export interface OpenPayment {
   createdAt: string;
 }
 
+/** Good reply / Bad reply counts (issue 33) of a day, a game or a model, counting only replies still in their story. */
+export interface RatingCounts {
+  good: number;
+  bad: number;
+}
+export interface RatingsDay extends RatingCounts {
+  day: string;
+}
+export interface RatedGame extends RatingCounts {
+  slug: string;
+  title: string;
+}
+/** Provider and model as configured when the reply was written; null for replies written before models were recorded. */
+export interface RatedModel extends RatingCounts {
+  provider: string | null;
+  model: string | null;
+}
+
 export interface Dashboard {
   days: DashboardPeriod;
   /** The first and last day of the period (UTC). */
@@ -63,6 +83,9 @@ export interface Dashboard {
   packages: PackageRevenue[];
   games: PlayedGame[];
   openPayments: OpenPayment[];
+  ratings: RatingsDay[];
+  ratedGames: RatedGame[];
+  ratedModels: RatedModel[];
 }
 
 /** The datasets the overview offers as CSV, with their columns (`GET /api/admin/dashboard/export?dataset=…`). */
@@ -74,11 +97,22 @@ export const DASHBOARD_DATASETS = {
   packages: { label: "Revenue per package", columns: ["package", "payments", "credits", "revenue_usd"] },
   games: { label: "Most played games", columns: ["game", "slug", "turns", "players"] },
   payments: { label: "Failed and pending payments", columns: ["created_at", "status", "email", "package", "amount_usd"] },
+  ratings: { label: "Reply ratings per day", columns: ["day", "good", "bad", "liked_share"] },
+  rated_games: { label: "Liked replies per game", columns: ["game", "slug", "good", "bad", "liked_share"] },
+  rated_models: { label: "Liked replies per model", columns: ["provider", "model", "good", "bad", "liked_share"] },
 } as const satisfies Record<string, { label: string; columns: readonly string[] }>;
 export type DashboardDataset = keyof typeof DASHBOARD_DATASETS;
 export const DASHBOARD_DATASET_NAMES = Object.keys(DASHBOARD_DATASETS) as DashboardDataset[];
 
 const dollars = (cents: number) => (cents / 100).toFixed(2);
+/** The liked share as a fraction with four decimals; empty where nothing was rated. */
+const share = ({ good, bad }: RatingCounts) => likedShare(good, bad)?.toFixed(4) ?? "";
+
+/** What a model is called in the overview: its id, or the offline storyteller's, or a note for replies before models were recorded. */
+export function modelLabel({ provider, model }: Pick<RatedModel, "provider" | "model">): string {
+  if (!provider) return "Not recorded";
+  return model ? `${model} (${provider})` : provider;
+}
 
 /** A dataset's rows, in its columns' order. */
 export function datasetRows(dashboard: Dashboard, dataset: DashboardDataset): (string | number)[][] {
@@ -97,6 +131,12 @@ export function datasetRows(dashboard: Dashboard, dataset: DashboardDataset): (s
       return dashboard.games.map((row) => [row.title, row.slug, row.turns, row.players]);
     case "payments":
       return dashboard.openPayments.map((row) => [row.createdAt, row.status, row.email, row.packageId, dollars(row.amountCents)]);
+    case "ratings":
+      return dashboard.ratings.map((row) => [row.day, row.good, row.bad, share(row)]);
+    case "rated_games":
+      return dashboard.ratedGames.map((row) => [row.title, row.slug, row.good, row.bad, share(row)]);
+    case "rated_models":
+      return dashboard.ratedModels.map((row) => [row.provider ?? "", row.model ?? "", row.good, row.bad, share(row)]);
   }
 }
 

@@ -1,26 +1,25 @@
-import { Coins, Download, MessageSquareText, UsersRound, Wallet } from "lucide-react";
-import type { ReactNode } from "react";
+import { Coins, MessageSquareText, UsersRound, Wallet } from "lucide-react";
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts";
-import { DASHBOARD_DATASETS, DASHBOARD_PERIODS, type Dashboard, type DashboardDataset } from "#app/lib/admin-dashboard.ts";
+import { DASHBOARD_PERIODS, type Dashboard, type DashboardDataset } from "#app/lib/admin-dashboard.ts";
 import { formatUsd } from "#app/lib/payments.ts";
 import { adminSearch } from "./admin-view.ts";
-import { DataTable } from "./data-table.tsx";
 import { LoadFailed } from "./form-controls.tsx";
+import {
+  AXIS,
+  CHART_MARGIN,
+  CHART_SIZE,
+  ChartCard,
+  COLORS,
+  csvHref,
+  dayLabel,
+  Figure,
+  number,
+  sum,
+  TableCard,
+  TOOLTIP,
+} from "./overview-cards.tsx";
+import { RatingsOverview } from "./ratings-overview.tsx";
 import { SegmentedLinks } from "./segmented-links.tsx";
-
-const COLORS = { gold: "#d8ae5e", parchmentDim: "#b9ad9c", line: "#2e2540", plum: "#a35a8c", raised: "#1c1529", parchment: "#f4ede1" };
-const number = new Intl.NumberFormat("en-US");
-const shortDay = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
-const dayLabel = (day: string) => shortDay.format(new Date(`${day}T00:00:00Z`));
-const sum = <Row,>(rows: Row[], value: (row: Row) => number) => rows.reduce((total, row) => total + value(row), 0);
-
-const AXIS = { stroke: COLORS.parchmentDim, fontSize: 12, tickLine: false, axisLine: { stroke: COLORS.line } } as const;
-const TOOLTIP = {
-  contentStyle: { background: COLORS.raised, border: `1px solid ${COLORS.line}`, borderRadius: 12, color: COLORS.parchment },
-  labelStyle: { color: COLORS.parchment },
-  cursor: { fill: "rgba(216, 174, 94, 0.08)" },
-  labelFormatter: (label: unknown) => dayLabel(String(label)),
-} as const;
 
 /** The admin overview: how the site is doing over the last 7, 30 or 90 days. */
 export function Overview({ dashboard }: { dashboard: Dashboard | null | undefined }) {
@@ -32,7 +31,7 @@ export function Overview({ dashboard }: { dashboard: Dashboard | null | undefine
   const spent = sum(dashboard.credits, (row) => row.spent);
   const revenue = sum(dashboard.revenue, (row) => row.revenueCents);
   const payments = sum(dashboard.revenue, (row) => row.payments);
-  const csv = (dataset: DashboardDataset) => `/api/admin/dashboard/export?dataset=${dataset}&days=${days}`;
+  const csv = (dataset: DashboardDataset) => csvHref(dataset, days);
 
   return (
     <section aria-labelledby="overview-heading" className="space-y-6">
@@ -173,6 +172,7 @@ export function Overview({ dashboard }: { dashboard: Dashboard | null | undefine
           empty="No turns played in this period."
         />
       </div>
+      <RatingsOverview dashboard={dashboard} />
       <TableCard
         title="Failed and pending payments"
         href={csv("payments")}
@@ -188,103 +188,6 @@ export function Overview({ dashboard }: { dashboard: Dashboard | null | undefine
         numeric={[4]}
         empty="No payment failed or waits in this period."
       />
-    </section>
-  );
-}
-
-const CHART_SIZE = { width: "100%", height: 240 };
-const CHART_MARGIN = { top: 8, right: 8, bottom: 0, left: 0 };
-
-function Figure({ icon, label, value, detail }: { icon: ReactNode; label: string; value: string; detail: string }) {
-  return (
-    <div className="rounded-[var(--radius-card)] border border-ink-line bg-ink-raised p-4 sm:p-5">
-      <dt className="flex items-center gap-2 text-sm text-parchment-dim [&_svg]:size-4 [&_svg]:text-gold">
-        {icon}
-        {label}
-      </dt>
-      <dd className="mt-2 font-display text-2xl font-bold text-parchment tabular-nums sm:text-3xl">{value}</dd>
-      <dd className="text-sm text-parchment-dim">{detail}</dd>
-    </div>
-  );
-}
-
-function CsvLink({ href, dataset }: { href: string; dataset: DashboardDataset }) {
-  return (
-    <a
-      href={href}
-      download
-      className="inline-flex items-center gap-1.5 rounded-full text-sm text-gold hover:underline"
-      aria-label={`Download ${DASHBOARD_DATASETS[dataset].label.toLowerCase()} as CSV`}
-    >
-      <Download className="size-4" aria-hidden />
-      CSV
-    </a>
-  );
-}
-
-/** A chart with its numbers behind it: a table to open for screen readers and exact figures, and a CSV. */
-function ChartCard({
-  title,
-  dataset,
-  href,
-  header,
-  rows,
-  children,
-}: {
-  title: string;
-  dataset: DashboardDataset;
-  href: string;
-  header: string[];
-  rows: string[][];
-  children: ReactNode;
-}) {
-  return (
-    <figure className="min-w-0 rounded-[var(--radius-card)] border border-ink-line bg-ink-raised p-4 sm:p-5">
-      <div className="mb-3 flex items-center justify-between gap-3">
-        <figcaption className="font-sans text-base font-semibold text-parchment">{title}</figcaption>
-        <CsvLink href={href} dataset={dataset} />
-      </div>
-      <div aria-hidden className="h-60" data-chart={dataset}>
-        {children}
-      </div>
-      <details className="mt-3 text-sm">
-        <summary className="cursor-pointer rounded-sm text-parchment-dim hover:text-parchment">Show table</summary>
-        <div className="mt-2">
-          <DataTable caption={title} header={header} rows={rows} numeric={header.map((_, index) => index).slice(1)} maxHeight="max-h-72" />
-        </div>
-      </details>
-    </figure>
-  );
-}
-
-function TableCard({
-  title,
-  dataset,
-  href,
-  header,
-  rows,
-  numeric,
-  empty,
-}: {
-  title: string;
-  dataset: DashboardDataset;
-  href: string;
-  header: string[];
-  rows: string[][];
-  numeric: readonly number[];
-  empty: string;
-}) {
-  return (
-    <section aria-label={title} className="min-w-0 rounded-[var(--radius-card)] border border-ink-line bg-ink-raised p-4 sm:p-5">
-      <div className="mb-2 flex items-center justify-between gap-3">
-        <h3 className="font-sans text-base font-semibold text-parchment">{title}</h3>
-        <CsvLink href={href} dataset={dataset} />
-      </div>
-      {rows.length > 0 ? (
-        <DataTable caption={title} header={header} rows={rows} numeric={numeric} />
-      ) : (
-        <p className="py-4 text-sm text-parchment-dim">{empty}</p>
-      )}
     </section>
   );
 }

@@ -1,13 +1,7 @@
 import { ThumbsDown, ThumbsUp, X } from "lucide-react";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { toast } from "#app/components/toast.ts";
-import {
-  BAD_REPLY_REASON_LABELS,
-  BAD_REPLY_REASONS,
-  replyRatingPath,
-  type BadReplyReason,
-  type ReplyRatingView,
-} from "#app/lib/reply-ratings.ts";
+import { BAD_REPLY_REASON_LABELS, BAD_REPLY_REASONS, replyRatingPath, type BadReplyReason, type ReplyRatingView } from "#app/lib/reply-ratings.ts";
 import { cn } from "#app/lib/utils.ts";
 import { useStory } from "./story-provider.tsx";
 import type { ChatMessage } from "./story-state.ts";
