@@ -13,6 +13,7 @@ import { Button } from "./components/ui/button.tsx";
 import { onToastRequested } from "./components/toast.ts";
 import { getSessionUser } from "./domain/auth.server.ts";
 import { getBalance } from "./domain/credits.server.ts";
+import { demoMailboxOpen } from "./domain/mail.server.ts";
 import { env } from "./env.server.ts";
 import { edgeMiddleware } from "./http/edge.server.ts";
 import type { RootData } from "./lib/site.ts";
@@ -32,6 +33,7 @@ export async function loader({ request }: Route.LoaderArgs): Promise<RootData> {
   return {
     site: { name: config.SITE_NAME, supportEmail: config.SUPPORT_EMAIL, publicUrl: config.PUBLIC_URL },
     viewer: user ? { id: user.id, email: user.email, credits: await getBalance(user.id), isAdmin: user.isAdmin } : null,
+    demoMailbox: demoMailboxOpen(config),
   };
 }
 

@@ -30,6 +30,7 @@ export default [
   route("play/:slug", "routes/play.tsx"),
   route("play/:slug/:storyId", "routes/play.tsx", { id: "routes/play-story" }),
   route("stories", "routes/stories.tsx"),
+  route("dev/mailbox", "routes/dev-mailbox.tsx"),
   route("covers/art/:file", "routes/covers/art.ts"),
   route("covers/og/:file", "routes/covers/social.ts"),
   route("covers/:file", "routes/covers/uploaded.ts"),

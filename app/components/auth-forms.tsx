@@ -7,6 +7,7 @@ import { Card } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { authPath, RESET_PASSWORD_PATH, VERIFY_EMAIL_PATH } from "#app/lib/auth.ts";
+import { DEMO_MAILBOX_PATH } from "#app/lib/site.ts";
 import { callAuth } from "#app/lib/auth-client.ts";
 import { CREDITS_PER_MESSAGE, MAX_USERNAME_LENGTH, MIN_PASSWORD_LENGTH, STARTER_CREDITS } from "#app/lib/constants.ts";
 import { cn } from "#app/lib/utils.ts";
@@ -25,6 +26,19 @@ export const AUTH_TOASTS = {
 } as const;
 
 export const GOOGLE_NOT_CONFIGURED = "Google sign-in is not configured on this server";
+
+/** In the demo no mail leaves the server: where to read it instead (app/routes/dev-mailbox.tsx). */
+export function DemoMailboxNote({ mail }: { mail: string }) {
+  return (
+    <>
+      This demo sends no real email: {mail} is in the{" "}
+      <Link to={DEMO_MAILBOX_PATH} className="font-semibold text-gold underline underline-offset-2">
+        demo mailbox
+      </Link>
+      .
+    </>
+  );
+}
 
 /** The frame of the account pages: ornament, title, one sentence, the card. */
 export function AuthShell({ title, intro, children, footer }: { title: string; intro: ReactNode; children: ReactNode; footer?: ReactNode }) {
@@ -218,7 +232,7 @@ export function SignInForm({ redirectTo }: { redirectTo: string }) {
 
 export function SignUpForm({ redirectTo }: { redirectTo: string }) {
   const navigate = useNavigate();
-  const { site } = useRootData();
+  const { site, demoMailbox } = useRootData();
   const [pending, setPending] = useState(false);
 
   async function submit(event: SubmitEvent<HTMLFormElement>) {
@@ -236,8 +250,15 @@ export function SignUpForm({ redirectTo }: { redirectTo: string }) {
       return;
     }
     toast.success(AUTH_TOASTS.welcome(site.name), {
-      description: `${AUTH_TOASTS.starterCredits} ${AUTH_TOASTS.confirmEmail}`,
-      duration: 8000,
+      description: demoMailbox ? (
+        <>
+          {AUTH_TOASTS.starterCredits} <DemoMailboxNote mail="your confirmation mail" />
+        </>
+      ) : (
+        `${AUTH_TOASTS.starterCredits} ${AUTH_TOASTS.confirmEmail}`
+      ),
+      // Long enough to read, and to reach the link.
+      duration: demoMailbox ? 15_000 : 8000,
     });
     await navigate(redirectTo, { replace: true });
   }
@@ -277,6 +298,7 @@ export function SignUpForm({ redirectTo }: { redirectTo: string }) {
 
 /** Asks for a reset link. The answer is the same whether or not the address has an account. */
 export function RequestPasswordResetForm() {
+  const { demoMailbox } = useRootData();
   const [pending, setPending] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
 
@@ -303,6 +325,12 @@ export function RequestPasswordResetForm() {
       {sentTo ? (
         <p role="status" className="rounded-lg border border-gold/40 bg-gold/10 px-3.5 py-2.5 text-sm text-parchment">
           If an account exists for <strong>{sentTo}</strong>, a link to choose a new password is on its way. It works for one hour.
+          {demoMailbox ? (
+            <>
+              {" "}
+              <DemoMailboxNote mail="the mail" />
+            </>
+          ) : null}
         </p>
       ) : null}
       <SubmitButton pending={pending} label={sentTo ? "Send Another Link" : "Send Reset Link"} pendingLabel="Sending..." />

@@ -5,6 +5,9 @@ export interface SiteInfo {
   publicUrl: string;
 }
 
+/** The demo mailbox's page (app/routes/dev-mailbox.tsx); a site that sends its mail has none. */
+export const DEMO_MAILBOX_PATH = "/dev/mailbox";
+
 export interface ViewerInfo {
   id: string;
   email: string;
@@ -15,6 +18,8 @@ export interface ViewerInfo {
 export interface RootData {
   site: SiteInfo;
   viewer: ViewerInfo | null;
+  /** The demo keeps the mail it would send in its demo mailbox (DEMO_MAILBOX_PATH) instead of sending it. */
+  demoMailbox: boolean;
 }
 
 export const NAV_LINKS = [

@@ -1,9 +1,11 @@
 import { LoaderCircle, MailCheck } from "lucide-react";
 import { useState } from "react";
 import { Link, redirect } from "react-router";
+import { DemoMailboxNote } from "#app/components/auth-forms.tsx";
 import { toast } from "#app/components/toast.ts";
 import { StatusPage } from "#app/components/status-page.tsx";
 import { Button } from "#app/components/ui/button.tsx";
+import { useRootData } from "#app/components/use-root-data.ts";
 import { getSessionUser } from "#app/domain/auth.server.ts";
 import { authPath, VERIFY_EMAIL_PATH, verificationErrorMessage } from "#app/lib/auth.ts";
 import { callAuth } from "#app/lib/auth-client.ts";
@@ -31,6 +33,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 ];
 
 export default function VerifyEmailPage({ loaderData: { email, verified, error } }: Route.ComponentProps) {
+  const { demoMailbox } = useRootData();
   if (verified && email) {
     return (
       <StatusPage
@@ -70,14 +73,15 @@ export default function VerifyEmailPage({ loaderData: { email, verified, error }
     <StatusPage title={error ? "Confirmation Failed" : "Confirm Your Email"} actions={<ResendButton email={email} />}>
       {error ? <p className="mb-3">{error}</p> : null}
       <p>
-        We sent a confirmation link to <strong className="text-parchment">{email}</strong>. Open it to confirm your account; it can take a minute
-        to arrive, so check your spam folder too.
+        We sent a confirmation link to <strong className="text-parchment">{email}</strong>. Open it to confirm your account;{" "}
+        {demoMailbox ? <DemoMailboxNote mail="the mail" /> : "it can take a minute to arrive, so check your spam folder too."}
       </p>
     </StatusPage>
   );
 }
 
 function ResendButton({ email }: { email: string }) {
+  const { demoMailbox } = useRootData();
   const [pending, setPending] = useState(false);
 
   async function resend() {
@@ -85,7 +89,15 @@ function ResendButton({ email }: { email: string }) {
     const result = await callAuth("/send-verification-email", { email, callbackURL: VERIFY_EMAIL_PATH });
     setPending(false);
     if (result.ok) {
-      toast.success("Confirmation email sent", { description: `We sent a new link to ${email}.` });
+      toast.success("Confirmation email sent", {
+        description: demoMailbox ? (
+          <>
+            We sent a new link to {email}. <DemoMailboxNote mail="it" />
+          </>
+        ) : (
+          `We sent a new link to ${email}.`
+        ),
+      });
     } else {
       toast.error("Could not send the email", { description: result.message });
     }
