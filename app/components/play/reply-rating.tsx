@@ -132,26 +132,28 @@ function VersionRating({ replyId, version, stored }: { replyId: number; version:
           role="group"
           aria-labelledby={labelId}
           onKeyDown={onReasonsKey}
-          className="flex basis-full animate-slide-up flex-wrap items-center gap-1.5 rounded-xl border border-ink-line bg-ink/60 px-3 py-2"
+          className="flex basis-full animate-slide-up items-start gap-2 rounded-xl border border-ink-line bg-ink/60 py-1.5 pr-1.5 pl-3"
         >
-          <span id={labelId} className="mr-1 text-xs text-parchment-dim">
-            What was wrong? <span className="text-parchment-dim/80">(optional)</span>
-          </span>
-          {BAD_REPLY_REASONS.map((option) => (
-            <button
-              key={option}
-              type="button"
-              aria-pressed={reason === option}
-              onClick={() => chooseReason(option)}
-              className={cn(
-                "min-h-8 rounded-full border border-ink-line px-3 text-xs text-parchment transition-colors hover:border-gold/60 hover:text-gold focus-visible:outline-2 focus-visible:outline-gold",
-                reason === option && "border-gold/70 bg-gold/15 text-gold",
-              )}
-            >
-              {BAD_REPLY_REASON_LABELS[option]}
-            </button>
-          ))}
-          <button type="button" aria-label="Close" title="Close (Esc)" onClick={closeReasons} className={cn(QUIET, "ml-auto")}>
+          <div className="flex flex-1 flex-wrap items-center gap-1.5">
+            <span id={labelId} className="mr-1 text-xs text-parchment-dim">
+              What was wrong? (optional)
+            </span>
+            {BAD_REPLY_REASONS.map((option) => (
+              <button
+                key={option}
+                type="button"
+                aria-pressed={reason === option}
+                onClick={() => chooseReason(option)}
+                className={cn(
+                  "min-h-8 rounded-full border border-ink-line px-3 text-xs text-parchment transition-colors hover:border-gold/60 hover:text-gold focus-visible:outline-2 focus-visible:outline-gold",
+                  reason === option && "border-gold/70 bg-gold/15 text-gold",
+                )}
+              >
+                {BAD_REPLY_REASON_LABELS[option]}
+              </button>
+            ))}
+          </div>
+          <button type="button" aria-label="Close" title="Close (Esc)" onClick={closeReasons} className={QUIET}>
             <X aria-hidden />
           </button>
         </div>
