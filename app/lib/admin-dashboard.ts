@@ -108,9 +108,10 @@ const dollars = (cents: number) => (cents / 100).toFixed(2);
 /** The liked share as a fraction with four decimals; empty where nothing was rated. */
 const share = ({ good, bad }: RatingCounts) => likedShare(good, bad)?.toFixed(4) ?? "";
 
-/** What a model is called in the overview: its id, or the offline storyteller's, or a note for replies before models were recorded. */
+/** What a model is called in the overview: its id and provider, or a note for replies written before models were recorded. */
 export function modelLabel({ provider, model }: Pick<RatedModel, "provider" | "model">): string {
   if (!provider) return "Not recorded";
+  if (provider === "offline") return "Offline storyteller";
   return model ? `${model} (${provider})` : provider;
 }
 

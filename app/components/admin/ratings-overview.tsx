@@ -29,9 +29,10 @@ export function RatingsOverview({ dashboard }: { dashboard: Dashboard }) {
   return (
     <div className="space-y-3">
       <p className="text-sm text-parchment-dim">
+        <span className="font-semibold text-parchment">Reply ratings.</span>{" "}
         {good + bad === 0
-          ? `Reply ratings: ${NOTHING_RATED} Players rate a reply with Good reply or Bad reply under it.`
-          : `Reply ratings: players liked ${liked({ good, bad })} of the ${number.format(good + bad)} replies they rated (${number.format(good)} good, ${number.format(bad)} bad).`}
+          ? `${NOTHING_RATED} Players rate a reply with Good reply or Bad reply under it.`
+          : `Players liked ${liked({ good, bad })} of the ${number.format(good + bad)} replies they rated (${number.format(good)} good, ${number.format(bad)} bad).`}
       </p>
       <div className="grid items-start gap-4 lg:grid-cols-2">
         <ChartCard

@@ -1,5 +1,5 @@
 import { ThumbsDown, ThumbsUp, X } from "lucide-react";
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useId, useRef, useState, useSyncExternalStore, type KeyboardEvent } from "react";
 import { toast } from "#app/components/toast.ts";
 import { BAD_REPLY_REASON_LABELS, BAD_REPLY_REASONS, replyRatingPath, type BadReplyReason, type ReplyRatingView } from "#app/lib/reply-ratings.ts";
 import { cn } from "#app/lib/utils.ts";
@@ -30,8 +30,16 @@ export function ReplyRating({ message }: { message: ChatMessage }) {
   return <VersionRating key={`${message.id}-${message.version}`} replyId={message.id} version={message.version} stored={message.rating ?? null} />;
 }
 
+const subscribe = () => () => {};
+
 function VersionRating({ replyId, version, stored }: { replyId: number; version: number; stored: ReplyRatingView | null }) {
   const { state } = useStory();
+  // Drawn by the server, they answer only once the page runs: until then a click would be lost, so they take none.
+  const hydrated = useSyncExternalStore(
+    subscribe,
+    () => true,
+    () => false,
+  );
   const [rating, setRating] = useState(stored);
   const [asking, setAsking] = useState(false);
   // The story read again (another tab rated it) brings the stored rating.
@@ -96,6 +104,7 @@ function VersionRating({ replyId, version, stored }: { replyId: number; version:
       <span className="inline-flex items-center gap-0.5" role="group" aria-label="Rate this reply">
         <button
           type="button"
+          disabled={!hydrated}
           aria-label="Good reply"
           title="Good reply"
           aria-pressed={rating?.rating === "good"}
@@ -107,6 +116,7 @@ function VersionRating({ replyId, version, stored }: { replyId: number; version:
         <button
           ref={badButton}
           type="button"
+          disabled={!hydrated}
           aria-label="Bad reply"
           title="Bad reply"
           aria-pressed={rating?.rating === "bad"}
@@ -118,6 +128,7 @@ function VersionRating({ replyId, version, stored }: { replyId: number; version:
         {rating?.rating === "bad" && !asking ? (
           <button
             type="button"
+            disabled={!hydrated}
             onClick={() => setAsking(true)}
             aria-label={reason ? `Why this reply was bad: ${BAD_REPLY_REASON_LABELS[reason]}` : "Say why this reply was bad"}
             className="min-h-8 rounded-full px-2 text-xs text-parchment-dim hover:bg-gold/10 hover:text-gold focus-visible:outline-2 focus-visible:outline-gold"
