@@ -54,7 +54,7 @@ function VersionRating({ replyId, version, stored }: { replyId: number; version:
   const labelId = useId();
 
   useEffect(() => {
-    if (asking) reasons.current?.querySelector("button")?.focus();
+    if (asking) reasons.current?.querySelector<HTMLButtonElement>("button[aria-pressed]")?.focus();
   }, [asking]);
 
   function save(next: ReplyRatingView | null) {
@@ -143,12 +143,17 @@ function VersionRating({ replyId, version, stored }: { replyId: number; version:
           role="group"
           aria-labelledby={labelId}
           onKeyDown={onReasonsKey}
-          className="flex basis-full animate-slide-up items-start gap-2 rounded-xl border border-ink-line bg-ink/60 py-1.5 pr-1.5 pl-3"
+          className="basis-full animate-slide-up rounded-xl border border-ink-line bg-ink/60 pt-1 pr-1 pb-2.5 pl-3"
         >
-          <div className="flex flex-1 flex-wrap items-center gap-1.5">
-            <span id={labelId} className="mr-1 text-xs text-parchment-dim">
+          <div className="flex items-center justify-between gap-2">
+            <span id={labelId} className="text-xs text-parchment-dim">
               What was wrong? (optional)
             </span>
+            <button type="button" aria-label="Close" title="Close (Esc)" onClick={closeReasons} className={QUIET}>
+              <X aria-hidden />
+            </button>
+          </div>
+          <div className="flex flex-wrap gap-1.5 pr-2">
             {BAD_REPLY_REASONS.map((option) => (
               <button
                 key={option}
@@ -164,9 +169,6 @@ function VersionRating({ replyId, version, stored }: { replyId: number; version:
               </button>
             ))}
           </div>
-          <button type="button" aria-label="Close" title="Close (Esc)" onClick={closeReasons} className={QUIET}>
-            <X aria-hidden />
-          </button>
         </div>
       ) : null}
     </>
