@@ -1,4 +1,4 @@
--- A Game Master call that reads its caller's session in its own statement (issue 18,
+-- A turn begun by a caller known by its session token, read in the same statement (issue 18,
 -- docs/decisions/037): the session as lookUpSession reads it (app/domain/session-lookup.server.ts:
 -- the token, of a user who is not disabled), then the turn begun as begin_turn.sql begins it, for
 -- that user, answering as it does. Outcomes before begin_turn's: 'no_session' (no such session,
