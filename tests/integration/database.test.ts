@@ -276,6 +276,7 @@ describe("a stored story read for the model's context as a turn begins", () => {
         failedReplyLimit: { name: "failed_reply", limit: 100, windowMs: 60_000 },
         clientAddress: "127.0.0.1",
         freeOpenings: { perMinute: 100, perDay: 100, perAddressPerDay: 100, beforeConfirmation: 100 },
+        maxStories: 100,
         ...read,
       });
       if (begun.outcome !== "started") throw new Error(`the turn did not begin: ${begun.outcome}`);

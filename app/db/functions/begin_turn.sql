@@ -23,7 +23,8 @@
 -- limit_count, limit_window_started_at), 'failed_replies_limited' (the player's replies that came
 -- back with nothing to read, counted under p_failed_reply_key when refunded, reached
 -- p_failed_reply_limit in their window: read here, never counted on the way to the model),
--- 'game_missing' (no such active game), 'missing' (no such story of this player), 'busy' (a turn
+-- 'game_missing' (no such active game), 'stories_limited' (a story to begin, and the player keeps
+-- p_max_stories already), 'missing' (no such story of this player), 'busy' (a turn
 -- is in flight), 'stale', 'lost', 'insufficient' (with the free openings' allowance used up, if
 -- that is why it was not free: free_openings_used_up, _retry_at) or 'started'. A started turn
 -- answers its story, its exchange, what it was charged, its context (story_context's) and the
@@ -36,7 +37,7 @@ CREATE OR REPLACE FUNCTION begin_turn(
   p_free_opening_cost integer, p_client_address text,
   p_free_openings_per_minute integer, p_free_openings_per_day integer, p_free_openings_per_address_per_day integer,
   p_free_openings_before_confirmation integer,
-  p_max_exchanges integer, p_max_characters integer
+  p_max_exchanges integer, p_max_characters integer, p_max_stories integer
 ) RETURNS TABLE (
   outcome text, limit_count integer, limit_window_started_at bigint, free_openings_used_up text, free_openings_retry_at timestamptz,
   story_id uuid, game_slug text, exchanges integer, pinned_facts text, author_note text, summary text, summary_through integer,
@@ -98,6 +99,14 @@ BEGIN
       PERFORM pg_advisory_xact_lock(hashtextextended('story:' || p_user_id || ':' || p_game_slug, 0));
       SELECT * INTO story FROM stories AS s WHERE s.user_id = p_user_id AND s.game_slug = p_game_slug LIMIT 1;
       IF NOT FOUND THEN
+        -- The stories a player keeps are bounded here as New story bounds them, under the same lock
+        -- (beginNewStory in app/domain/story-library.server.ts).
+        PERFORM pg_advisory_xact_lock(hashtextextended('stories:' || p_user_id, 0));
+        IF (SELECT count(*) FROM stories AS s WHERE s.user_id = p_user_id) >= p_max_stories THEN
+          outcome := 'stories_limited';
+          RETURN NEXT;
+          RETURN;
+        END IF;
         INSERT INTO stories (user_id, game_slug) VALUES (p_user_id, p_game_slug) RETURNING * INTO story;
       END IF;
     END IF;

@@ -43,6 +43,8 @@ export interface BeginTurnRequest {
   /** What of the stored story the context may use at most. */
   maxExchanges: number;
   maxCharacters: number;
+  /** The stories a player may keep: a turn that would begin one more is refused. */
+  maxStories: number;
   now?: number;
 }
 
@@ -83,7 +85,7 @@ export type BeginTurnOutcome =
   | { outcome: "rate_limited" | "failed_replies_limited"; limit: RateLimitResult }
   /** Not paid for: `freeOpenings` says which allowance was used up when the turn would have been a free opening. */
   | { outcome: "insufficient"; freeOpenings: { usedUp: FreeOpeningsUsedUp; retryAt: Date | null } | null }
-  | { outcome: "game_missing" | "missing" | "busy" | "stale" | "lost" }
+  | { outcome: "game_missing" | "stories_limited" | "missing" | "busy" | "stale" | "lost" }
   | { outcome: "no_session" | "session_renewal" | "email_not_confirmed" };
 
 export const beginTurnColumns = {

@@ -13,6 +13,7 @@ import { InsufficientCreditsError } from "../credits.server.ts";
 import { BusyError, DomainError, NotFoundError, RateLimitedError, UnauthenticatedError } from "../errors.server.ts";
 import { addressSubject, rateLimitedError, rateLimitKey, rateLimitResult } from "../rate-limit.server.ts";
 import { refuseStoryChange, TURN_LEASE_SECONDS } from "../stories.server.ts";
+import { storiesKeptMessage } from "../story-library.server.ts";
 import { admitTurn } from "./admission.server.ts";
 import {
   beginTurnColumns,
@@ -128,6 +129,7 @@ async function startTurn(request: TurnRequest, release: () => void): Promise<Eve
       clientAddress: request.clientAddress,
       freeOpenings,
       ...storyReadLimits(config.AI_CONTEXT_TOKENS),
+      maxStories: config.STORIES_PER_PLAYER,
     }),
     gameSlug ? loadStoryBrief(gameSlug) : undefined,
   ]);
@@ -148,6 +150,8 @@ async function startTurn(request: TurnRequest, release: () => void): Promise<Eve
       );
     case "game_missing":
       throw new NotFoundError(PLAY_TOASTS.gameNotFound.description);
+    case "stories_limited":
+      throw new DomainError("rate_limited", storiesKeptMessage(config.STORIES_PER_PLAYER));
     case "insufficient":
       throw begun.freeOpenings
         ? freeOpeningsRefusal(begun.freeOpenings.usedUp, begun.freeOpenings.retryAt, freeOpenings)
@@ -184,7 +188,7 @@ const beginTurnQuery = preparedQuery((database) => {
         ${p("cost")}::int, ${p("leaseSeconds")}::int, ${p("now")}::bigint, ${p("windowMs")}::int, ${p("chatKey")}, ${p("chatLimit")}::int,
         ${p("failedReplyKey")}, ${p("failedReplyLimit")}::int, ${p("failedReplyWindowMs")}::int,
         ${p("freeOpeningCost")}::int, ${p("clientAddress")}, ${p("freeOpeningsPerMinute")}::int, ${p("freeOpeningsPerDay")}::int,
-        ${p("freeOpeningsPerAddressPerDay")}::int, ${p("freeOpeningsBeforeConfirmation")}::int, ${p("maxExchanges")}::int, ${p("maxCharacters")}::int)`,
+        ${p("freeOpeningsPerAddressPerDay")}::int, ${p("freeOpeningsBeforeConfirmation")}::int, ${p("maxExchanges")}::int, ${p("maxCharacters")}::int, ${p("maxStories")}::int)`,
     )
     .prepare("begin_turn");
 });
@@ -199,7 +203,7 @@ const beginTurnForSessionQuery = preparedQuery((database) => {
         ${p("cost")}::int, ${p("leaseSeconds")}::int, ${p("now")}::bigint, ${p("windowMs")}::int, ${p("chatLimitName")}, ${p("chatLimit")}::int,
         ${p("failedReplyLimitName")}, ${p("failedReplyLimit")}::int, ${p("failedReplyWindowMs")}::int,
         ${p("freeOpeningCost")}::int, ${p("clientAddress")}, ${p("freeOpeningsPerMinute")}::int, ${p("freeOpeningsPerDay")}::int,
-        ${p("freeOpeningsPerAddressPerDay")}::int, ${p("freeOpeningsBeforeConfirmation")}::int, ${p("maxExchanges")}::int, ${p("maxCharacters")}::int)`,
+        ${p("freeOpeningsPerAddressPerDay")}::int, ${p("freeOpeningsBeforeConfirmation")}::int, ${p("maxExchanges")}::int, ${p("maxCharacters")}::int, ${p("maxStories")}::int)`,
     )
     .prepare("begin_turn_for_session");
 });
@@ -230,6 +234,7 @@ function executeBeginTurn({ caller, ...request }: BeginTurnRequest, now: number)
     freeOpeningsBeforeConfirmation: freeOpenings.beforeConfirmation,
     maxExchanges: request.maxExchanges,
     maxCharacters: request.maxCharacters,
+    maxStories: request.maxStories,
   };
   if ("userId" in caller) {
     return beginTurnQuery().execute({
