@@ -16,9 +16,9 @@ const positiveInteger = (fallback: number) => z.coerce.number().int().positive()
 const wholeNumber = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 
 /**
- * The Game Master's door by default (docs/decisions/038): the bench holds 500 streams on two cores
+ * How many replies an instance admits by default (docs/decisions/038): the bench holds 500 streams on two cores
  * with the first token within a second at p99, and twice that waits 25 s at p99, so an instance
- * refuses the next call before it gets there rather than answering everyone late.
+ * refuses the next turn before it gets there rather than answering everyone late.
  */
 export const GAME_MASTER_STREAMS_PER_CORE = 250;
 

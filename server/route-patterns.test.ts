@@ -9,7 +9,7 @@ const routes = new RoutePatterns([
   "/play/:slug",
   "/play/:slug/:storyId",
   "/api/stories/:storyId/export",
-  "/api/stories/:storyId/:call",
+  "/api/stories/:storyId/:kind",
   "/api/auth/*",
   "/assets/*",
   "/favicon.svg",
@@ -28,7 +28,7 @@ describe("route patterns", () => {
 
   it("prefer a literal segment to a parameter, and a parameter to a splat", () => {
     expect(routes.match("/api/stories/4f9a/export")).toBe("/api/stories/:storyId/export");
-    expect(routes.match("/api/stories/4f9a/retry")).toBe("/api/stories/:storyId/:call");
+    expect(routes.match("/api/stories/4f9a/retry")).toBe("/api/stories/:storyId/:kind");
     expect(routes.match("/api/auth/sign-in/email")).toBe("/api/auth/*");
     expect(routes.match("/api/auth")).toBe("/api/auth/*");
     expect(routes.match("/assets/entry-Ab12.js")).toBe("/assets/*");

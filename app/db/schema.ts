@@ -28,7 +28,7 @@ import {
   MESSAGE_STATUSES,
   PAYMENT_PROVIDERS,
   PAYMENT_STATUSES,
-  STORY_OPERATIONS,
+  TURN_KINDS,
   USER_ROLES,
 } from "../lib/constants.ts";
 import { BAD_REPLY_REASONS, REPLY_RATINGS } from "../lib/reply-ratings.ts";
@@ -288,7 +288,7 @@ export const stories = pgTable(
     exchanges: integer("exchanges").notNull().default(0),
     revision: integer("revision").notNull().default(0),
     activeTurnId: uuid("active_turn_id"),
-    activeTurnKind: text("active_turn_kind", { enum: STORY_OPERATIONS }),
+    activeTurnKind: text("active_turn_kind", { enum: TURN_KINDS }),
     activeReplyId: bigint("active_reply_id", { mode: "number" }),
     activeTurnLeaseUntil: timestamp("active_turn_lease_until", { withTimezone: true }),
     /** Memory the player sees and steers: facts always in context, a note on style and direction, and the story so far. */
@@ -301,7 +301,7 @@ export const stories = pgTable(
     updatedAt: updatedAt(),
   },
   (table) => [
-    check("stories_active_turn_kind_check", oneOf("active_turn_kind", STORY_OPERATIONS)),
+    check("stories_active_turn_kind_check", oneOf("active_turn_kind", TURN_KINDS)),
     check("stories_exchanges_check", sql`"exchanges" >= 0`),
     index("stories_player_game_idx").on(table.userId, table.gameSlug, table.updatedAt),
     index("stories_game_slug_idx").on(table.gameSlug),

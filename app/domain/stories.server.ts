@@ -1,7 +1,7 @@
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
 import { stories } from "../db/schema.ts";
-import type { StoryOperation } from "../lib/constants.ts";
+import type { TurnKind } from "../lib/constants.ts";
 import { STORY_REFUSALS } from "../lib/play-texts.ts";
 import { STORY_OPENING_EXCHANGES, type StoryMessageView, type StoryView } from "../lib/story-view.ts";
 import { resolveState, type TrackedStat } from "../lib/tracked-stats.ts";
@@ -24,7 +24,7 @@ export interface Story {
   exchanges: number;
   revision: number;
   activeTurnId: string | null;
-  activeTurnKind: StoryOperation | null;
+  activeTurnKind: TurnKind | null;
   activeReplyId: number | null;
   activeTurnLeaseUntil: Date | null;
   pinnedFacts: string;
@@ -93,7 +93,7 @@ export async function settleAbandonedTurn(story: Story): Promise<Story> {
   if (!story.activeTurnId || !story.activeTurnLeaseUntil || story.activeTurnLeaseUntil.getTime() > Date.now()) return story;
   await db()
     .select({ outcome: sql<string>`outcome` })
-    .from(sql`finish_story_operation(${story.id}::uuid, ${story.activeTurnId}::uuid, '', null, null)`);
+    .from(sql`finish_turn(${story.id}::uuid, ${story.activeTurnId}::uuid, '', null, null)`);
   const [settled] = await db().select(storyColumns).from(stories).where(eq(stories.id, story.id));
   return settled ?? story;
 }

@@ -160,7 +160,7 @@ interface ExportedMessage {
   exchange: number;
   role: "user" | "assistant";
   content: string;
-  /** "interrupted": a reply lost with the instance writing it (app/db/functions/finish_story_operation.sql). */
+  /** "interrupted": a reply lost with the instance writing it (app/db/functions/finish_turn.sql). */
   status: MessageStatus;
   createdAt: Date;
   /** The story state a reply left, in a game that tracks stats. */

@@ -92,8 +92,8 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export const MESSAGE_REMOVALS = ["undone", "edited", "failed"] as const;
 
 /** What a paid or free call of the Game Master does to a story (docs: issue 16's controls). */
-export const STORY_OPERATIONS = ["turn", "retry", "continue", "edit"] as const;
-export type StoryOperation = (typeof STORY_OPERATIONS)[number];
+export const TURN_KINDS = ["send", "retry", "continue", "edit"] as const;
+export type TurnKind = (typeof TURN_KINDS)[number];
 
 export const CREDIT_REASONS = ["signup_bonus", "purchase", "chat_message", "refund", "admin_grant"] as const;
 export type CreditReason = (typeof CREDIT_REASONS)[number];

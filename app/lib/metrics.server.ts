@@ -8,7 +8,7 @@ import { Counter, Histogram, Registry } from "prom-client";
 export const metricsRegistry = new Registry();
 
 /**
- * How a Game Master call ended. Refused before anything was spent: `refused_busy` (the door was
+ * How a turn ended. Refused before anything was spent: `refused_busy` (admission was
  * full, or the database was), `refused_rate_limited`, `insufficient_credits`, `refused` (anything
  * else: an unconfirmed email, a story busy or changed, a game gone). Begun: `completed`,
  * `interrupted` (the model failed after some text, which was kept and paid for), `failed` (no text,

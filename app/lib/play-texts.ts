@@ -19,7 +19,7 @@ export const PLAY_TEXTS = {
   emptyReply: "I apologize, but I encountered an issue generating a response. Please try again.",
   /** The assistant message when a turn fails. */
   errorReply: "I apologize, but I encountered an error processing your message. Please try again.",
-  /** In place of a reply whose server stopped mid-reply (another settled the turn: app/db/functions/finish_story_operation.sql). */
+  /** In place of a reply whose server stopped mid-reply (another settled the turn: app/db/functions/finish_turn.sql). */
   interruptedReply: "This reply was lost: the server writing it stopped before it could finish. Your credit was refunded.",
   offlineBadge: "Offline storyteller",
   /** The suggested answer to the welcome's question: it begins the story (free). */
@@ -38,7 +38,7 @@ export const PLAY_TOASTS = {
   restarted: { title: "Game restarted" },
   authenticationRequired: { title: "Authentication required", description: "Please sign in to play games." },
   gameNotFound: { title: "Game not found", description: "The requested game could not be found." },
-  /** The server refused the call at its door (too many replies being written): nothing was spent. */
+  /** The server refused the turn at admission (too many replies being written): nothing was spent. */
   gameMasterBusy: {
     title: "The Game Master is busy",
     description: "Many stories are being told right now. Please try again in a moment; your message is still in the box.",

@@ -1,4 +1,4 @@
-import type { MessageRole, MessageStatus, StoryOperation } from "./constants.ts";
+import type { MessageRole, MessageStatus, TurnKind } from "./constants.ts";
 import type { ReplyRatingView } from "./reply-ratings.ts";
 import type { StoryState, TrackedStat } from "./tracked-stats.ts";
 
@@ -27,7 +27,7 @@ export interface StoryMessageView {
 /** The first event of a reply's stream: which reply it is, so a page can place it before any text arrives. */
 export interface TurnAnnouncement {
   storyId: string;
-  kind: StoryOperation;
+  kind: TurnKind;
   exchange: number;
   messageId: number | null;
   replyId: number;
@@ -35,7 +35,7 @@ export interface TurnAnnouncement {
   versions: number;
   /** The reply's text before this call (a Continue extends it). */
   replySoFar: string;
-  /** The credits the call cost, as the database debited them (app/db/functions/begin_story_operation.sql). */
+  /** The credits the call cost, as the database debited them (app/db/functions/begin_turn.sql). */
   charged: number;
 }
 

@@ -12,7 +12,7 @@
  *     the server process and of the database's backends.
  *   - Streams held at 50 ms a token: each level is held for a while, each ending turn replaced at
  *     once; held means no turn failed, responsive that the first token came within a second at
- *     p99. Turns the site's door refused (503) are counted apart from failures.
+ *     p99. Turns the site's admission refused (503) are counted apart from failures.
  *
  *   npm run bench -- game-chat
  *
@@ -114,7 +114,7 @@ const site = await startServerProcess(
     AI_MODEL: "bench-model",
     AI_TIMEOUT_MS: "30000",
     CHAT_TURNS_PER_MINUTE: "1000000",
-    // The streams test measures what an instance holds, as it does the relay's, not where its door is set.
+    // The streams test measures what an instance holds, as it does the relay's, not where its admission is set.
     GAME_MASTER_MAX_STREAMS: String(2 * Math.max(...CAPACITY_LEVELS, ...LATENCY_LEVELS, THROUGHPUT_PLAYERS)),
   },
   [
@@ -303,12 +303,12 @@ function percentile(values: number[], p: number) {
 
 const firstTokens = (results: TurnResult[]) =>
   results.flatMap((result) => (result.ok && result.firstToken !== undefined ? [result.firstToken] : []));
-const refusedAtTheDoor = (results: TurnResult[]) => results.filter((result) => result.error === "HTTP 503").length;
+const refusedAtAdmission = (results: TurnResult[]) => results.filter((result) => result.error === "HTTP 503").length;
 const failures = (results: TurnResult[]) => results.filter((result) => !result.ok && result.error !== "HTTP 503");
 
 /**
  * Keeps `streams` replies streaming at once — each player starts a new turn as soon as the last
- * one ends — until `until()` says stop. Starts are spread over one reply's length; a turn the door
+ * one ends — until `until()` says stop. Starts are spread over one reply's length; a turn admission
  * refused is tried again after a pause, as the play screen's player would.
  */
 function holdStreams(target: Target, streams: number, players: Player[], until: () => boolean, probe = false) {
@@ -425,7 +425,7 @@ async function capacityLevel(target: Target, streams: number, players: Player[])
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     errors: failed.length,
-    refused: refusedAtTheDoor(measured.result),
+    refused: refusedAtAdmission(measured.result),
     peakMiB: measured.peakMiB,
     responsive: failed.length === 0 && percentile(latencies, 99) < RESPONSIVE_P99_MS,
   };
@@ -502,7 +502,7 @@ function reportMeasures(latency: LatencyRow[], throughputRows: ThroughputRow[], 
       "",
       throughputTable,
       "",
-      `**Streams held** for ${CAPACITY_HOLD_MS / 1000} s, each ending turn replaced at once; a target stops climbing at the first level it does not hold within ${RESPONSIVE_P99_MS} ms at p99 or where it refuses turns (the site's door, GAME_MASTER_MAX_STREAMS, is set past the highest level; its default is ${GAME_MASTER_STREAMS_PER_CORE} a core):`,
+      `**Streams held** for ${CAPACITY_HOLD_MS / 1000} s, each ending turn replaced at once; a target stops climbing at the first level it does not hold within ${RESPONSIVE_P99_MS} ms at p99 or where it refuses turns (the site's admission, GAME_MASTER_MAX_STREAMS, is set past the highest level; its default is ${GAME_MASTER_STREAMS_PER_CORE} a core):`,
       "",
       capacityTable,
       "",

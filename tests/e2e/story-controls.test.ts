@@ -216,9 +216,9 @@ describe("a reply lost with its server", () => {
   it("says so in the reply's place, keeps the message, refunds, and Send again asks anew", async () => {
     const account = await player();
     const [story] = await server.connection.db.select({ id: stories.id }).from(stories).where(eq(stories.userId, account.userId));
-    // A turn whose instance died at once: nobody renews its lease (finish_story_operation.sql settles it as interrupted).
+    // A turn whose instance died at once: nobody renews its lease (finish_turn.sql settles it as interrupted).
     await server.connection.db.execute(
-      sql`SELECT * FROM begin_story_operation(${story!.id}::uuid, ${account.userId}, gen_random_uuid(), 'turn', NULL, 'I send for the physician.', 1, 0, 1, 'test', 0, 0, 0, 0)`,
+      sql`SELECT * FROM begin_turn(${account.userId}, NULL, ${story!.id}::uuid, gen_random_uuid(), 'send', NULL, 'I send for the physician.', 1, 0, (extract(epoch FROM now()) * 1000)::bigint, 60000, 'test:chat', 1000, 'test:failed', 1000, 60000, 1, 'test', 0, 0, 0, 0, 10, 100000, 1000)`,
     );
     const page = await open();
     await expect.poll(() => playerMessages(page).last().textContent()).toContain("I send for the physician.");

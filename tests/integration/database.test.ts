@@ -8,7 +8,7 @@ import { creditLedger, gameContent, games, guides, profiles, rateLimit, user } f
 import { loadSeedGames, loadSeedGuides, seedDatabase } from "#app/db/seed/seed.server.ts";
 import { applyCreditChange, getBalance, InsufficientCreditsError, ledgerTotal } from "#app/domain/credits.server.ts";
 import { loadStoryBrief } from "#app/domain/game-master/game-source.server.ts";
-import { beginTurn } from "#app/domain/game-master/begin-turn.server.ts";
+import { beginTurn } from "#app/domain/game-master/turn.server.ts";
 import { seedStory } from "#tests/helpers/stories.ts";
 import { consumeRateLimit, releaseRateLimit, resetRateLimit } from "#app/domain/rate-limit.server.ts";
 import { CONTENT_TYPES, STARTER_CREDITS } from "#app/lib/constants.ts";
@@ -269,13 +269,14 @@ describe("a stored story read for the model's context as a turn begins", () => {
         caller: { userId },
         storyId,
         turnId: randomUUID(),
-        kind: "turn",
+        kind: "send",
         message: "the next move",
         leaseSeconds: 30,
         chatLimit: { name: "chat", limit: 100, windowMs: 60_000 },
         failedReplyLimit: { name: "failed_reply", limit: 100, windowMs: 60_000 },
         clientAddress: "127.0.0.1",
         freeOpenings: { perMinute: 100, perDay: 100, perAddressPerDay: 100, beforeConfirmation: 100 },
+        maxStories: 100,
         ...read,
       });
       if (begun.outcome !== "started") throw new Error(`the turn did not begin: ${begun.outcome}`);

@@ -5,8 +5,9 @@ import { TOO_MANY_WATCHERS_MESSAGE } from "#app/domain/game-master/live-replies.
 import { GAME_MESSAGES_PAGE } from "#app/domain/game-messages.server.ts";
 import { MAX_STREAMS_PER_USER, openReplyWatchers } from "#app/domain/realtime.server.ts";
 import { storiesKeptMessage } from "#app/domain/story-library.server.ts";
+import { STARTER_CREDITS } from "#app/lib/constants.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
-import { eventually, postChat, startStoryTestServer, TEST_GAME } from "#tests/helpers/game-chat.ts";
+import { balanceAndLedger, eventually, postChat, startStoryTestServer, TEST_GAME } from "#tests/helpers/game-chat.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
 import { openEventStream, type SseConnection } from "#tests/helpers/sse.ts";
 import { beginStory, OPENING_EXCHANGE, seedStory } from "#tests/helpers/stories.ts";
@@ -90,6 +91,16 @@ describe("New story (POST /api/stories)", () => {
     for (const id of kept.slice(0, 3)) expect((await api(player, `/api/stories/${id}`, { method: "DELETE" })).status).toBe(200);
     for (let index = 0; index < STORIES_PER_HOUR; index += 1) expect((await newStory(player)).status).toBe(200);
     expect(await storiesOf(player)).toBe(STORIES_PER_PLAYER);
+  });
+
+  it("bounds the story a first turn in another game begins as well: 429 with the same sentence, nothing spent", async () => {
+    const player = await signUp(server);
+    await seedStories(player, STORIES_PER_PLAYER);
+    const refused = await postChat(server, player, { game_slug: "empress-simulator", message: "I take the throne." });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ error: storiesKeptMessage(STORIES_PER_PLAYER), code: "rate_limited" });
+    expect(await storiesOf(player)).toBe(STORIES_PER_PLAYER);
+    expect(await balanceAndLedger(player)).toEqual({ balance: STARTER_CREDITS, ledger: STARTER_CREDITS });
   });
 
   it("counts New stories sent at once one after another: one room left, one story begun", async () => {

@@ -235,7 +235,7 @@ describe("a session that expires", () => {
     const player = await signUp(server);
     const reply = new LiveReply({
       storyId: crypto.randomUUID(),
-      kind: "turn",
+      kind: "send",
       exchange: 2,
       messageId: 1,
       replyId: 2,

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gameMessages, rateLimit } from "#app/db/schema.ts";
-import { FAILED_REPLY_LIMIT } from "#app/domain/game-master/turn.server.ts";
+import { FAILED_REPLY_LIMIT } from "#app/domain/game-master/reply-writer.server.ts";
 import { rateLimitKey } from "#app/domain/rate-limit.server.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
 import type { TrackedStat } from "#app/lib/tracked-stats.ts";

@@ -108,7 +108,7 @@ function submitted(state: StoryScreenState, text: string, at: string): StoryScre
     const edited = controlled(cleared, "edit", message, composed);
     return edited === cleared ? state : edited;
   }
-  const started = startCall(cleared, "turn", state.exchanges + 1);
+  const started = startCall(cleared, "send", state.exchanges + 1);
   const userKey = `local-${started.serial}-user`;
   const replyKey = `local-${started.serial}-reply`;
   return {
@@ -160,7 +160,7 @@ function replyEnded(state: StoryScreenState, call: StoryCall, how: "done" | "err
   if (how === "error") return hadText ? withApology(complete(state, call), call) : failed(state, call);
   // A cut connection: what arrived stays as it is until the stored story tells the rest.
   if (how === "cut") return { ...state, call: { ...call, ended: true } };
-  if (hadText || call.kind !== "turn") return complete(state, call);
+  if (hadText || call.kind !== "send") return complete(state, call);
   // A reply with no text at all: docs/spec.md §8's apology in its place, and the turn not part of the story.
   return {
     ...state,
@@ -187,7 +187,7 @@ function complete(state: StoryScreenState, call: StoryCall): StoryScreenState {
 
 /** A turn that failed gets docs/spec.md §8's apology after it; the story controls have none (the toast says it). */
 function withApology(state: StoryScreenState, call: StoryCall): StoryScreenState {
-  if (call.kind !== "turn") return state;
+  if (call.kind !== "send") return state;
   // Dated with the player's message it answers: the reducer reads no clock.
   const sentAt = state.messages.find((entry) => entry.key === call.userKey)?.createdAt ?? "";
   const note = localMessage(`local-${call.id}-note`, "assistant", PLAY_TEXTS.errorReply, sentAt, { local: true });
@@ -197,7 +197,7 @@ function withApology(state: StoryScreenState, call: StoryCall): StoryScreenState
 /** Nothing was written: the call is undone on the server, and on screen. */
 function failed(state: StoryScreenState, call: StoryCall): StoryScreenState {
   const ended = { ...state, call: { ...call, ended: true } };
-  if (call.kind !== "turn") return { ...ended, messages: rolledBack(state.messages, call) };
+  if (call.kind !== "send") return { ...ended, messages: rolledBack(state.messages, call) };
   // Without any reply text the turn was undone: the player's message stays on screen, outside the story.
   const messages = state.messages
     .filter((entry) => entry.key !== call.reply?.key)
@@ -220,7 +220,7 @@ function refused(state: StoryScreenState, call: StoryCall, code: ErrorCode | und
     ...known,
     call: { ...call, ended: true },
     messages:
-      call.kind === "turn"
+      call.kind === "send"
         ? state.messages.filter((entry) => entry.key !== call.userKey && entry.key !== call.reply?.key)
         : rolledBack(state.messages, call),
     // What the player typed meanwhile stays; otherwise their text comes back.

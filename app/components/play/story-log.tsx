@@ -15,7 +15,7 @@ import type { FollowLatest } from "./use-follow-latest.ts";
 function Welcome() {
   const { state, client, game } = useStory();
   const [shownAt] = useState(() => new Date().toISOString());
-  const price = priceOf(state, "turn");
+  const price = priceOf(state, "send");
   return (
     <ChatMessageView message={{ role: "assistant", content: welcomeMessage(game.title, game.tagline), createdAt: shownAt, status: "complete" }}>
       <ChoiceButtons choices={[PLAY_TEXTS.beginChoice]} onChoose={(choice) => void client.submit(choice)} disabled={isPending(state)} />

@@ -38,7 +38,7 @@ describe("a turn", () => {
     expect(sent.messages.at(-1)?.status).toBe("streaming");
     expect(isPending(sent)).toBe(true);
     expect(streamingKey(sent)).toBe(sent.messages.at(-1)?.key);
-    expect(sent.call).toMatchObject({ id: callId, kind: "turn", exchange: 3, message: "I open the letter." });
+    expect(sent.call).toMatchObject({ id: callId, kind: "send", exchange: 3, message: "I open the letter." });
     expect(sent.follows).toBe(1);
   });
 
@@ -194,11 +194,11 @@ describe("a refused turn", () => {
 
   it("free openings used up: the text back, and from then on the opening is priced", () => {
     const { before, sent, callId } = sending(0);
-    expect(priceOf(before, "turn")).toBe(0);
+    expect(priceOf(before, "send")).toBe(0);
     expect(outOfCredits(before, 0)).toBe(false);
     const state = reduce(sent, { type: "refused", callId, code: "free_openings_used" });
     expect(state).toMatchObject({ freeOpeningAvailable: false, draft: "I open the letter.", messages: before.messages });
-    expect(priceOf(state, "turn")).toBe(1);
+    expect(priceOf(state, "send")).toBe(1);
     expect(outOfCredits(state, 0)).toBe(true);
   });
 

@@ -8,8 +8,8 @@ import { exchange, GRACE, storyView } from "./story-test-data.ts";
 describe("prices and controls", () => {
   it("prices with turnCost: the opening free, Continue and later turns one credit", () => {
     const opening = initialStoryState(storyView(1));
-    expect([priceOf(opening, "retry"), priceOf(opening, "edit"), priceOf(opening, "continue"), priceOf(opening, "turn")]).toEqual([0, 0, 1, 1]);
-    expect(priceOf(initialStoryState(null), "turn")).toBe(0);
+    expect([priceOf(opening, "retry"), priceOf(opening, "edit"), priceOf(opening, "continue"), priceOf(opening, "send")]).toEqual([0, 0, 1, 1]);
+    expect(priceOf(initialStoryState(null), "send")).toBe(0);
   });
 
   it("offers Edit under the latest message, versions and the paid controls under the latest reply, Send again under a lost one", () => {

@@ -1,4 +1,4 @@
-import type { StoryOperation } from "#app/lib/constants.ts";
+import type { TurnKind } from "#app/lib/constants.ts";
 import { splitStoryChoices } from "#app/lib/story-choices.ts";
 import type { StoryStateView } from "#app/lib/story-view.ts";
 import { startingState, type TrackedStat } from "#app/lib/tracked-stats.ts";
@@ -51,14 +51,14 @@ export function hasOlder(state: StoryScreenState) {
 }
 
 /** What a call of this kind would cost now: a turn lands on the next exchange, the controls on the latest. */
-export function priceOf(state: StoryScreenState, kind: StoryOperation): number {
-  const exchange = kind === "turn" ? state.exchanges + 1 : state.exchanges;
+export function priceOf(state: StoryScreenState, kind: TurnKind): number {
+  const exchange = kind === "send" ? state.exchanges + 1 : state.exchanges;
   return turnCost({ kind, exchange, freeOpeningAvailable: state.freeOpeningAvailable });
 }
 
 /** A new turn costs more than the player has: the composer is closed. */
 export function outOfCredits(state: StoryScreenState, credits: number) {
-  return credits < priceOf(state, "turn");
+  return credits < priceOf(state, "send");
 }
 
 /**

@@ -20,7 +20,7 @@ export interface ChatMessage extends Omit<StoryMessageView, "id" | "exchange"> {
 }
 
 /** A Game Master call of this tab: a paid one (a turn or a story control), or a free change. */
-export type CallKind = "turn" | "edit" | "retry" | "continue" | "undo" | "version";
+export type CallKind = "send" | "edit" | "retry" | "continue" | "undo" | "version";
 
 /** A reply being written, followed here: its message, its text before this call, what arrived. */
 export interface ReplyStream {

@@ -43,7 +43,7 @@ export function storyView(exchanges: number, overrides: Partial<StoryView> = {})
 export function announcement(overrides: Partial<TurnAnnouncement> = {}): TurnAnnouncement {
   return {
     storyId: STORY_ID,
-    kind: "turn",
+    kind: "send",
     exchange: 1,
     messageId: 1,
     replyId: 2,

@@ -1,4 +1,4 @@
--- A Game Master call that reads its caller's session in its own statement (issue 18,
+-- A turn begun by a caller known by its session token, read in the same statement (issue 18,
 -- docs/decisions/037): the session as lookUpSession reads it (app/domain/session-lookup.server.ts:
 -- the token, of a user who is not disabled), then the turn begun as begin_turn.sql begins it, for
 -- that user, answering as it does. Outcomes before begin_turn's: 'no_session' (no such session,
@@ -16,7 +16,7 @@ CREATE OR REPLACE FUNCTION begin_turn_for_session(
   p_free_opening_cost integer, p_client_address text,
   p_free_openings_per_minute integer, p_free_openings_per_day integer, p_free_openings_per_address_per_day integer,
   p_free_openings_before_confirmation integer,
-  p_max_exchanges integer, p_max_characters integer
+  p_max_exchanges integer, p_max_characters integer, p_max_stories integer
 ) RETURNS TABLE (
   outcome text, limit_count integer, limit_window_started_at bigint, free_openings_used_up text, free_openings_retry_at timestamptz,
   story_id uuid, game_slug text, exchanges integer, pinned_facts text, author_note text, summary text, summary_through integer,
@@ -48,6 +48,6 @@ BEGIN
       p_now, p_window_ms, p_chat_limit_name || ':' || caller.id, p_chat_limit,
       p_failed_reply_limit_name || ':' || caller.id, p_failed_reply_limit, p_failed_reply_window_ms,
       p_free_opening_cost, p_client_address, p_free_openings_per_minute, p_free_openings_per_day, p_free_openings_per_address_per_day,
-      p_free_openings_before_confirmation, p_max_exchanges, p_max_characters);
+      p_free_openings_before_confirmation, p_max_exchanges, p_max_characters, p_max_stories);
 END;
 $$ LANGUAGE plpgsql;

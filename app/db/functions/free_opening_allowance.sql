@@ -7,8 +7,8 @@
 -- when it gives a free opening again (NULL for 'unconfirmed': once the address is confirmed).
 --
 -- It takes the locks under which a player's and an address's free openings are counted and given,
--- held until the caller's transaction ends: the caller (begin_story_operation.sql) records a free
--- opening it gives in free_openings before then, so two calls never both take the last one.
+-- held until the caller's transaction ends: the caller (begin_turn.sql) records a free
+-- opening it gives in free_openings before then, so two turns never both take the last one.
 CREATE OR REPLACE FUNCTION free_opening_allowance(
   p_user_id text, p_client_address text, p_per_minute integer, p_per_day integer, p_per_address_per_day integer, p_before_confirmation integer
 ) RETURNS TABLE (used_up text, retry_at timestamptz) AS $$

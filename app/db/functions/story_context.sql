@@ -1,4 +1,4 @@
--- What a model's context may draw on for a call about exchange p_before: the opening exchange, and
+-- What a model's context may draw on for a turn about exchange p_before: the opening exchange, and
 -- the newest exchanges before p_before — at most p_max_exchanges, and only those the context could
 -- still hold after the newer ones (fewer than p_max_characters in the newer messages). Each as one
 -- JSON array of [exchange, role, content], in story order.

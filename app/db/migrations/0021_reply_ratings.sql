@@ -20,7 +20,8 @@ ALTER TABLE "reply_ratings" ADD CONSTRAINT "reply_ratings_message_id_game_messag
 ALTER TABLE "reply_ratings" ADD CONSTRAINT "reply_ratings_user_id_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "reply_ratings_rated_idx" ON "reply_ratings" USING btree ("rated_at");--> statement-breakpoint
 CREATE INDEX "reply_ratings_user_idx" ON "reply_ratings" USING btree ("user_id");--> statement-breakpoint
--- finish_story_operation takes the model that wrote the reply (p_model_provider, p_model, both
--- DEFAULT NULL so the calls that only undo keep their five arguments): app/db/functions/ defines
--- it anew after the migrations, and the old signature goes, or those calls would be ambiguous.
-DROP FUNCTION IF EXISTS finish_story_operation(uuid, uuid, text, integer, jsonb);
+-- finish_turn takes the model that wrote the reply (p_model_provider, p_model, both DEFAULT NULL
+-- so the calls that only undo keep their five arguments): app/db/functions/finish_turn.sql
+-- defines it anew after the migrations, and the old signature goes, or those calls would be
+-- ambiguous. IF EXISTS: the five-argument finish_turn was made by its file, never by a migration.
+DROP FUNCTION IF EXISTS finish_turn(uuid, uuid, text, integer, jsonb);

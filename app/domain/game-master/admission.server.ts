@@ -3,11 +3,12 @@ import { metricsRegistry } from "../../lib/metrics.server.ts";
 import { BusyError } from "../errors.server.ts";
 
 /**
- * The Game Master's door. Each reply being written holds a place from the moment its call is
- * admitted until the reply ends; past GAME_MASTER_MAX_STREAMS places the next call is refused at
- * once, before the session's credit or story is touched, with a 503 and Retry-After. Without a
- * door, an instance past what it can serve answers everyone late (or drops connections); with
- * one, the players it has keep their pace and the rest are told to try again.
+ * Admission (docs/glossary.md; "the door" in older decision records). Each reply being written
+ * holds a place from the moment its turn is admitted until the reply ends; past
+ * GAME_MASTER_MAX_STREAMS places the next turn is refused at once, before the session's credit or
+ * story is touched, with a 503 and Retry-After. Without admission, an instance past what it can
+ * serve answers everyone late (or drops connections); with it, the players it has keep their pace
+ * and the rest are told to try again.
  */
 
 /** How long a refused player is asked to wait: about the time a reply takes to be written. */
@@ -17,8 +18,8 @@ export const GAME_MASTER_BUSY_MESSAGE = "The Game Master is busy with many stori
 
 let admitted = 0;
 
-/** Takes a place for a call, or refuses it; the returned function gives the place back (once). */
-export function admitGameMasterCall(maxStreams: number): () => void {
+/** Takes a place for a turn, or refuses it; the returned function gives the place back (once). */
+export function admitTurn(maxStreams: number): () => void {
   if (admitted >= maxStreams) throw new BusyError(GAME_MASTER_BUSY_MESSAGE, GAME_MASTER_BUSY_RETRY_SECONDS);
   admitted += 1;
   let released = false;
@@ -34,7 +35,7 @@ const STREAMS_METRIC = "game_master_streams_active";
 metricsRegistry.removeSingleMetric(STREAMS_METRIC);
 new Gauge({
   name: STREAMS_METRIC,
-  help: "Game Master replies this instance is writing now (places taken at its door).",
+  help: "Game Master replies this instance is writing now (places taken at admission).",
   registers: [metricsRegistry],
   collect() {
     this.set(admitted);

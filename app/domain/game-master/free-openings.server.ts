@@ -2,7 +2,7 @@ import type { Environment } from "../../env.server.ts";
 import { RESEND_CONFIRMATION_PATH } from "../../lib/play-texts.ts";
 import { DomainError, RateLimitedError } from "../errors.server.ts";
 import { formatWait } from "../rate-limit.server.ts";
-import type { FreeOpeningRules, FreeOpeningsUsedUp } from "./begin-turn.server.ts";
+import type { FreeOpeningRules, FreeOpeningsUsedUp } from "./begun-turn.server.ts";
 
 /**
  * The reply that opens a story is free while the player has free openings left (turnCost in

@@ -81,7 +81,7 @@ async function modelSummary(previous: string, exchanges: StoryMessage[], signal:
   return text.trim().slice(0, SUMMARY_CHARACTERS * 2);
 }
 
-/** The exchanges that were answered: one whose reply was interrupted (app/db/functions/finish_story_operation.sql) has none. */
+/** The exchanges that were answered: one whose reply was interrupted (app/db/functions/finish_turn.sql) has none. */
 function answered(messages: StoryMessage[]) {
   const unanswered = new Set(messages.filter((message) => message.role === "assistant" && !message.content).map((message) => message.exchange));
   return unanswered.size === 0 ? messages : messages.filter((message) => !unanswered.has(message.exchange));

@@ -8,7 +8,7 @@ import { TURN_LEASE_SECONDS } from "../stories.server.ts";
  * its reply: begin_turn gives it a lease of TURN_LEASE_SECONDS, and the instance renews the
  * leases of all the turns it holds in one statement every TURN_HEARTBEAT_MS. An instance that
  * dies (kill -9, a crashed machine) stops renewing; once a lease has run out, every instance's
- * sweeper looks for such turns and settles them (app/db/functions/finish_story_operation.sql): the
+ * sweeper looks for such turns and settles them (app/db/functions/finish_turn.sql): the
  * player's message stays, the reply is marked interrupted, the credit comes back, and the
  * player's tabs hear of it on the live channel. From the last heartbeat to the settling takes at
  * most TURN_LEASE_SECONDS + TURN_SWEEP_MS.
@@ -40,7 +40,7 @@ async function renewHeldLeases() {
 /**
  * Settles turns whose lease ran out; returns how many. Instances sweeping at once share the work:
  * a story another sweeper (or a page, or the next turn) is settling is skipped, and one settled
- * meanwhile is left alone by finish_story_operation.
+ * meanwhile is left alone by finish_turn.
  */
 export async function settleExpiredTurns(): Promise<{ storyId: string; outcome: string }[]> {
   return db()
@@ -49,7 +49,7 @@ export async function settleExpiredTurns(): Promise<{ storyId: string; outcome: 
       sql`(SELECT id, active_turn_id FROM stories
         WHERE active_turn_id IS NOT NULL AND active_turn_lease_until <= now()
         ORDER BY active_turn_lease_until LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED) AS expired
-      CROSS JOIN LATERAL finish_story_operation(expired.id, expired.active_turn_id, '', NULL, NULL) AS settled`,
+      CROSS JOIN LATERAL finish_turn(expired.id, expired.active_turn_id, '', NULL, NULL) AS settled`,
     );
 }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { callGameMaster } from "#app/domain/game-master/turn.server.ts";
+import { takeTurn } from "#app/domain/game-master/turn.server.ts";
 import { clientAddress } from "#app/domain/rate-limit.server.ts";
 import { apiRoute, endpoint } from "#app/http/api-route.server.ts";
 import { eventStreamResponse } from "#app/http/sse.ts";
@@ -28,11 +28,11 @@ const gameChat = apiRoute({
     body: bodySchema,
     handler: async ({ request, user: caller, body, logger }) =>
       eventStreamResponse(
-        await callGameMaster({
+        await takeTurn({
           caller,
           gameSlug: body.game_slug,
           storyId: body.story_id,
-          call: { kind: "turn", message: body.message },
+          turn: { kind: "send", message: body.message },
           clientAddress: clientAddress(request),
           logger,
         }),

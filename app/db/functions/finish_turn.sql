@@ -1,18 +1,17 @@
--- The end of a Game Master call begun by begin_story_operation.sql. p_text is what the Game
--- Master wrote: stored as the reply (appended, for 'continue'), with p_state, the story's state
--- the reply left (NULL keeps the state as it was). Empty, the call is undone and its credit
--- refunded under the reference it was paid with; p_restore_version is the version a failed retry
--- returns to. Only the call still in flight is finished: a second finish of the same call is
--- 'settled'. p_model_provider and p_model name the model that wrote p_text (AI_PROVIDER and its
--- model's id), stored with the reply.
+-- The end of a turn begun by begin_turn.sql. p_text is what the Game Master wrote: stored as
+-- the reply (appended, for 'continue'), with p_state, the story's state the reply left (NULL keeps
+-- the state as it was). Empty, the turn is undone and its credit refunded under the reference it
+-- was paid with; p_restore_version is the version a failed retry returns to. Only the turn still in
+-- flight is finished: a second finish of the same turn is 'settled'. p_model_provider and p_model
+-- name the model that wrote p_text (AI_PROVIDER and its model's id), stored with the reply.
 --
 -- Turn leases (docs/decisions/030): a turn in flight belongs to the instance writing its reply,
 -- which renews the lease of all its turns every few seconds; a turn whose lease ran out (its
--- instance died) is finished here by any instance's sweeper, by the next call on its story, or by
--- a page that reads it. Finished so, a turn or an edit does not disappear as a failed call does:
+-- instance died) is finished here by any instance's sweeper, by the next turn on its story, or by
+-- a page that reads it. Finished so, a turn or an edit does not disappear as a failed turn does:
 -- the player's message stays in the story, its reply is marked 'interrupted' (its text died with
 -- the instance), and the credit is refunded. A retry or a continue goes back to the reply as it was.
-CREATE OR REPLACE FUNCTION finish_story_operation(
+CREATE OR REPLACE FUNCTION finish_turn(
   p_story_id uuid, p_turn_id uuid, p_text text, p_restore_version integer, p_state jsonb,
   p_model_provider text DEFAULT NULL, p_model text DEFAULT NULL
 )
@@ -52,11 +51,11 @@ BEGIN
       v_refunded := v_charged;
     END IF;
     v_outcome := 'reverted';
-    IF story.active_turn_kind IN ('turn', 'edit') AND story.active_turn_lease_until <= now() THEN
+    IF story.active_turn_kind IN ('send', 'edit') AND story.active_turn_lease_until <= now() THEN
       -- Its instance died mid-reply: the player's message stays, and the reply says it was cut off.
       UPDATE game_messages SET status = 'interrupted', content = '' WHERE id = reply.id;
       v_outcome := 'interrupted';
-    ELSIF story.active_turn_kind IN ('turn', 'edit') THEN
+    ELSIF story.active_turn_kind IN ('send', 'edit') THEN
       UPDATE game_messages SET removed_at = now(), removal = 'failed', removed_by_turn = p_turn_id
         WHERE story_id = p_story_id AND exchange = story.exchanges AND removed_at IS NULL;
       IF story.active_turn_kind = 'edit' THEN

@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 import { beginStory } from "#tests/helpers/stories.ts";
 
 /**
- * The Game Master's door as a player meets it: with every place taken by another player's reply,
+ * Admission to the Game Master as a player meets it: with every place taken by another player's reply,
  * a message is refused at once; the play screen says the Game Master is busy, keeps the message
  * in the box, and spends nothing. Once the other reply ends, the same message goes through.
  */
@@ -30,7 +30,7 @@ afterAll(async () => {
 
 const input = (page: Page) => page.getByLabel("Your action or response");
 
-describe("the Game Master's door on the play screen", () => {
+describe("admission to the Game Master on the play screen", () => {
   it("says the Game Master is busy, keeps the message and its credit, and sends it once a place is free", async () => {
     const other = await signUp(server);
     await beginStory(server, other, GAME);

@@ -7,7 +7,7 @@ import { beginStory } from "#tests/helpers/stories.ts";
 import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
 
 /**
- * The Game Master's door (GAME_MASTER_MAX_STREAMS): past that many replies being written, a call
+ * Admission (GAME_MASTER_MAX_STREAMS): past that many replies being written, a turn
  * is refused at once with 503 and Retry-After, and costs nothing; a place that frees up admits
  * the next call.
  */
@@ -33,7 +33,7 @@ async function playerInStory() {
 
 const turn = (player: TestAccount, message: string) => postChat(server, player, { message, game_slug: TEST_GAME.slug });
 
-describe("the Game Master's door", () => {
+describe("admission to the Game Master", () => {
   it("refuses a call past the configured number of streams with 503 and Retry-After, spending nothing, and admits the next once a reply ends", async () => {
     const [first, second, refused] = [await playerInStory(), await playerInStory(), await playerInStory()];
     const tokens = ["The ", "tide ", "turns."];
@@ -62,7 +62,7 @@ describe("the Game Master's door", () => {
     const poor = await playerInStory();
     const players = [await playerInStory(), await playerInStory()];
     model.script(() => ({ tokens: ["Quiet ", "water."] }));
-    // A call for an unknown game is refused after the door, as many times as there are places and more.
+    // A turn for an unknown game is refused after admission, as many times as there are places and more.
     for (let attempt = 0; attempt < MAX_STREAMS + 1; attempt += 1) {
       const unknown = await postChat(server, poor, { message: "Hello?", game_slug: "no-such-harbor" });
       expect(unknown.status).toBe(404);
