@@ -5,10 +5,9 @@ import express, { type Router } from "express";
 import type { DatabaseConnection } from "#app/db/client.server.ts";
 import { parseSupportCall } from "#app/domain/support-calls.ts";
 import { runSupportCall } from "#app/domain/support-commands.server.ts";
+import { isLoopbackAddress } from "#app/lib/addresses.ts";
 import { CommandError } from "#app/lib/operator-errors.ts";
 import { controlToken } from "./control-file.ts";
-
-const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 
 /**
  * POST /internal/cli { command, args } and GET /internal/backup (the database as PGlite's
@@ -19,7 +18,7 @@ export function controlRouter(dataDir: string, connection: Extract<DatabaseConne
   const expected = Buffer.from(`Bearer ${controlToken(dataDir)}`);
   router.use("/internal", (request, response, next) => {
     const given = Buffer.from(request.headers.authorization ?? "");
-    const trusted = LOOPBACK.has(request.socket.remoteAddress ?? "") && given.length === expected.length && timingSafeEqual(given, expected);
+    const trusted = isLoopbackAddress(request.socket.remoteAddress) && given.length === expected.length && timingSafeEqual(given, expected);
     if (trusted) next();
     else response.status(403).json({ error: "Forbidden" });
   });

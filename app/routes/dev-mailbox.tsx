@@ -5,7 +5,9 @@ import { LocalTime } from "#app/components/play/local-time.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { DEMO_MAILBOX_SIZE, demoMailbox, demoMailboxOpen } from "#app/domain/mail.server.ts";
+import { clientAddress } from "#app/domain/rate-limit.server.ts";
 import { personalPageHeaders } from "#app/http/guards.server.ts";
+import { isLoopbackAddress } from "#app/lib/addresses.ts";
 import type { Route } from "./+types/dev-mailbox";
 
 /** Every mail in it is someone's: never kept by a browser or a shared cache. */
@@ -13,10 +15,12 @@ export const headers = personalPageHeaders;
 
 /**
  * The demo mailbox (docs/decisions/049): in the demo, the mail the site would have sent, readable
- * in the browser. Anywhere else — production, or a site with SMTP_URL — there is no such page.
+ * in the browser of the machine it runs on. Anywhere else — production, a site with SMTP_URL, or a
+ * demo reached from another machine, where it would show strangers each other's reset links —
+ * there is no such page.
  */
-export function loader() {
-  if (!demoMailboxOpen()) throw data(null, { status: 404 });
+export function loader({ request }: Route.LoaderArgs) {
+  if (!demoMailboxOpen() || !isLoopbackAddress(clientAddress(request))) throw data(null, { status: 404 });
   return { mails: demoMailbox(), kept: DEMO_MAILBOX_SIZE };
 }
 

@@ -86,6 +86,12 @@ describe("in the demo", () => {
     expect(landed.status).toBe(302);
     expect(landed.headers.get("location")).toMatch(/\/auth\/reset-password\?token=/);
   });
+
+  it("is not found from another machine (through a proxy on this one), where it would show strangers each other's mail", async () => {
+    const fromAfar = await fetch(`${demo.url}${DEMO_MAILBOX_PATH}`, { headers: { "X-Forwarded-For": "203.0.113.9" } });
+    expect(fromAfar.status).toBe(404);
+    expect((await fetch(`${demo.url}${DEMO_MAILBOX_PATH}`)).status).toBe(200);
+  });
 });
 
 describe("outside the demo", () => {
