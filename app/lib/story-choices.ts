@@ -20,7 +20,8 @@ export function plainChoice(text: string) {
     .trim();
 }
 
-export function splitStoryChoices(reply: string): StoryChoices {
+/** The closing run of choices: the reply before it, its lines as written, and its items. */
+function closingChoices(reply: string): (StoryChoices & { list: string }) | undefined {
   const lines = reply.trimEnd().split("\n");
   let start = lines.length;
   while (start > 0 && CHOICE.test(lines[start - 1] ?? "")) start -= 1;
@@ -29,8 +30,25 @@ export function splitStoryChoices(reply: string): StoryChoices {
     return { number: Number(number), text: plainChoice(text) };
   });
   const sequential = items.every((item, index) => item.number === index + 1);
-  if (items.length < 2 || !sequential) return { body: reply, choices: [] };
-  return { body: lines.slice(0, start).join("\n").trimEnd(), choices: items.map((item) => item.text) };
+  if (items.length < 2 || !sequential) return undefined;
+  return { body: lines.slice(0, start).join("\n").trimEnd(), list: lines.slice(start).join("\n"), choices: items.map((item) => item.text) };
+}
+
+export function splitStoryChoices(reply: string): StoryChoices {
+  const closing = closingChoices(reply);
+  return closing ? { body: closing.body, choices: closing.choices } : { body: reply, choices: [] };
+}
+
+/**
+ * A reply after Continue: the continuation goes on from the reply's text, before the choices it
+ * ended with, so they stay its last part (offered as buttons, picked by their number). A
+ * continuation that ends with choices of its own offers those instead.
+ */
+export function continuedReply(reply: string, continuation: string): string {
+  const closing = closingChoices(reply);
+  if (!closing) return reply + continuation;
+  const extended = closing.body + continuation;
+  return closingChoices(extended) ? extended : `${extended.trimEnd()}\n\n${closing.list}`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { CircleAlert, Crown } from "lucide-react";
+import { useId } from "react";
 import { Markdown } from "#app/components/markdown.tsx";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
 import { cn } from "#app/lib/utils.ts";
@@ -99,27 +100,48 @@ export function ChatMessageView({
   );
 }
 
-export function ChoiceButtons({ choices, onChoose, disabled }: { choices: string[]; onChoose: (choice: string) => void; disabled?: boolean }) {
+/**
+ * A reply's suggested choices: each sends itself as the player's next action (docs/decisions/048).
+ * `cost` says what that costs, under the list and as each button's description.
+ */
+export function ChoiceButtons({
+  choices,
+  onChoose,
+  disabled,
+  cost,
+}: {
+  choices: string[];
+  onChoose: (choice: string) => void;
+  disabled?: boolean;
+  cost: string;
+}) {
+  const costId = useId();
   return (
-    <ol className="mt-3 flex flex-col gap-2" aria-label="Suggested actions">
-      {choices.map((choice, index) => (
-        <li key={choice}>
-          <button
-            type="button"
-            disabled={disabled}
-            onClick={() => onChoose(choice)}
-            className={cn(
-              "flex w-full items-start gap-3 rounded-xl border border-ink-line bg-ink/60 px-3 py-2.5 text-left text-[15px] leading-snug text-parchment transition-colors",
-              "hover:border-gold/60 hover:bg-gold/5 focus-visible:outline-2 focus-visible:outline-gold disabled:opacity-60",
-            )}
-          >
-            <span className="grid size-6 shrink-0 place-items-center rounded-full border border-gold/60 text-xs font-semibold text-gold">
-              {index + 1}
-            </span>
-            <span>{choice}</span>
-          </button>
-        </li>
-      ))}
-    </ol>
+    <>
+      <ol className="mt-3 flex flex-col gap-2" aria-label="Suggested actions">
+        {choices.map((choice, index) => (
+          <li key={choice}>
+            <button
+              type="button"
+              disabled={disabled}
+              onClick={() => onChoose(choice)}
+              aria-describedby={costId}
+              className={cn(
+                "flex w-full items-start gap-3 rounded-xl border border-ink-line bg-ink/60 px-3 py-2.5 text-left text-[15px] leading-snug text-parchment transition-colors",
+                "hover:border-gold/60 hover:bg-gold/5 focus-visible:outline-2 focus-visible:outline-gold disabled:opacity-60",
+              )}
+            >
+              <span className="grid size-6 shrink-0 place-items-center rounded-full border border-gold/60 text-xs font-semibold text-gold">
+                {index + 1}
+              </span>
+              <span>{choice}</span>
+            </button>
+          </li>
+        ))}
+      </ol>
+      <p id={costId} className="mt-2 text-xs text-parchment-dim">
+        {cost}
+      </p>
+    </>
   );
 }

@@ -201,10 +201,10 @@ export function createStoryClient({ store, gameSlug, origin = "", storyChanges =
     loadOlder: () => loadPage("older"),
     loadNewer: () => loadPage("newer"),
 
-    /** The composer's text (or `text`, a welcome choice): a new turn, or the Edit of the latest exchange. */
-    async submit(text?: string) {
+    /** The composer's text (a new turn, or the Edit of the latest exchange), or `choice`, a suggested choice (a new turn). */
+    async submit(choice?: string) {
       if (!getState().atLatest) await toLatest();
-      if (!dispatch({ type: "submitted", text, at: new Date().toISOString() })) return;
+      if (!dispatch({ type: "submitted", choice, at: new Date().toISOString() })) return;
       const { call, storyId } = getState();
       if (call?.kind === "edit") return runCall(`/api/stories/${storyId ?? ""}/edit`, { exchange: call.exchange, message: call.message });
       // The story on screen: the player may have several in this game. The server owns its history.

@@ -1,9 +1,9 @@
--- The end of a Game Master call begun by begin_story_operation.sql. p_text is what the Game
--- Master wrote: stored as the reply (appended, for 'continue'), with p_state, the story's state
--- the reply left (NULL keeps the state as it was). Empty, the call is undone and its credit
--- refunded under the reference it was paid with; p_restore_version is the version a failed retry
--- returns to. Only the call still in flight is finished: a second finish of the same call is
--- 'settled'.
+-- The end of a Game Master call begun by begin_story_operation.sql. p_text is the reply to store
+-- (for 'continue', the reply extended: app/lib/story-choices.ts's continuedReply), with p_state,
+-- the story's state the reply left (NULL keeps the state as it was). Empty, the call is undone
+-- and its credit refunded under the reference it was paid with; p_restore_version is the version
+-- a failed retry returns to. Only the call still in flight is finished: a second finish of the
+-- same call is 'settled'.
 --
 -- Turn leases (docs/decisions/030): a turn in flight belongs to the instance writing its reply,
 -- which renews the lease of all its turns every few seconds; a turn whose lease ran out (its
@@ -33,7 +33,7 @@ BEGIN
   v_exchanges := story.exchanges;
 
   IF p_text <> '' THEN
-    UPDATE game_messages SET content = CASE WHEN story.active_turn_kind = 'continue' THEN content || p_text ELSE p_text END, status = 'complete',
+    UPDATE game_messages SET content = p_text, status = 'complete',
         state = coalesce(p_state, state)
       WHERE id = reply.id RETURNING * INTO reply;
     IF reply.versions > 1 THEN

@@ -9,6 +9,7 @@ import { env } from "../../env.server.ts";
 import { trackInFlight } from "../../lib/in-flight.server.ts";
 import { creditsSpent, gameMasterFirstToken, gameMasterTurns, type TurnOutcome } from "../../lib/metrics.server.ts";
 import { PLAY_TOASTS, RESEND_CONFIRMATION_PATH } from "../../lib/play-texts.ts";
+import { continuedReply, splitStoryChoices } from "../../lib/story-choices.ts";
 import type { SessionCaller, SessionUser } from "../auth.server.ts";
 import { InsufficientCreditsError } from "../credits.server.ts";
 import { BusyError, DomainError, NotFoundError, RateLimitedError, UnauthenticatedError } from "../errors.server.ts";
@@ -300,6 +301,8 @@ function startCall({
   const trackedState: TrackedState | undefined =
     game.trackedStats.length > 0 ? { stats: game.trackedStats, values: resolveState(game.trackedStats, begun.state) } : undefined;
   const stored = begun.conversation;
+  // Continue goes on from the reply's text; the choices it ended with come back after (continuedReply).
+  const replySoFar = call.kind === "continue" ? splitStoryChoices(begun.replySoFar).body : begun.replySoFar;
   let context: ModelContext | undefined;
   try {
     context =
@@ -308,7 +311,7 @@ function startCall({
             brief: game,
             conversation: {
               ...stored,
-              messages: [...stored.messages, { role: "user", content: begun.playerText }, { role: "assistant", content: begun.replySoFar }],
+              messages: [...stored.messages, { role: "user", content: begun.playerText }, { role: "assistant", content: replySoFar }],
             },
             message: CONTINUE_INSTRUCTION,
             budgetTokens: config.AI_CONTEXT_TOKENS,
@@ -341,7 +344,7 @@ function startCall({
     replyId,
     version: begun.version,
     versions: begun.versions,
-    replySoFar: begun.replySoFar,
+    replySoFar,
     charged: begun.charged,
   };
   const live = openLiveReply(announcement);
@@ -414,7 +417,8 @@ function startCall({
     }
 
     try {
-      const finished = await finishCall(story.id, turnId, reply, restoreVersion, state);
+      const text = call.kind === "continue" ? continuedReply(begun.replySoFar, reply) : reply;
+      const finished = await finishCall(story.id, turnId, text, restoreVersion, state);
       if (finished === "settled") throw new Error("The call was settled elsewhere before its reply could be stored.");
     } catch (error) {
       // What is not in the story was not bought: the call is undone, and the player told.
