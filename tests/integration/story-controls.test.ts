@@ -449,12 +449,12 @@ describe("a turn that outlives its page", () => {
     const reader = live.body!.getReader();
     let received = "";
     const untilStoryEvent = async () => {
-      while (!/event: story\ndata: \{"storyId":"[^"]+","revision":\d+\}/.test(received))
+      while (!/event: story\ndata: \{"storyId":"[^"]+","gameSlug":"[^"]+","revision":\d+\}/.test(received))
         received += new TextDecoder().decode((await reader.read()).value);
     };
     await api(player, `/api/stories/${storyId}/undo`, { body: { exchange: 2 } });
     await untilStoryEvent();
-    expect(received).toContain(`"storyId":"${storyId}"`);
+    expect(received).toContain(`"storyId":"${storyId}","gameSlug":"${TEST_GAME.slug}"`);
     controller.abort();
   });
 });

@@ -244,6 +244,8 @@ export function createStoryClient({ store, gameSlug, origin = "", storyChanges =
       connections = new AbortController();
       effects = page;
       const stopListening = storyChanges((change) => {
+        // Another game's stories are never this screen's.
+        if (change.gameSlug !== gameSlug) return;
         if (dispatch({ type: "storyChanged", storyId: change.storyId, revision: change.revision })) void reload();
       });
       // Waiting for a reply written elsewhere (when this page loaded, or begun in another tab): attach to it.

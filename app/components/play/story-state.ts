@@ -112,7 +112,7 @@ export type StoryAction =
   /** The call is over and the stored story shown: the screen is free again. */
   | { type: "settled"; callId: number }
   | { type: "storyLoaded"; view: StoryView }
-  /** The live channel's story event, from any tab or device. */
+  /** The live channel's event of a story of this game, from any tab or device. */
   | { type: "storyChanged"; storyId: string; revision: number }
   | { type: "replyAttached"; turn: TurnAnnouncement }
   | { type: "attachedToken"; text: string }
