@@ -70,7 +70,13 @@ export function ChatMessageView({
     );
   }
   return (
-    <li className={cn("flex animate-slide-up gap-2.5 sm:gap-3", ring)} data-role="assistant" aria-busy={streaming || undefined} {...placed}>
+    <li
+      className={cn("flex animate-slide-up gap-2.5 sm:gap-3", ring)}
+      data-role="assistant"
+      aria-busy={streaming || undefined}
+      data-writing={streaming || undefined}
+      {...placed}
+    >
       <GameMasterAvatar />
       <div className="min-w-0 max-w-[calc(100%-2.75rem)] sm:max-w-[80%]">
         <p className="sr-only">The Game Master said:</p>

@@ -6,7 +6,7 @@ import { PlayHeader } from "./play-header.tsx";
 import { StateSidebar } from "./state-panel.tsx";
 import { StoryLog } from "./story-log.tsx";
 import { StoryProvider, useStory, type PlayGame } from "./story-provider.tsx";
-import { shownStoryState } from "./story-selectors.ts";
+import { replyBeingWritten, shownStoryState } from "./story-selectors.ts";
 import { useFollowLatest } from "./use-follow-latest.ts";
 
 function PlayLayout() {
@@ -14,7 +14,14 @@ function PlayLayout() {
   const storyState = shownStoryState(state, game.trackedStats);
   // Here, above the story and the composer: the view keeps up after the composer has taken its
   // height (children's layout effects run first), or a view at the end would look scrolled up.
-  const view = useFollowLatest({ content: state.messages, resumeKey: state.follows, firstKey: state.messages[0]?.key });
+  const writing = replyBeingWritten(state);
+  const view = useFollowLatest({
+    content: state.messages,
+    resumeKey: state.follows,
+    firstKey: state.messages[0]?.key,
+    writingKey: writing?.key ?? null,
+    continuing: Boolean(writing?.before),
+  });
   return (
     <div
       className={cn(
