@@ -1,3 +1,5 @@
+import { useEffect } from "react";
+import { placeToastsOver } from "#app/components/toast.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
 import { cn } from "#app/lib/utils.ts";
 import { ComposerPanel } from "./composer-panel.tsx";
@@ -22,6 +24,8 @@ function PlayLayout() {
     writingKey: writing?.key ?? null,
     continuing: Boolean(writing?.before),
   });
+  // Toasts over the story: neither the title and balance above it nor the composer below is covered.
+  useEffect(() => (view.scroller.current ? placeToastsOver(view.scroller.current) : undefined), [view.scroller]);
   return (
     <div
       className={cn(
