@@ -27,6 +27,12 @@ export function ThinkingIndicator() {
   );
 }
 
+/**
+ * A message's time, filled in once the page runs in the browser (local-time.tsx): its room is kept
+ * from the first paint, and the controls beside it stand on its far side, so nothing moves then.
+ */
+const TIME = "block min-h-4 min-w-16 text-xs text-parchment-dim";
+
 /** What a message view shows of a message: the story's, or the welcome. */
 export type ShownMessage = Pick<ChatMessage, "role" | "content" | "createdAt" | "status" | "exchange">;
 
@@ -62,8 +68,8 @@ export function ChatMessageView({
             {content}
           </div>
           <div className="mt-1 flex items-center justify-end gap-2">
+            <LocalTime iso={createdAt} className={cn(TIME, "text-right")} />
             {actions}
-            <LocalTime iso={createdAt} className="block text-right text-xs text-parchment-dim" />
           </div>
         </div>
       </li>
@@ -97,8 +103,8 @@ export function ChatMessageView({
         </div>
         {(content || interrupted) && !streaming ? (
           <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1">
-            <LocalTime iso={createdAt} className="block text-xs text-parchment-dim" />
             {actions}
+            <LocalTime iso={createdAt} className={TIME} />
           </div>
         ) : null}
       </div>

@@ -52,6 +52,8 @@ function StoryMessage({ message }: { message: ChatMessage }) {
   );
 }
 
+export const STORY_LOG_ID = "story-log";
+
 /**
  * The story so far, scrolling on its own: it follows the newest text while the player reads
  * there (`view`, useFollowLatest's), loads older turns as the reader nears the top (and newer
@@ -108,6 +110,7 @@ export function StoryLog({ view }: { view: FollowLatest }) {
     <div className="relative min-h-0 flex-1">
       <div
         ref={scroller}
+        id={STORY_LOG_ID}
         onScroll={onScroll}
         className="h-full overflow-y-auto overscroll-contain px-3 py-5 sm:px-2"
         aria-label={`Your story in ${game.title}`}
