@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chosenAction, continuedReply, plainChoice, splitStoryChoices } from "./story-choices.ts";
+import { chosenAction, continuedReply, plainChoice, replyToContinue, splitStoryChoices } from "./story-choices.ts";
 
 describe("splitStoryChoices", () => {
   it("takes the numbered list a reply ends with", () => {
@@ -64,6 +64,16 @@ describe("continuedReply", () => {
     const continued = continuedReply(reply, " The doors open.\n\n1. Bow.\n2. Stand.\n3. Leave.");
     expect(continued).toBe("The hall falls silent.\n\nYour move, Your Majesty. The doors open.\n\n1. Bow.\n2. Stand.\n3. Leave.");
     expect(splitStoryChoices(continued).choices).toEqual(["Bow.", "Stand.", "Leave."]);
+  });
+
+  it("keeps the short paragraph that introduces the choices with them, and goes on from the story before it", () => {
+    const introduced = "The hall falls silent.\n\n**What do you do, Your Majesty?** Choose a path:\n\n1. Bow.\n2. Leave.";
+    expect(replyToContinue(introduced)).toBe("The hall falls silent.");
+    expect(continuedReply(introduced, "\n\nA bell rings.")).toBe(
+      "The hall falls silent.\n\nA bell rings.\n\n**What do you do, Your Majesty?** Choose a path:\n\n1. Bow.\n2. Leave.",
+    );
+    // A closing paragraph of story, not a question to the player, stays where it was.
+    expect(replyToContinue("The hall falls silent.\n\nThe doors open.\n\n1. Bow.\n2. Leave.")).toBe("The hall falls silent.\n\nThe doors open.");
   });
 
   it("appends to a reply without choices", () => {

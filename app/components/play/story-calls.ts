@@ -1,7 +1,7 @@
 import type { MessageRole } from "#app/lib/constants.ts";
 import type { ErrorCode } from "#app/lib/error-codes.ts";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
-import { chosenAction, splitStoryChoices } from "#app/lib/story-choices.ts";
+import { chosenAction, replyToContinue } from "#app/lib/story-choices.ts";
 import { opensStory } from "#app/lib/turn-cost.ts";
 import { refusalReaction } from "./story-refusals.ts";
 import { isPending, latestAction, latestChoices, latestReply } from "./story-selectors.ts";
@@ -148,7 +148,7 @@ function controlled(
   const latest = state.exchanges;
   const reply = latestReply(state);
   // Continue goes on from the reply's text; its choices come back after it (continuedReply).
-  const before = kind === "continue" ? splitStoryChoices(reply?.content ?? "").body : "";
+  const before = kind === "continue" ? replyToContinue(reply?.content ?? "") : "";
   const started = startCall(state, kind, latest);
   const story = state.messages.filter((entry) => !entry.local);
   return {

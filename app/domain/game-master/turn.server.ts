@@ -9,7 +9,7 @@ import { env } from "../../env.server.ts";
 import { trackInFlight } from "../../lib/in-flight.server.ts";
 import { creditsSpent, gameMasterFirstToken, gameMasterTurns, type TurnOutcome } from "../../lib/metrics.server.ts";
 import { PLAY_TOASTS, RESEND_CONFIRMATION_PATH } from "../../lib/play-texts.ts";
-import { continuedReply, splitStoryChoices } from "../../lib/story-choices.ts";
+import { continuedReply, replyToContinue } from "../../lib/story-choices.ts";
 import type { SessionCaller, SessionUser } from "../auth.server.ts";
 import { InsufficientCreditsError } from "../credits.server.ts";
 import { BusyError, DomainError, NotFoundError, RateLimitedError, UnauthenticatedError } from "../errors.server.ts";
@@ -302,7 +302,7 @@ function startCall({
     game.trackedStats.length > 0 ? { stats: game.trackedStats, values: resolveState(game.trackedStats, begun.state) } : undefined;
   const stored = begun.conversation;
   // Continue goes on from the reply's text; the choices it ended with come back after (continuedReply).
-  const replySoFar = call.kind === "continue" ? splitStoryChoices(begun.replySoFar).body : begun.replySoFar;
+  const replySoFar = call.kind === "continue" ? replyToContinue(begun.replySoFar) : begun.replySoFar;
   let context: ModelContext | undefined;
   try {
     context =
