@@ -41,6 +41,8 @@ export function publishViewerCredits(userId: string, credits: number) {
 
 export interface StoryChange {
   storyId: string;
+  /** The story's game: a play screen whose story has not begun follows one begun in its game. */
+  gameSlug: string;
   revision: number;
 }
 
@@ -102,7 +104,7 @@ export function useLiveCreditsStream(userId: string | undefined) {
       const message = event.data;
       if (message.userId !== userId) return;
       if (message.type === "credits") setLiveCredits({ userId, credits: message.credits });
-      else if (message.type === "story") storyChanged({ storyId: message.storyId, revision: message.revision });
+      else if (message.type === "story") storyChanged({ storyId: message.storyId, gameSlug: message.gameSlug, revision: message.revision });
       else void revalidateRef.current();
     });
 

@@ -38,3 +38,36 @@ export function onToastRequested(listener: () => void) {
 export function toasterIsMounted() {
   markToasterMounted();
 }
+
+/**
+ * Where toasts sit, so they cover neither a page's header nor its controls: on a wide screen at
+ * the top, below `--toast-top`; on a phone at the bottom, above `--toast-bottom` (ui/sonner.tsx
+ * reads them). By default that is below the site's header and at the foot of the window.
+ */
+export const TOAST_ROOM = { top: "--toast-top", bottom: "--toast-bottom", phone: "(max-width: 600px)" } as const;
+
+const TOAST_MARGIN_PX = 8;
+
+/**
+ * Places toasts over `element` (the play screen's story) as long as it is on the page, so they
+ * cover neither the header above it (the title, the balance) nor the composer below it. Returns
+ * how to stop.
+ */
+export function placeToastsOver(element: HTMLElement): () => void {
+  const root = document.documentElement.style;
+  const place = () => {
+    const box = element.getBoundingClientRect();
+    root.setProperty(TOAST_ROOM.top, `${Math.round(box.top) + TOAST_MARGIN_PX}px`);
+    root.setProperty(TOAST_ROOM.bottom, `${Math.round(window.innerHeight - box.bottom) + TOAST_MARGIN_PX}px`);
+  };
+  place();
+  const observer = new ResizeObserver(place);
+  observer.observe(element);
+  window.addEventListener("resize", place);
+  return () => {
+    observer.disconnect();
+    window.removeEventListener("resize", place);
+    root.removeProperty(TOAST_ROOM.top);
+    root.removeProperty(TOAST_ROOM.bottom);
+  };
+}

@@ -7,7 +7,7 @@ import type { SessionRef } from "./session-lookup.server.ts";
 /**
  * The live channel of a signed-in player. A trigger on `profiles` NOTIFYs `credits_changed` with
  * {"userId","credits"} on every balance change, and every change of a story NOTIFYs
- * `story_changed` with {"userId","storyId","revision"} (app/db/functions/announce_story_change.sql),
+ * `story_changed` with {"userId","storyId","gameSlug","revision"} (app/db/functions/announce_story_change.sql),
  * on PGlite and PostgreSQL alike; each process LISTENs once and fans the notifications out to
  * the Server-Sent-Event streams its players have open. Because the channels live in the database,
  * a change made through any instance reaches tabs connected to any other.
@@ -171,14 +171,16 @@ function parseCreditsChange(payload: string): { userId: string; credits: number 
 interface StoryChange {
   userId: string;
   storyId: string;
+  gameSlug: string;
   revision: number;
 }
 
 function parseStoryChange(payload: string): StoryChange | undefined {
   try {
     const value = JSON.parse(payload) as Partial<Record<keyof StoryChange, unknown>>;
-    if (typeof value.userId === "string" && typeof value.storyId === "string" && typeof value.revision === "number") {
-      return { userId: value.userId, storyId: value.storyId, revision: value.revision };
+    const { userId, storyId, gameSlug, revision } = value;
+    if (typeof userId === "string" && typeof storyId === "string" && typeof gameSlug === "string" && typeof revision === "number") {
+      return { userId, storyId, gameSlug, revision };
     }
   } catch {
     // Not ours to interpret: the channel only ever carries announce_story_change's JSON.
@@ -232,9 +234,12 @@ export function creditsEvent(credits: number) {
   return `event: credits\ndata: ${JSON.stringify({ credits })}\n\n`;
 }
 
-/** One SSE message: `event: story` with `{"storyId", "revision"}` — the story changed; tabs showing it catch up. */
-export function storyEvent({ storyId, revision }: { storyId: string; revision: number }) {
-  return `event: story\ndata: ${JSON.stringify({ storyId, revision })}\n\n`;
+/**
+ * One SSE message: `event: story` with `{"storyId", "gameSlug", "revision"}` — the story changed;
+ * tabs showing it catch up, and a tab of its game whose story has not begun follows it.
+ */
+export function storyEvent({ storyId, gameSlug, revision }: { storyId: string; gameSlug: string; revision: number }) {
+  return `event: story\ndata: ${JSON.stringify({ storyId, gameSlug, revision })}\n\n`;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { creditsInWords } from "./site.ts";
+
 /**
  * The play screen's texts as docs/spec.md §2, §4 and §8 quote them (verbatim), written once for the page,
  * the API and the tests.
@@ -25,6 +27,11 @@ export const PLAY_TEXTS = {
   /** The suggested answer to the welcome's question: it begins the story (free). */
   beginChoice: "Yes, I am ready. Begin the adventure!",
 } as const;
+
+/** What picking a suggested choice does (it sends at once: docs/decisions/048) and costs, priced by turnCost. */
+export function choiceCost(price: number) {
+  return `Sends this choice · ${price === 0 ? "free: this is the opening scene" : creditsInWords(price)}`;
+}
 
 /** Toasts: a title and a description each. */
 export const PLAY_TOASTS = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chosenAction, plainChoice, splitStoryChoices } from "./story-choices.ts";
+import { chosenAction, continuedReply, plainChoice, replyToContinue, splitStoryChoices } from "./story-choices.ts";
 
 describe("splitStoryChoices", () => {
   it("takes the numbered list a reply ends with", () => {
@@ -45,5 +45,38 @@ describe("chosenAction", () => {
     expect(chosenAction("0", choices)).toBe("0");
     expect(chosenAction("2 and then 3", choices)).toBe("2 and then 3");
     expect(chosenAction("2", [])).toBe("2");
+  });
+});
+
+describe("continuedReply", () => {
+  const reply = "The hall falls silent.\n\nYour move, Your Majesty.\n\n1. Summon the **Regent**.\n2. Wait.";
+
+  it("puts the continuation before the choices the reply ended with, so they stay its last part", () => {
+    const continued = continuedReply(reply, "\n\nA bell rings somewhere below.");
+    expect(continued).toBe(
+      "The hall falls silent.\n\nYour move, Your Majesty.\n\nA bell rings somewhere below.\n\n1. Summon the **Regent**.\n2. Wait.",
+    );
+    expect(splitStoryChoices(continued).choices).toEqual(["Summon the Regent.", "Wait."]);
+    expect(chosenAction("2", splitStoryChoices(continued).choices)).toBe("Wait.");
+  });
+
+  it("offers the continuation's own choices when it ends with some", () => {
+    const continued = continuedReply(reply, " The doors open.\n\n1. Bow.\n2. Stand.\n3. Leave.");
+    expect(continued).toBe("The hall falls silent.\n\nYour move, Your Majesty. The doors open.\n\n1. Bow.\n2. Stand.\n3. Leave.");
+    expect(splitStoryChoices(continued).choices).toEqual(["Bow.", "Stand.", "Leave."]);
+  });
+
+  it("keeps the short paragraph that introduces the choices with them, and goes on from the story before it", () => {
+    const introduced = "The hall falls silent.\n\n**What do you do, Your Majesty?** Choose a path:\n\n1. Bow.\n2. Leave.";
+    expect(replyToContinue(introduced)).toBe("The hall falls silent.");
+    expect(continuedReply(introduced, "\n\nA bell rings.")).toBe(
+      "The hall falls silent.\n\nA bell rings.\n\n**What do you do, Your Majesty?** Choose a path:\n\n1. Bow.\n2. Leave.",
+    );
+    // A closing paragraph of story, not a question to the player, stays where it was.
+    expect(replyToContinue("The hall falls silent.\n\nThe doors open.\n\n1. Bow.\n2. Leave.")).toBe("The hall falls silent.\n\nThe doors open.");
+  });
+
+  it("appends to a reply without choices", () => {
+    expect(continuedReply("The tide turns.", " And then the bell rang.")).toBe("The tide turns. And then the bell rang.");
   });
 });

@@ -20,7 +20,8 @@ export function plainChoice(text: string) {
     .trim();
 }
 
-export function splitStoryChoices(reply: string): StoryChoices {
+/** The closing run of choices: the reply before it, its lines as written, and its items. */
+function closingChoices(reply: string): (StoryChoices & { list: string }) | undefined {
   const lines = reply.trimEnd().split("\n");
   let start = lines.length;
   while (start > 0 && CHOICE.test(lines[start - 1] ?? "")) start -= 1;
@@ -29,8 +30,47 @@ export function splitStoryChoices(reply: string): StoryChoices {
     return { number: Number(number), text: plainChoice(text) };
   });
   const sequential = items.every((item, index) => item.number === index + 1);
-  if (items.length < 2 || !sequential) return { body: reply, choices: [] };
-  return { body: lines.slice(0, start).join("\n").trimEnd(), choices: items.map((item) => item.text) };
+  if (items.length < 2 || !sequential) return undefined;
+  return { body: lines.slice(0, start).join("\n").trimEnd(), list: lines.slice(start).join("\n"), choices: items.map((item) => item.text) };
+}
+
+export function splitStoryChoices(reply: string): StoryChoices {
+  const closing = closingChoices(reply);
+  return closing ? { body: closing.body, choices: closing.choices } : { body: reply, choices: [] };
+}
+
+/** A short closing paragraph that introduces the choices ("What do you do?", "You might:"). */
+const INTRO = /[:?][*_\s]*$/;
+const MAX_INTRO_LENGTH = 240;
+
+/**
+ * Where a Continue goes on from in a reply that ends with choices: its text without them, nor the
+ * short paragraph that introduces them; `after` is what it keeps for after the continuation.
+ */
+function continuationPoint(reply: string): { from: string; after: string } {
+  const closing = closingChoices(reply);
+  if (!closing) return { from: reply, after: "" };
+  const lastBreak = [...closing.body.matchAll(/\n[ \t]*\n/g)].at(-1)?.index;
+  const intro = lastBreak === undefined ? "" : closing.body.slice(lastBreak).trim();
+  if (!intro || intro.length > MAX_INTRO_LENGTH || !INTRO.test(intro)) return { from: closing.body, after: closing.list };
+  return { from: closing.body.slice(0, lastBreak).trimEnd(), after: `${intro}\n\n${closing.list}` };
+}
+
+/** The text a Continue goes on from: the reply without the choices it ends with and their introduction. */
+export function replyToContinue(reply: string): string {
+  return continuationPoint(reply).from;
+}
+
+/**
+ * A reply after Continue: the continuation goes on from the reply's text, before the choices it
+ * ended with (and the line introducing them), so they stay its last part, offered as buttons and
+ * picked by their number. A continuation that ends with choices of its own offers those instead.
+ */
+export function continuedReply(reply: string, continuation: string): string {
+  const { from, after } = continuationPoint(reply);
+  if (!after) return reply + continuation;
+  const extended = from + continuation;
+  return closingChoices(extended) ? extended : `${extended.trimEnd()}\n\n${after}`;
 }
 
 /**

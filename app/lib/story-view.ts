@@ -33,7 +33,7 @@ export interface TurnAnnouncement {
   replyId: number;
   version: number;
   versions: number;
-  /** The reply's text before this call (a Continue extends it). */
+  /** The text a Continue goes on from: the reply before this call, without the choices it ended with (they come back after). */
   replySoFar: string;
   /** The credits the call cost, as the database debited them (app/db/functions/begin_turn.sql). */
   charged: number;

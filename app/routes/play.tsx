@@ -9,11 +9,12 @@ import { isOfflineStoryteller } from "#app/domain/game-master/model.server.ts";
 import { findLatestStory, findStoryOfGame, settleAbandonedTurn, storyView } from "#app/domain/stories.server.ts";
 import { signUpToPlayPath } from "#app/lib/auth.ts";
 import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
+import { requestContext } from "#app/request-context.ts";
 import type { Route } from "./+types/play";
 
 /** Personal: never kept by a browser or a shared cache. */
 export const headers = personalPageHeaders;
-export async function loader({ request, params }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const game = await findPlayableGame(params.slug);
   if (!game) return data({ state: "game-not-found" as const }, { status: 404 });
   const user = await getSessionUser(request);
@@ -29,6 +30,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     story: story ? await storyView(await settleAbandonedTurn(story), game.trackedStats) : null,
     offline: isOfflineStoryteller(),
     playerEmail: user.email,
+    // This response's script nonce: the story is shown at its newest text before the page's scripts run.
+    nonce: context.get(requestContext).cspNonce,
   };
 }
 
@@ -77,6 +80,7 @@ export default function Play({ loaderData }: Route.ComponentProps) {
       initialStory={loaderData.story}
       offline={loaderData.offline}
       playerEmail={loaderData.playerEmail}
+      nonce={loaderData.nonce}
     />
   );
 }

@@ -168,6 +168,28 @@ describe("Continue", () => {
     expect(lastMessageSent(request)).toMatch(/^\(Continue your last reply/);
   });
 
+  it("goes on before the choices the reply ended with, so they stay its last part, unless it brings its own", async () => {
+    const player = await signUp(server);
+    const storyId = await beginStory(server, player, TEST_GAME.slug);
+    model.script(() => ({ tokens: ["The hall falls silent.\n\n", "1. Summon the Regent.\n2. Wait."] }));
+    await readTurn(await postChat(server, player, { message: "I listen.", game_slug: TEST_GAME.slug }));
+
+    model.script(() => ({ tokens: ["\n\nA bell ", "rings below."] }));
+    const continued = await readTurn(await api(player, `/api/stories/${storyId}/continue`, { body: { exchange: 2 } }));
+    expect(continued.text).toBe("\n\nA bell rings below.");
+    // The model goes on from the story's words, not from the list.
+    const shown = (model.requests.at(-1)!.body.messages as { role: string; content: string }[]).at(-2);
+    expect(shown).toEqual({ role: "assistant", content: "The hall falls silent." });
+    const reply = (await storedMessages(server, player)).at(-1)!.content;
+    expect(reply).toBe("The hall falls silent.\n\nA bell rings below.\n\n1. Summon the Regent.\n2. Wait.");
+
+    model.script(() => ({ tokens: [" The doors open.\n\n1. Bow.\n2. Leave."] }));
+    await readTurn(await api(player, `/api/stories/${storyId}/continue`, { body: { exchange: 2 } }));
+    expect((await storedMessages(server, player)).at(-1)!.content).toBe(
+      "The hall falls silent.\n\nA bell rings below. The doors open.\n\n1. Bow.\n2. Leave.",
+    );
+  });
+
   it("leaves the reply as it was and refunds when the model fails before any text", async () => {
     const { player, storyId } = await playing();
     const before = await storedMessages(server, player);
@@ -427,12 +449,12 @@ describe("a turn that outlives its page", () => {
     const reader = live.body!.getReader();
     let received = "";
     const untilStoryEvent = async () => {
-      while (!/event: story\ndata: \{"storyId":"[^"]+","revision":\d+\}/.test(received))
+      while (!/event: story\ndata: \{"storyId":"[^"]+","gameSlug":"[^"]+","revision":\d+\}/.test(received))
         received += new TextDecoder().decode((await reader.read()).value);
     };
     await api(player, `/api/stories/${storyId}/undo`, { body: { exchange: 2 } });
     await untilStoryEvent();
-    expect(received).toContain(`"storyId":"${storyId}"`);
+    expect(received).toContain(`"storyId":"${storyId}","gameSlug":"${TEST_GAME.slug}"`);
     controller.abort();
   });
 });

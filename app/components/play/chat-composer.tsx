@@ -21,12 +21,14 @@ export function ChatComposer() {
   const value = state.draft;
   const canSend = !pending && !closed && value.trim().length > 0;
 
-  // The field grows with its text up to a few lines, then scrolls.
+  // The field grows with its text up to a few lines, then scrolls. Its borders count (border-box),
+  // so a line of text keeps the height the page was drawn with.
   useLayoutEffect(() => {
     const element = field.current;
     if (!element) return;
     element.style.height = "auto";
-    element.style.height = `${Math.min(element.scrollHeight, MAX_ROWS_PX)}px`;
+    const borders = element.offsetHeight - element.clientHeight;
+    element.style.height = `${Math.min(element.scrollHeight + borders, MAX_ROWS_PX)}px`;
   }, [value]);
 
   // On arrival, after a send, and when a choice or an Edit fills it.
@@ -82,7 +84,7 @@ export function ChatComposer() {
           onChange={(event) => dispatch({ type: "draftChanged", text: event.target.value })}
           onKeyDown={onKeyDown}
           enterKeyHint="send"
-          className="block max-h-44 min-h-12 w-full resize-none rounded-2xl border border-ink-line bg-ink px-4 py-3 text-base leading-normal sm:text-[17px] text-parchment placeholder:text-parchment-dim/80 focus-visible:border-gold focus-visible:ring-2 focus-visible:ring-gold/40 focus-visible:outline-none disabled:cursor-not-allowed disabled:opacity-60"
+          className="block max-h-44 min-h-12 w-full resize-none rounded-2xl border border-ink-line bg-ink px-4 py-3 text-base leading-6 sm:text-[17px] text-parchment placeholder:text-parchment-dim/80 focus-visible:border-gold focus-visible:ring-2 focus-visible:ring-gold/40 focus-visible:outline-none disabled:cursor-not-allowed disabled:opacity-60"
           aria-describedby="play-input-hint"
         />
         {nearLimit ? (

@@ -1,4 +1,5 @@
 import { CircleAlert, Crown } from "lucide-react";
+import { useId } from "react";
 import { Markdown } from "#app/components/markdown.tsx";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
 import { cn } from "#app/lib/utils.ts";
@@ -25,6 +26,12 @@ export function ThinkingIndicator() {
     </p>
   );
 }
+
+/**
+ * A message's time, filled in once the page runs in the browser (local-time.tsx): its room is kept
+ * from the first paint, and the controls beside it stand on its far side, so nothing moves then.
+ */
+const TIME = "block min-h-4 min-w-16 text-xs text-parchment-dim";
 
 /** What a message view shows of a message: the story's, or the welcome. */
 export type ShownMessage = Pick<ChatMessage, "role" | "content" | "createdAt" | "status" | "exchange">;
@@ -61,15 +68,21 @@ export function ChatMessageView({
             {content}
           </div>
           <div className="mt-1 flex items-center justify-end gap-2">
+            <LocalTime iso={createdAt} className={cn(TIME, "text-right")} />
             {actions}
-            <LocalTime iso={createdAt} className="block text-right text-xs text-parchment-dim" />
           </div>
         </div>
       </li>
     );
   }
   return (
-    <li className={cn("flex animate-slide-up gap-2.5 sm:gap-3", ring)} data-role="assistant" aria-busy={streaming || undefined} {...placed}>
+    <li
+      className={cn("flex animate-slide-up gap-2.5 sm:gap-3", ring)}
+      data-role="assistant"
+      aria-busy={streaming || undefined}
+      data-writing={streaming || undefined}
+      {...placed}
+    >
       <GameMasterAvatar />
       <div className="min-w-0 max-w-[calc(100%-2.75rem)] sm:max-w-[80%]">
         <p className="sr-only">The Game Master said:</p>
@@ -90,8 +103,8 @@ export function ChatMessageView({
         </div>
         {(content || interrupted) && !streaming ? (
           <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1">
-            <LocalTime iso={createdAt} className="block text-xs text-parchment-dim" />
             {actions}
+            <LocalTime iso={createdAt} className={TIME} />
           </div>
         ) : null}
       </div>
@@ -99,27 +112,48 @@ export function ChatMessageView({
   );
 }
 
-export function ChoiceButtons({ choices, onChoose, disabled }: { choices: string[]; onChoose: (choice: string) => void; disabled?: boolean }) {
+/**
+ * A reply's suggested choices: each sends itself as the player's next action (docs/decisions/048).
+ * `cost` says what that costs, under the list and as each button's description.
+ */
+export function ChoiceButtons({
+  choices,
+  onChoose,
+  disabled,
+  cost,
+}: {
+  choices: string[];
+  onChoose: (choice: string) => void;
+  disabled?: boolean;
+  cost: string;
+}) {
+  const costId = useId();
   return (
-    <ol className="mt-3 flex flex-col gap-2" aria-label="Suggested actions">
-      {choices.map((choice, index) => (
-        <li key={choice}>
-          <button
-            type="button"
-            disabled={disabled}
-            onClick={() => onChoose(choice)}
-            className={cn(
-              "flex w-full items-start gap-3 rounded-xl border border-ink-line bg-ink/60 px-3 py-2.5 text-left text-[15px] leading-snug text-parchment transition-colors",
-              "hover:border-gold/60 hover:bg-gold/5 focus-visible:outline-2 focus-visible:outline-gold disabled:opacity-60",
-            )}
-          >
-            <span className="grid size-6 shrink-0 place-items-center rounded-full border border-gold/60 text-xs font-semibold text-gold">
-              {index + 1}
-            </span>
-            <span>{choice}</span>
-          </button>
-        </li>
-      ))}
-    </ol>
+    <>
+      <ol className="mt-3 flex flex-col gap-2" aria-label="Suggested actions">
+        {choices.map((choice, index) => (
+          <li key={choice}>
+            <button
+              type="button"
+              disabled={disabled}
+              onClick={() => onChoose(choice)}
+              aria-describedby={costId}
+              className={cn(
+                "flex w-full items-start gap-3 rounded-xl border border-ink-line bg-ink/60 px-3 py-2.5 text-left text-[15px] leading-snug text-parchment transition-colors",
+                "hover:border-gold/60 hover:bg-gold/5 focus-visible:outline-2 focus-visible:outline-gold disabled:opacity-60",
+              )}
+            >
+              <span className="grid size-6 shrink-0 place-items-center rounded-full border border-gold/60 text-xs font-semibold text-gold">
+                {index + 1}
+              </span>
+              <span>{choice}</span>
+            </button>
+          </li>
+        ))}
+      </ol>
+      <p id={costId} className="mt-2 text-xs text-parchment-dim">
+        {cost}
+      </p>
+    </>
   );
 }

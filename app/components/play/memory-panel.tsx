@@ -63,7 +63,7 @@ export function MemoryPanel() {
       <DialogTrigger asChild>
         <Button variant="ghost" size="sm" disabled={isPending(state) || !storyId} className="px-2.5">
           <Brain aria-hidden />
-          <span className="sr-only sm:not-sr-only">Memory</span>
+          Memory
         </Button>
       </DialogTrigger>
       <DialogContent className="max-h-[90dvh] overflow-y-auto sm:max-w-xl">

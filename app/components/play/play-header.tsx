@@ -1,4 +1,5 @@
 import { ArrowLeft, BookPlus, Download, RotateCcw, Save, Search, Sparkles } from "lucide-react";
+import { useRef, useState, type RefObject } from "react";
 import { Link } from "react-router";
 import { CreditsBadge } from "#app/components/site-header.tsx";
 import {
@@ -9,12 +10,13 @@ import {
   AlertDialogDescription,
   AlertDialogFooter,
   AlertDialogTitle,
-  AlertDialogTrigger,
 } from "#app/components/ui/alert-dialog.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
 import { STORY_EXPORT_FORMATS } from "#app/lib/story-view.ts";
+import { cn } from "#app/lib/utils.ts";
 import { MemoryPanel } from "./memory-panel.tsx";
+import { MoreMenu, MoreMenuItem } from "./more-menu.tsx";
 import { useStory } from "./story-provider.tsx";
 import { isPending, shownStoryState, storyMessages } from "./story-selectors.ts";
 import { StateSheet } from "./state-panel.tsx";
@@ -23,14 +25,14 @@ import { StateSheet } from "./state-panel.tsx";
 function ExportMenu({ storyId }: { storyId: string }) {
   const link = "block rounded-md px-3 py-2 text-sm text-parchment hover:bg-gold/10";
   return (
-    <details className="relative">
+    <details className="relative hidden sm:block">
       <summary className="inline-flex h-8 cursor-pointer list-none items-center gap-1.5 rounded-full px-2.5 text-sm font-medium text-parchment hover:bg-gold/10 [&::-webkit-details-marker]:hidden">
         <Download className="size-4" aria-hidden />
-        <span className="sr-only sm:not-sr-only">Export</span>
+        Export
       </summary>
       <div className="absolute right-0 z-20 mt-1 w-48 rounded-lg border border-ink-line bg-ink-raised p-1 shadow-lg shadow-ink">
         {STORY_EXPORT_FORMATS.map(({ format, label }) => (
-          <a key={format} className={link} href={`/api/stories/${storyId}/export?format=${format}`} download>
+          <a key={format} className={link} href={exportPath(storyId, format)} download>
             Export as {label}
           </a>
         ))}
@@ -39,18 +41,30 @@ function ExportMenu({ storyId }: { storyId: string }) {
   );
 }
 
+function exportPath(storyId: string, format: string) {
+  return `/api/stories/${storyId}/export?format=${format}`;
+}
+
 /** Start Over, confirmed first: the story in this game is deleted and the welcome comes back. */
-function StartOver({ disabled }: { disabled: boolean }) {
+function StartOverDialog({
+  open,
+  onOpenChange,
+  opener,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  opener: RefObject<HTMLElement | null>;
+}) {
   const { client, game } = useStory();
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
-        <Button variant="secondary" size="sm" disabled={disabled} className="px-2.5 sm:px-3">
-          <RotateCcw aria-hidden />
-          <span className="sr-only sm:not-sr-only">Start Over</span>
-        </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
+    <AlertDialog open={open} onOpenChange={onOpenChange}>
+      {/* Opened from a button or from the More menu, without a trigger of its own: the focus goes back to what opened it. */}
+      <AlertDialogContent
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          opener.current?.focus();
+        }}
+      >
         <AlertDialogTitle>Start over?</AlertDialogTitle>
         <AlertDialogDescription>
           Your story in {game.title} so far will be deleted, and the Game Master will begin again from the welcome. This cannot be undone.
@@ -64,18 +78,96 @@ function StartOver({ disabled }: { disabled: boolean }) {
   );
 }
 
-/** The play screen's header: the game, the player, the balance and the story's tools. */
-export function PlayHeader() {
-  const { state, dispatch, client, game, offline, playerEmail, credits } = useStory();
+const NEW_STORY_HINT = "Begin another story in this game; this one is kept in My Stories";
+
+/**
+ * The story's tools, each by its name: all of them side by side from 640 px; on a phone, State
+ * and Memory, and the rest in the More menu.
+ */
+function StoryTools() {
+  const { state, dispatch, client, game } = useStory();
+  const [confirmingStartOver, setConfirmingStartOver] = useState(false);
+  const startOverOpener = useRef<HTMLElement | null>(null);
+  const confirmStartOver = () => {
+    startOverOpener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setConfirmingStartOver(true);
+  };
   const pending = isPending(state);
   const canRestart = !pending && !state.restarting;
   const canFind = state.storyId !== null && state.exchanges > 0;
+  const canSave = storyMessages(state).length > 0 && !pending && !state.saving;
   const storyState = shownStoryState(state, game.trackedStats);
+  const saveLabel = state.saving ? PLAY_TEXTS.saving : "Save Chat";
+  const wide = "hidden sm:inline-flex";
+  return (
+    <div className="ml-auto flex flex-wrap items-center justify-end gap-1.5 sm:gap-2">
+      <Button
+        variant="ghost"
+        size="sm"
+        disabled={!canFind}
+        onClick={() => dispatch({ type: "findToggled" })}
+        aria-expanded={state.finding}
+        className={cn("px-2.5", wide)}
+      >
+        <Search aria-hidden />
+        Find in story
+      </Button>
+      {storyState ? <StateSheet state={storyState} /> : null}
+      <MemoryPanel />
+      {state.storyId && canFind ? <ExportMenu storyId={state.storyId} /> : null}
+      <Button
+        variant="ghost"
+        size="sm"
+        disabled={!canRestart || state.beginningNewStory}
+        onClick={() => void client.newStory()}
+        className={cn("px-2.5", wide)}
+        title={NEW_STORY_HINT}
+      >
+        <BookPlus aria-hidden />
+        New story
+      </Button>
+      <Button variant="secondary" size="sm" disabled={!canRestart} onClick={confirmStartOver} className={cn("px-3", wide)}>
+        <RotateCcw aria-hidden />
+        Start Over
+      </Button>
+      <Button variant="outline" size="sm" disabled={!canSave} onClick={() => void client.saveChat()} className={cn("px-3", wide)}>
+        <Save aria-hidden />
+        {saveLabel}
+      </Button>
+      <MoreMenu className="sm:hidden">
+        <MoreMenuItem icon={<Search aria-hidden />} disabled={!canFind} onSelect={() => dispatch({ type: "findToggled" })}>
+          Find in story
+        </MoreMenuItem>
+        {state.storyId && canFind
+          ? STORY_EXPORT_FORMATS.map(({ format, label }) => (
+              <MoreMenuItem key={format} icon={<Download aria-hidden />} href={exportPath(state.storyId ?? "", format)} download>
+                Export as {label}
+              </MoreMenuItem>
+            ))
+          : null}
+        <MoreMenuItem icon={<BookPlus aria-hidden />} disabled={!canRestart || state.beginningNewStory} onSelect={() => void client.newStory()}>
+          New story
+        </MoreMenuItem>
+        <MoreMenuItem icon={<RotateCcw aria-hidden />} disabled={!canRestart} onSelect={confirmStartOver}>
+          Start Over
+        </MoreMenuItem>
+        <MoreMenuItem icon={<Save aria-hidden />} disabled={!canSave} onSelect={() => void client.saveChat()}>
+          {saveLabel}
+        </MoreMenuItem>
+      </MoreMenu>
+      <StartOverDialog open={confirmingStartOver} onOpenChange={setConfirmingStartOver} opener={startOverOpener} />
+    </div>
+  );
+}
+
+/** The play screen's header: the game, the player, the balance and the story's tools. */
+export function PlayHeader() {
+  const { game, offline, playerEmail, credits } = useStory();
   return (
     <header className="border-b border-ink-line bg-ink/95 px-3 py-2.5 sm:px-4 sm:py-3">
       <div className="flex items-center gap-2 sm:gap-3">
         <Button asChild variant="ghost" size="sm" className="-ml-1 shrink-0 px-2.5">
-          <Link to="/games">
+          <Link to="/games" title="Back to Games">
             <ArrowLeft aria-hidden />
             <span className="sr-only sm:not-sr-only">Back to Games</span>
           </Link>
@@ -100,44 +192,7 @@ export function PlayHeader() {
             {PLAY_TEXTS.offlineBadge}
           </span>
         ) : null}
-        <div className="ml-auto flex flex-wrap items-center justify-end gap-1.5 sm:gap-2">
-          <Button
-            variant="ghost"
-            size="sm"
-            disabled={!canFind}
-            onClick={() => dispatch({ type: "findToggled" })}
-            aria-expanded={state.finding}
-            className="px-2.5"
-          >
-            <Search aria-hidden />
-            <span className="sr-only sm:not-sr-only">Find in story</span>
-          </Button>
-          {storyState ? <StateSheet state={storyState} /> : null}
-          <MemoryPanel />
-          {state.storyId && canFind ? <ExportMenu storyId={state.storyId} /> : null}
-          <Button
-            variant="ghost"
-            size="sm"
-            disabled={!canRestart || state.beginningNewStory}
-            onClick={() => void client.newStory()}
-            className="px-2.5"
-            title="Begin another story in this game; this one is kept in My Stories"
-          >
-            <BookPlus aria-hidden />
-            <span className="sr-only sm:not-sr-only">New story</span>
-          </Button>
-          <StartOver disabled={!canRestart} />
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={storyMessages(state).length === 0 || pending || state.saving}
-            onClick={() => void client.saveChat()}
-            className="px-2.5 sm:px-3"
-          >
-            <Save aria-hidden />
-            <span className="sr-only sm:not-sr-only">{state.saving ? PLAY_TEXTS.saving : "Save Chat"}</span>
-          </Button>
-        </div>
+        <StoryTools />
       </div>
     </header>
   );

@@ -1,20 +1,33 @@
+import { useEffect } from "react";
+import { placeToastsOver } from "#app/components/toast.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
 import { cn } from "#app/lib/utils.ts";
 import { ComposerPanel } from "./composer-panel.tsx";
 import { FindInStory } from "./find-in-story.tsx";
 import { PlayHeader } from "./play-header.tsx";
 import { StateSidebar } from "./state-panel.tsx";
-import { StoryLog } from "./story-log.tsx";
+import { STORY_LOG_ID, StoryLog } from "./story-log.tsx";
 import { StoryProvider, useStory, type PlayGame } from "./story-provider.tsx";
-import { shownStoryState } from "./story-selectors.ts";
+import { replyBeingWritten, shownStoryState } from "./story-selectors.ts";
 import { useFollowLatest } from "./use-follow-latest.ts";
 
-function PlayLayout() {
+const SHOW_NEWEST = `var story=document.getElementById("${STORY_LOG_ID}");if(story)story.scrollTop=story.scrollHeight;`;
+
+function PlayLayout({ nonce }: { nonce: string }) {
   const { state, game } = useStory();
   const storyState = shownStoryState(state, game.trackedStats);
   // Here, above the story and the composer: the view keeps up after the composer has taken its
   // height (children's layout effects run first), or a view at the end would look scrolled up.
-  const view = useFollowLatest({ content: state.messages, resumeKey: state.follows, firstKey: state.messages[0]?.key });
+  const writing = replyBeingWritten(state);
+  const view = useFollowLatest({
+    content: state.messages,
+    resumeKey: state.follows,
+    firstKey: state.messages[0]?.key,
+    writingKey: writing?.key ?? null,
+    continuing: Boolean(writing?.before),
+  });
+  // Toasts over the story: neither the title and balance above it nor the composer below is covered.
+  useEffect(() => (view.scroller.current ? placeToastsOver(view.scroller.current) : undefined), [view.scroller]);
   return (
     <div
       className={cn(
@@ -27,6 +40,9 @@ function PlayLayout() {
         {state.finding && state.storyId ? <FindInStory /> : null}
         <StoryLog view={view} />
         <ComposerPanel />
+        {/* Run as the server's page is read, once the story has its height and before the page's
+            scripts: the story is drawn at its newest text, so nothing moves when they take over. */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: SHOW_NEWEST }} />
       </div>
       {storyState ? <StateSidebar state={storyState} /> : null}
     </div>
@@ -34,10 +50,20 @@ function PlayLayout() {
 }
 
 /** The play screen: header, the story so far, the reply streaming in, the story controls and the composer. */
-export function PlayScreen(props: { game: PlayGame; initialStory: StoryView | null; offline: boolean; playerEmail: string }) {
+export function PlayScreen({
+  nonce,
+  ...page
+}: {
+  game: PlayGame;
+  initialStory: StoryView | null;
+  offline: boolean;
+  playerEmail: string;
+  /** The page's script nonce (its Content-Security-Policy). */
+  nonce: string;
+}) {
   return (
-    <StoryProvider {...props}>
-      <PlayLayout />
+    <StoryProvider {...page}>
+      <PlayLayout nonce={nonce} />
     </StoryProvider>
   );
 }

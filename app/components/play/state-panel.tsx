@@ -141,7 +141,7 @@ export function StateSheet({ state }: { state: StoryStateView }) {
       <DialogTrigger asChild>
         <Button variant="ghost" size="sm" className="relative px-2.5 lg:hidden">
           <Gauge aria-hidden />
-          <span className="sr-only sm:not-sr-only">State</span>
+          State
           {changed > 0 ? (
             <>
               <span className="absolute top-1 right-1 size-2 rounded-full bg-gold" aria-hidden />

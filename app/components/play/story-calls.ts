@@ -1,7 +1,7 @@
 import type { MessageRole } from "#app/lib/constants.ts";
 import type { ErrorCode } from "#app/lib/error-codes.ts";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
-import { chosenAction } from "#app/lib/story-choices.ts";
+import { chosenAction, replyToContinue } from "#app/lib/story-choices.ts";
 import { opensStory } from "#app/lib/turn-cost.ts";
 import { refusalReaction } from "./story-refusals.ts";
 import { isPending, latestAction, latestChoices, latestReply } from "./story-selectors.ts";
@@ -35,7 +35,7 @@ export type CallAction = Extract<
 export function callReducer(state: StoryScreenState, action: CallAction): StoryScreenState {
   switch (action.type) {
     case "submitted":
-      return submitted(state, action.text ?? state.draft, action.at);
+      return action.choice === undefined ? submitted(state, state.draft, action.at) : choiceSent(state, action.choice, action.at);
     case "controlled":
       return action.kind === "sendAgain"
         ? controlled(state, "edit", latestAction(state)?.content ?? null, null)
@@ -98,6 +98,7 @@ function localMessage(key: string, role: MessageRole, content: string, at: strin
   return { key, role, content, status: "complete", version: 1, versions: 1, createdAt: at, ...extra };
 }
 
+/** The composer's text sent: a new turn, or the Edit of the latest exchange. */
 function submitted(state: StoryScreenState, text: string, at: string): StoryScreenState {
   if (isPending(state)) return state;
   const message = chosenAction(text, latestChoices(state));
@@ -108,7 +109,20 @@ function submitted(state: StoryScreenState, text: string, at: string): StoryScre
     const edited = controlled(cleared, "edit", message, composed);
     return edited === cleared ? state : edited;
   }
-  const started = startCall(cleared, "send", state.exchanges + 1);
+  return turnStarted(cleared, message, composed, at);
+}
+
+/**
+ * A suggested choice picked: sent at once as a new turn (docs/decisions/048), leaving what the
+ * player was typing where it is. Not while an Edit is open: the choices belong to the reply it replaces.
+ */
+function choiceSent(state: StoryScreenState, choice: string, at: string): StoryScreenState {
+  if (isPending(state) || state.editing || !choice.trim()) return state;
+  return turnStarted({ ...state, highlighted: null }, choice, { text: choice, editing: false }, at);
+}
+
+function turnStarted(state: StoryScreenState, message: string, composed: StoryCall["composed"], at: string): StoryScreenState {
+  const started = startCall(state, "send", state.exchanges + 1);
   const userKey = `local-${started.serial}-user`;
   const replyKey = `local-${started.serial}-reply`;
   return {
@@ -133,7 +147,8 @@ function controlled(
   if (!state.storyId || isPending(state) || (kind === "edit" && !message)) return state;
   const latest = state.exchanges;
   const reply = latestReply(state);
-  const before = kind === "continue" ? (reply?.content ?? "") : "";
+  // Continue goes on from the reply's text; its choices come back after it (continuedReply).
+  const before = kind === "continue" ? replyToContinue(reply?.content ?? "") : "";
   const started = startCall(state, kind, latest);
   const story = state.messages.filter((entry) => !entry.local);
   return {

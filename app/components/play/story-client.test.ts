@@ -6,7 +6,7 @@ import type { StoryView, TurnAnnouncement } from "#app/lib/story-view.ts";
 import type { StoryChange } from "#app/components/live-credits.ts";
 import { createStoryClient, type StoryEffects } from "./story-client.ts";
 import type { PlayNotice } from "./story-refusals.ts";
-import { isPending } from "./story-selectors.ts";
+import { isPending, priceOf } from "./story-selectors.ts";
 import { createStoryStore } from "./story-store.ts";
 import { announcement, contents, exchange, STORY_ID, storyView } from "./story-test-data.ts";
 
@@ -189,13 +189,47 @@ describe("the story client", () => {
       announce = listener;
       return () => undefined;
     });
-    announce({ storyId: "another-story", revision: 9 });
-    announce({ storyId: STORY_ID, revision: 2 });
+    announce({ storyId: "another-story", gameSlug: GAME, revision: 9 });
+    announce({ storyId: STORY_ID, gameSlug: GAME, revision: 2 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(api.requests).toEqual([]);
-    announce({ storyId: STORY_ID, revision: 3 });
+    announce({ storyId: STORY_ID, gameSlug: GAME, revision: 3 });
     await expect.poll(() => store.getState().exchanges).toBe(3);
     expect(api.requests.map((request) => request.route)).toEqual([`GET /api/stories/${STORY_ID}`]);
+  });
+
+  it("the live channel: a screen whose story has not begun follows the one begun in its game, and its next turn goes there", async () => {
+    const begun = storyView(1, { revision: 1, busy: true, messages: [exchange(1, "")[0]!, { ...exchange(1, "")[1]!, status: "streaming" }] });
+    const told = storyView(1, { revision: 2 });
+    let reads = 0;
+    const api = await fakeApi({
+      // First as the other tab's opening is being written; then told.
+      [`GET /api/stories/${STORY_ID}`]: (request, response, body) => json((reads += 1) === 1 ? begun : told)(request, response, body),
+      [`GET /api/stories/${STORY_ID}/reply`]: stream(sse({ turn: turn({ exchange: 1 }) }), sse({ content: "Reply 1." }), sse("[DONE]")),
+      "POST /api/game-chat": stream(sse({ turn: turn({ exchange: 2, charged: 1 }) }), sse({ content: "Reply 2." }), sse("[DONE]")),
+    });
+    let announce: (change: StoryChange) => void = () => undefined;
+    const { store, client } = setUp(api, null, (listener) => {
+      announce = listener;
+      return () => undefined;
+    });
+    announce({ storyId: "story-of-another-game", gameSlug: "cultivation-simulator", revision: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(store.getState().storyId).toBeNull();
+
+    announce({ storyId: STORY_ID, gameSlug: GAME, revision: 1 });
+    await expect.poll(() => store.getState().revision).toBe(2);
+    expect(store.getState()).toMatchObject({ storyId: STORY_ID, exchanges: 1, busyElsewhere: false });
+    expect(contents(store.getState())).toEqual(["Move 1.", "Reply 1."]);
+    expect(priceOf(store.getState(), "send")).toBe(1);
+
+    store.dispatch({ type: "draftChanged", text: "Move 2." });
+    await client.submit();
+    expect(api.requests.find((request) => request.route === "POST /api/game-chat")?.body).toEqual({
+      message: "Move 2.",
+      game_slug: GAME,
+      story_id: STORY_ID,
+    });
   });
 
   it("follows a reply being written elsewhere from what it has so far, then shows the stored story", async () => {

@@ -201,10 +201,10 @@ export function createStoryClient({ store, gameSlug, origin = "", storyChanges =
     loadOlder: () => loadPage("older"),
     loadNewer: () => loadPage("newer"),
 
-    /** The composer's text (or `text`, a welcome choice): a new turn, or the Edit of the latest exchange. */
-    async submit(text?: string) {
+    /** The composer's text (a new turn, or the Edit of the latest exchange), or `choice`, a suggested choice (a new turn). */
+    async submit(choice?: string) {
       if (!getState().atLatest) await toLatest();
-      if (!dispatch({ type: "submitted", text, at: new Date().toISOString() })) return;
+      if (!dispatch({ type: "submitted", choice, at: new Date().toISOString() })) return;
       const { call, storyId } = getState();
       if (call?.kind === "edit") return runCall(`/api/stories/${storyId ?? ""}/edit`, { exchange: call.exchange, message: call.message });
       // The story on screen: the player may have several in this game. The server owns its history.
@@ -244,6 +244,8 @@ export function createStoryClient({ store, gameSlug, origin = "", storyChanges =
       connections = new AbortController();
       effects = page;
       const stopListening = storyChanges((change) => {
+        // Another game's stories are never this screen's.
+        if (change.gameSlug !== gameSlug) return;
         if (dispatch({ type: "storyChanged", storyId: change.storyId, revision: change.revision })) void reload();
       });
       // Waiting for a reply written elsewhere (when this page loaded, or begun in another tab): attach to it.

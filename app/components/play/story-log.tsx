@@ -1,8 +1,7 @@
 import { ArrowDown, Loader2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "#app/components/ui/button.tsx";
-import { PLAY_TEXTS, welcomeMessage } from "#app/lib/play-texts.ts";
-import { creditsInWords } from "#app/lib/site.ts";
+import { choiceCost, PLAY_TEXTS, welcomeMessage } from "#app/lib/play-texts.ts";
 import { splitStoryChoices } from "#app/lib/story-choices.ts";
 import { ChatMessageView, ChoiceButtons } from "./chat-message.tsx";
 import { ReplyControls } from "./reply-controls.tsx";
@@ -11,26 +10,35 @@ import { hasOlder, isPending, latestReply, priceOf, streamingKey } from "./story
 import type { ChatMessage } from "./story-state.ts";
 import type { FollowLatest } from "./use-follow-latest.ts";
 
-/** The synthetic first message of an empty story, whose suggested answer begins it. */
-function Welcome() {
-  const { state, client, game } = useStory();
-  const [shownAt] = useState(() => new Date().toISOString());
+/** A reply's choices, each sent at once when picked; closed while the story waits, an Edit is open, or the player cannot pay. */
+function StoryChoices({ choices }: { choices: string[] }) {
+  const { state, client, credits } = useStory();
   const price = priceOf(state, "send");
   return (
+    <ChoiceButtons
+      choices={choices}
+      onChoose={(choice) => void client.submit(choice)}
+      disabled={isPending(state) || state.editing || credits < price}
+      cost={choiceCost(price)}
+    />
+  );
+}
+
+/** The synthetic first message of an empty story, whose suggested answer begins it. */
+function Welcome() {
+  const { game } = useStory();
+  const [shownAt] = useState(() => new Date().toISOString());
+  return (
     <ChatMessageView message={{ role: "assistant", content: welcomeMessage(game.title, game.tagline), createdAt: shownAt, status: "complete" }}>
-      <ChoiceButtons choices={[PLAY_TEXTS.beginChoice]} onChoose={(choice) => void client.submit(choice)} disabled={isPending(state)} />
-      <p className="mt-2 text-xs text-parchment-dim">
-        {price === 0 ? "The opening scene is free." : `The opening scene costs ${creditsInWords(price)}.`}
-      </p>
+      <StoryChoices choices={[PLAY_TEXTS.beginChoice]} />
     </ChatMessageView>
   );
 }
 
 function StoryMessage({ message }: { message: ChatMessage }) {
-  const { state, dispatch } = useStory();
-  const pending = isPending(state);
+  const { state } = useStory();
   // Only the newest reply offers its choices, and only while nothing is being written.
-  const offersChoices = message === latestReply(state) && message === state.messages.at(-1) && !pending;
+  const offersChoices = message === latestReply(state) && message === state.messages.at(-1) && !isPending(state);
   const { body, choices } = offersChoices ? splitStoryChoices(message.content) : { body: message.content, choices: [] };
   return (
     <ChatMessageView
@@ -39,12 +47,12 @@ function StoryMessage({ message }: { message: ChatMessage }) {
       highlighted={state.highlighted === `${message.exchange}-${message.role}`}
       actions={<ReplyControls message={message} />}
     >
-      {choices.length > 0 ? (
-        <ChoiceButtons choices={choices} onChoose={(choice) => dispatch({ type: "choiceChosen", choice })} disabled={pending} />
-      ) : null}
+      {choices.length > 0 ? <StoryChoices choices={choices} /> : null}
     </ChatMessageView>
   );
 }
+
+export const STORY_LOG_ID = "story-log";
 
 /**
  * The story so far, scrolling on its own: it follows the newest text while the player reads
@@ -102,6 +110,7 @@ export function StoryLog({ view }: { view: FollowLatest }) {
     <div className="relative min-h-0 flex-1">
       <div
         ref={scroller}
+        id={STORY_LOG_ID}
         onScroll={onScroll}
         className="h-full overflow-y-auto overscroll-contain px-3 py-5 sm:px-2"
         aria-label={`Your story in ${game.title}`}

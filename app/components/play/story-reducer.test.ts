@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
-import { isPending, latestReply, outOfCredits, priceOf, shownStoryState, storyMessages, streamingKey } from "./story-selectors.ts";
+import { continuedReply } from "#app/lib/story-choices.ts";
+import { isPending, latestChoices, latestReply, outOfCredits, priceOf, shownStoryState, storyMessages, streamingKey } from "./story-selectors.ts";
 import { initialStoryState } from "./story-state.ts";
 import { announcement, AT, contents, exchange, GRACE, reduce, sending, stateAt, STORY_ID, storyView } from "./story-test-data.ts";
 
@@ -10,10 +11,21 @@ import { announcement, AT, contents, exchange, GRACE, reduce, sending, stateAt, 
  */
 
 describe("the composer", () => {
-  it("takes a suggested choice and asks for the focus", () => {
-    const state = reduce(initialStoryState(storyView(2)), { type: "choiceChosen", choice: "Seek out the Prince" });
-    expect(state.draft).toBe("Seek out the Prince");
-    expect(state.composerFocus).toBe(1);
+  it("a suggested choice is sent at once as a new turn, on the opening and on any later reply, leaving the composer as it was", () => {
+    for (const exchanges of [0, 2]) {
+      const typing = reduce(initialStoryState(exchanges ? storyView(exchanges) : null), { type: "draftChanged", text: "half a thought" });
+      const sent = reduce(typing, { type: "submitted", choice: "Seek out the Prince", at: AT });
+      expect(sent.call).toMatchObject({ kind: "send", exchange: exchanges + 1, message: "Seek out the Prince" });
+      expect(contents(sent).slice(-2)).toEqual(["Seek out the Prince", ""]);
+      expect(sent.draft).toBe("half a thought");
+      // Refused (the Game Master busy): the composer keeps what the player was typing.
+      expect(reduce(sent, { type: "refused", callId: sent.call?.id ?? 0, code: "busy" }).draft).toBe("half a thought");
+    }
+  });
+
+  it("a choice is not sent while an Edit is open: the choices belong to the reply it replaces", () => {
+    const editing = reduce(initialStoryState(storyView(2)), { type: "editStarted" });
+    expect(reduce(editing, { type: "submitted", choice: "Seek out the Prince", at: AT })).toBe(editing);
   });
 
   it("Edit brings the latest message back in edit mode; Cancel edit empties it", () => {
@@ -230,6 +242,26 @@ describe("the story controls", () => {
     const state = reduce(initialStoryState(storyView(2)), { type: "controlled", kind: "continue" });
     const callId = state.call?.id ?? 0;
     expect(reduce(state, { type: "token", callId, text: " And more." }).messages.at(-1)?.content).toBe("Reply 2. And more.");
+  });
+
+  it("Continue goes on before the reply's choices, which are its last part again once stored, and typed numbers still pick them", () => {
+    const reply = "The hall falls silent.\n\n1. Summon the Regent.\n2. Wait.";
+    const start = initialStoryState(storyView(2, { messages: [...exchange(1), ...exchange(2, reply)] }));
+    const continuing = reduce(start, { type: "controlled", kind: "continue" });
+    const callId = continuing.call?.id ?? 0;
+    // While it is written, the choices are put aside and the continuation follows the story's words.
+    expect(latestReply(continuing)?.content).toBe("The hall falls silent.");
+    const written = reduce(continuing, { type: "token", callId, text: "\n\nA bell rings." }, { type: "replyEnded", callId, how: "done" });
+    expect(latestReply(written)?.content).toBe("The hall falls silent.\n\nA bell rings.");
+    const stored = continuedReply(reply, "\n\nA bell rings.");
+    const shown = reduce(
+      written,
+      { type: "storyLoaded", view: storyView(2, { revision: 3, messages: [...exchange(1), ...exchange(2, stored)] }) },
+      { type: "settled", callId },
+    );
+    expect(latestChoices(shown)).toEqual(["Summon the Regent.", "Wait."]);
+    const sent = reduce(shown, { type: "draftChanged", text: "2" }, { type: "submitted", at: AT });
+    expect(sent.call).toMatchObject({ kind: "send", message: "Wait." });
   });
 
   it("Edit from the composer replaces the exchange; a refusal puts back the exchange and the composer in edit mode", () => {

@@ -36,8 +36,6 @@ export function storyReducer(state: StoryScreenState, action: StoryAction): Stor
       return windowReducer(state, action);
     case "draftChanged":
       return { ...state, draft: action.text };
-    case "choiceChosen":
-      return { ...state, draft: action.choice, composerFocus: state.composerFocus + 1 };
     case "editStarted": {
       const sent = latestAction(state);
       if (!sent || isPending(state)) return state;

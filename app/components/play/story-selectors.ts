@@ -3,7 +3,7 @@ import { splitStoryChoices } from "#app/lib/story-choices.ts";
 import type { StoryStateView } from "#app/lib/story-view.ts";
 import { startingState, type TrackedStat } from "#app/lib/tracked-stats.ts";
 import { turnCost } from "#app/lib/turn-cost.ts";
-import type { ChatMessage, StoryScreenState } from "./story-state.ts";
+import type { ChatMessage, ReplyStream, StoryScreenState } from "./story-state.ts";
 
 /** What the screen derives from its state: pure, so the reducer and the components agree. */
 
@@ -12,10 +12,15 @@ export function isPending(state: StoryScreenState) {
   return state.call !== null || state.busyElsewhere;
 }
 
+/** The reply being written right now, here or in another tab. */
+export function replyBeingWritten(state: StoryScreenState): ReplyStream | null {
+  if (state.call) return state.call.ended ? null : state.call.reply;
+  return state.attached;
+}
+
 /** The message being written right now, here or in another tab. */
 export function streamingKey(state: StoryScreenState): string | null {
-  if (state.call) return state.call.ended ? null : (state.call.reply?.key ?? null);
-  return state.attached?.key ?? null;
+  return replyBeingWritten(state)?.key ?? null;
 }
 
 /** The story as stored, without this screen's notes (what Save Chat saves). */

@@ -92,13 +92,12 @@ export interface StoryScreenState {
 
 export type StoryAction =
   | { type: "draftChanged"; text: string }
-  | { type: "choiceChosen"; choice: string }
   | { type: "editStarted" }
   | { type: "editCancelled" }
   | { type: "findToggled" }
   | { type: "findClosed" }
-  /** The composer's text (or a welcome choice) is sent: a new turn, or the Edit of the latest exchange. */
-  | { type: "submitted"; text?: string; at: string }
+  /** The composer's text is sent (a new turn, or the Edit of the latest exchange), or a suggested choice (a new turn). */
+  | { type: "submitted"; choice?: string; at: string }
   /** Retry, Continue, or Send again (the latest exchange's message, as it was, for a lost reply). */
   | { type: "controlled"; kind: "retry" | "continue" | "sendAgain" }
   /** Undo or a version switch: free, answered with the new revision. */
@@ -113,7 +112,7 @@ export type StoryAction =
   /** The call is over and the stored story shown: the screen is free again. */
   | { type: "settled"; callId: number }
   | { type: "storyLoaded"; view: StoryView }
-  /** The live channel's story event, from any tab or device. */
+  /** The live channel's event of a story of this game, from any tab or device. */
   | { type: "storyChanged"; storyId: string; revision: number }
   | { type: "replyAttached"; turn: TurnAnnouncement }
   | { type: "attachedToken"; text: string }

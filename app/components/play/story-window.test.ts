@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
-import { controlsFor, streamingKey } from "./story-selectors.ts";
+import { controlsFor, priceOf, streamingKey } from "./story-selectors.ts";
 import { initialStoryState } from "./story-state.ts";
 import { announcement, contents, exchange, exchangesFrom, reduce, sending, STORY_ID, storyView } from "./story-test-data.ts";
 import { MAX_WINDOW_EXCHANGES } from "./story-window.ts";
@@ -15,6 +15,18 @@ describe("the story as stored, and other tabs", () => {
     const behind = reduce(start, { type: "storyChanged", storyId: STORY_ID, revision: 3 });
     expect(behind.behind).toBe(3);
     expect(reduce(behind, { type: "storyLoaded", view: storyView(3) }).behind).toBeNull();
+  });
+
+  it("a screen whose story has not begun takes the story begun in its game, shown once loaded, and prices its next turn there", () => {
+    const empty = initialStoryState(null);
+    const adopted = reduce(empty, { type: "storyChanged", storyId: STORY_ID, revision: 1 });
+    expect(adopted).toMatchObject({ storyId: STORY_ID, behind: 1, exchanges: 0 });
+    const shown = reduce(adopted, { type: "storyLoaded", view: storyView(1) });
+    expect(shown).toMatchObject({ storyId: STORY_ID, exchanges: 1, behind: null });
+    expect(priceOf(shown, "send")).toBe(1);
+    // Its own opening in flight, the screen waits for that instead.
+    const { sent } = sending(0);
+    expect(reduce(sent, { type: "storyChanged", storyId: STORY_ID, revision: 1 })).toBe(sent);
   });
 
   it("a story-changed event during this tab's own call is ignored (the call shows the stored story when it ends)", () => {

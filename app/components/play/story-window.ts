@@ -22,7 +22,11 @@ export function windowReducer(state: StoryScreenState, action: WindowAction): St
       return storyLoaded(state, action.view);
     case "storyChanged":
       // This tab's own call shows the stored story when it ends.
-      if (action.storyId !== state.storyId || state.call) return state;
+      if (state.call) return state;
+      // A screen whose story has not begun follows the one begun in its game elsewhere, and sends
+      // its turns there (the next exchange, at its price), not into a story it never showed.
+      if (state.storyId === null) return { ...state, storyId: action.storyId, behind: action.revision };
+      if (action.storyId !== state.storyId) return state;
       if (action.revision <= Math.max(state.revision, state.behind ?? 0)) return state;
       return { ...state, behind: action.revision };
     case "pageRequested": {

@@ -1,9 +1,10 @@
--- The end of a turn begun by begin_turn.sql. p_text is what the Game Master wrote: stored as
--- the reply (appended, for 'continue'), with p_state, the story's state the reply left (NULL keeps
--- the state as it was). Empty, the turn is undone and its credit refunded under the reference it
--- was paid with; p_restore_version is the version a failed retry returns to. Only the turn still in
--- flight is finished: a second finish of the same turn is 'settled'. p_model_provider and p_model
--- name the model that wrote p_text (AI_PROVIDER and its model's id), stored with the reply.
+-- The end of a turn begun by begin_turn.sql. p_text is the reply to store (for 'continue', the
+-- reply extended: app/lib/story-choices.ts's continuedReply), with p_state, the story's state the
+-- reply left (NULL keeps the state as it was). Empty, the turn is undone and its credit refunded
+-- under the reference it was paid with; p_restore_version is the version a failed retry returns
+-- to. Only the turn still in flight is finished: a second finish of the same turn is 'settled'.
+-- p_model_provider and p_model name the model that wrote p_text (AI_PROVIDER and its model's id),
+-- stored with the reply.
 --
 -- Turn leases (docs/decisions/030): a turn in flight belongs to the instance writing its reply,
 -- which renews the lease of all its turns every few seconds; a turn whose lease ran out (its
@@ -36,7 +37,7 @@ BEGIN
   v_exchanges := story.exchanges;
 
   IF p_text <> '' THEN
-    UPDATE game_messages SET content = CASE WHEN story.active_turn_kind = 'continue' THEN content || p_text ELSE p_text END, status = 'complete',
+    UPDATE game_messages SET content = p_text, status = 'complete',
         state = coalesce(p_state, state), model_provider = p_model_provider, model = p_model
       WHERE id = reply.id RETURNING * INTO reply;
     IF reply.versions > 1 THEN

@@ -8,6 +8,7 @@ import { env } from "../../env.server.ts";
 import type { EventSource } from "../../lib/event-source.server.ts";
 import { trackInFlight } from "../../lib/in-flight.server.ts";
 import { creditsSpent, gameMasterFirstToken, gameMasterTurns } from "../../lib/metrics.server.ts";
+import { continuedReply, replyToContinue } from "../../lib/story-choices.ts";
 import type { TurnAnnouncement } from "../../lib/story-view.ts";
 import { applyStateChanges, resolveState, type StoryState } from "../../lib/tracked-stats.ts";
 import { consumeRateLimit, type RateLimitRule } from "../rate-limit.server.ts";
@@ -160,6 +161,8 @@ export function writeReply({
   const trackedState: TrackedState | undefined =
     game.trackedStats.length > 0 ? { stats: game.trackedStats, values: resolveState(game.trackedStats, begun.state) } : undefined;
   const stored = begun.conversation;
+  // Continue goes on from the reply's text; the choices it ended with come back after (continuedReply).
+  const replySoFar = turn.kind === "continue" ? replyToContinue(begun.replySoFar) : begun.replySoFar;
   let context: ModelContext | undefined;
   try {
     context =
@@ -168,7 +171,7 @@ export function writeReply({
             brief: game,
             conversation: {
               ...stored,
-              messages: [...stored.messages, { role: "user", content: begun.playerText }, { role: "assistant", content: begun.replySoFar }],
+              messages: [...stored.messages, { role: "user", content: begun.playerText }, { role: "assistant", content: replySoFar }],
             },
             message: CONTINUE_INSTRUCTION,
             budgetTokens: config.AI_CONTEXT_TOKENS,
@@ -201,7 +204,7 @@ export function writeReply({
     replyId,
     version: begun.version,
     versions: begun.versions,
-    replySoFar: begun.replySoFar,
+    replySoFar,
     charged: begun.charged,
   };
   const live = openLiveReply(announcement);
@@ -274,7 +277,8 @@ export function writeReply({
     }
 
     try {
-      const finished = await finishTurn(story.id, turnId, reply, restoreVersion, { state, writtenBy: gameMasterModelName() });
+      const text = turn.kind === "continue" ? continuedReply(begun.replySoFar, reply) : reply;
+      const finished = await finishTurn(story.id, turnId, text, restoreVersion, { state, writtenBy: gameMasterModelName() });
       if (finished === "settled") throw new Error("The turn was settled elsewhere before its reply could be stored.");
     } catch (error) {
       // What is not in the story was not bought: the turn is undone, and the player told.
