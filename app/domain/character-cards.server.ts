@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { InvalidInputError } from "./errors.server.ts";
+import type { JsonObject, JsonValue, WorldExtra, WorldLoreEntry } from "../lib/worlds.ts";
 import { isPng, readPngTexts, writePngTexts } from "./png-text-chunks.server.ts";
 
 /**
@@ -10,31 +11,6 @@ import { isPng, readPngTexts, writePngTexts } from "./png-text-chunks.server.ts"
  * and comes out unedited is the same card. A file that is not a usable card is refused with a
  * sentence, before anything is stored.
  */
-
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
-
-/** A lorebook entry: its content goes to the Game Master when a key appears (or always, if constant). */
-export interface CardLoreEntry {
-  keys: string[];
-  content: string;
-  constant: boolean;
-  enabled: boolean;
-  /** The card's insertion_order: lower entries are placed first. */
-  order: number;
-  /** The entry's fields the site does not use. */
-  extra: JsonObject;
-}
-
-/** What the site keeps of a card besides the fields it uses. */
-export interface CardExtra {
-  /** The card's data fields the site does not use (mes_example, system_prompt, extensions…). */
-  data: JsonObject;
-  /** The character book's fields besides its entries; absent when the card had no book. */
-  book?: JsonObject;
-  /** The three texts the instructions were made of, to write them back apart while unedited. */
-  source?: { description: string; personality: string; scenario: string };
-}
 
 /** A world as a card gives it, and as a card is written from it. */
 export interface CardWorld {
@@ -48,8 +24,8 @@ export interface CardWorld {
   tags: string[];
   /** Shown to the creator; never sent to the model. */
   creatorNotes: string;
-  lorebook: CardLoreEntry[];
-  extra: CardExtra;
+  lorebook: WorldLoreEntry[];
+  extra: WorldExtra;
 }
 
 export const CARD_LIMITS = {
