@@ -1,4 +1,4 @@
-import { Download, FileUp, Plus } from "lucide-react";
+import { Download, FileUp, Play, Plus } from "lucide-react";
 import type { ReactNode } from "react";
 import { data, Form, Link, redirect, useFetcher, useNavigation } from "react-router";
 import { PageHeader, SectionHeading } from "#app/components/page-header.tsx";
@@ -224,6 +224,12 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
           {world ? (
             <div className="mb-8 flex flex-wrap items-center gap-3">
               <span className="rounded-full border border-ink-line px-3 py-1 text-sm text-parchment-dim">{STATUS_LABELS[world.status]}</span>
+              <Button asChild size="sm">
+                <Link to={`/play/${world.slug}`}>
+                  <Play aria-hidden className="size-4" />
+                  Play privately
+                </Link>
+              </Button>
               <Button asChild variant="outline" size="sm">
                 <a href={`/create/${world.id}/card/json`} download>
                   <Download aria-hidden className="size-4" />

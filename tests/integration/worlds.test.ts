@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { games } from "#app/db/schema.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
+import { postChat, readTurn } from "#tests/helpers/game-chat.ts";
 import { png, v2Card, v3Card } from "#tests/helpers/character-cards.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 
@@ -12,7 +13,7 @@ let creator: TestAccount;
 let stranger: TestAccount;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ AI_OFFLINE_WORD_DELAY_MS: "0" });
   [creator, stranger] = await Promise.all([signUp(server), signUp(server)]);
 });
 
@@ -117,6 +118,30 @@ describe("saving a world as a draft", () => {
     const response = await server.fetch("/create");
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toContain("/auth");
+  });
+});
+
+describe("playing a draft privately", () => {
+  it("lets the creator play their draft and answers 404 to anyone else", async () => {
+    const { slug } = await world(worldIdOf(await saveForm(creator, FORM)));
+    const play = (account: TestAccount) => server.fetch(`/play/${slug}`, { headers: { Cookie: account.cookie } });
+    expect((await play(creator)).status).toBe(200);
+    expect((await play(stranger)).status).toBe(404);
+    expect((await server.fetch(`/play/${slug}`)).status).toBe(404);
+
+    const turn = await readTurn(await postChat(server, creator, { game_slug: slug, message: "I kneel before the screen." }));
+    expect(turn.error).toBeUndefined();
+    expect(turn.done).toBe(true);
+    expect(turn.text.length).toBeGreaterThan(0);
+
+    const refused = await postChat(server, stranger, { game_slug: slug, message: "Let me in." });
+    expect(refused.status).toBe(404);
+    const newStory = await server.fetch("/api/stories", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${stranger.token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ game_slug: slug }),
+    });
+    expect(newStory.status).toBe(404);
   });
 });
 
