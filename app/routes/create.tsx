@@ -249,7 +249,8 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
               ) : null}
             </div>
           ) : null}
-          <Form method="post" className="space-y-6" noValidate>
+          {/* Keyed by the world: its fields are uncontrolled, and another world's must not keep this one's values. */}
+          <Form key={world?.id ?? "new"} method="post" className="space-y-6" noValidate>
             {world ? <input type="hidden" name="worldId" value={world.id} /> : null}
             <Field id="title" label="Title" error={errors.title}>
               <Input {...text("title")} maxLength={WORLD_LIMITS.title} required />
