@@ -19,6 +19,11 @@ export const headers = personalPageHeaders;
 /** Alternative openings the form offers at once (a card may bring more; they are kept). */
 const OPENING_FIELDS = 3;
 const STATUS_LABELS = { draft: "Draft", unlisted: "Unlisted", public: "Public" } as const;
+const HINTS: Partial<Record<WorldFormField, string>> = {
+  prompt: "What the Game Master is told about your world. Players never see it.",
+  tags: "Separate tags with commas.",
+  creatorNotes: "For you alone: the Game Master never sees them.",
+};
 
 type Values = Record<Exclude<WorldFormField, "alternativeOpenings">, string> & { alternativeOpenings: string[] };
 
@@ -205,7 +210,7 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
     name,
     defaultValue: values[name],
     "aria-invalid": errors[name] ? true : undefined,
-    "aria-describedby": describedBy(name, errors[name]),
+    "aria-describedby": describedBy(name, errors[name], HINTS[name]),
   });
   return (
     <>
@@ -266,7 +271,7 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
               <Choice name="category" label="Category" options={GAME_CATEGORIES} value={values.category} error={errors.category} />
               <Choice name="icon" label="Icon" options={GAME_ICONS} value={values.icon} error={errors.icon} />
             </div>
-            <Field id="prompt" label="Game Master instructions" error={errors.prompt}>
+            <Field id="prompt" label="Game Master instructions" error={errors.prompt} hint={HINTS.prompt}>
               <Textarea {...text("prompt")} rows={10} required />
             </Field>
             <Field id="opening" label="Opening message" error={errors.opening}>
@@ -287,7 +292,7 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
               {errors.alternativeOpenings ? <p className="text-sm text-danger">{errors.alternativeOpenings}</p> : null}
             </fieldset>
             <div className="grid gap-6 sm:grid-cols-2">
-              <Field id="tags" label="Tags" error={errors.tags}>
+              <Field id="tags" label="Tags" error={errors.tags} hint={HINTS.tags}>
                 <Input {...text("tags")} placeholder="court intrigue, historical" />
               </Field>
               <Choice
@@ -298,7 +303,7 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
                 error={errors.contentRating}
               />
             </div>
-            <Field id="creatorNotes" label="Creator notes" error={errors.creatorNotes}>
+            <Field id="creatorNotes" label="Creator notes" error={errors.creatorNotes} hint={HINTS.creatorNotes}>
               <Textarea {...text("creatorNotes")} rows={3} />
             </Field>
             <Button type="submit" size="lg" disabled={navigation.state === "submitting"}>
