@@ -194,3 +194,45 @@ describe("character cards", () => {
     expect(response.status).toBe(413);
   });
 });
+
+describe("hostile requests to the new endpoints", () => {
+  async function creatorWorlds() {
+    return (await server.connection.db.select({ id: games.id }).from(games).where(eq(games.creatorId, creator.userId))).length;
+  }
+
+  it("refuses each with nothing stored", async () => {
+    const before = await creatorWorlds();
+    const cookie = { Cookie: creator.cookie };
+    // A NUL byte, a foreign origin, an over-long title, a world id that is not one.
+    expect((await saveForm(creator, { ...FORM, title: "The Jade\u0000Screen" })).status).toBe(400);
+    const foreign = new URLSearchParams({ ...FORM, alternativeOpenings: "" });
+    const crossSite = await server.fetch("/create", {
+      method: "POST",
+      headers: { ...cookie, Origin: "https://evil.example", "Content-Type": "application/x-www-form-urlencoded" },
+      body: foreign,
+    });
+    // Refused (400 here, before the edge's 403; either way nothing is stored, as counted below).
+    expect(crossSite.status).toBeGreaterThanOrEqual(400);
+    expect(crossSite.status).toBeLessThan(500);
+    const long = await saveForm(creator, { ...FORM, title: "x".repeat(201) });
+    expect(long.status).toBe(400);
+    expect(await long.text()).toContain("Title must be at most 200 characters.");
+    expect((await saveForm(creator, { ...FORM, worldId: "'; drop table games; --" })).status).toBe(404);
+    expect((await saveForm(creator, { ...FORM, difficulty: "Impossible", icon: "Skull" })).status).toBe(400);
+
+    const notAFile = new FormData();
+    notAFile.set("card", "just text");
+    const text = await server.fetch("/create/import", { method: "POST", headers: cookie, body: notAFile });
+    expect(text.status).toBe(400);
+    expect(await text.text()).toContain("Choose a character card file (PNG or JSON) to import.");
+    const signedOut = new FormData();
+    signedOut.set("card", new File([JSON.stringify(v2Card)], "lin.json"));
+    expect((await server.fetch("/create/import", { method: "POST", body: signedOut })).status).toBe(302);
+
+    expect((await server.fetch("/create/not-a-world/card/json", { headers: cookie })).status).toBe(404);
+    const id = worldIdOf(await saveForm(creator, FORM));
+    expect((await server.fetch(`/create/${id}/card/exe`, { headers: cookie })).status).toBe(404);
+    expect((await server.fetch(`/create?world=${encodeURIComponent("1 or 1=1")}`, { headers: cookie })).status).toBe(404);
+    expect(await creatorWorlds()).toBe(before + 1);
+  });
+});
