@@ -96,9 +96,14 @@ export function SiteHeader() {
             </NavLink>
           ))}
           {viewer ? (
-            <NavLink to="/stories" className={navLinkClass}>
-              My Stories
-            </NavLink>
+            <>
+              <NavLink to="/stories" className={navLinkClass}>
+                My Stories
+              </NavLink>
+              <NavLink to="/create" className={navLinkClass}>
+                Create
+              </NavLink>
+            </>
           ) : null}
           {viewer?.isAdmin ? (
             <NavLink to="/admin" className={navLinkClass}>
@@ -152,6 +157,18 @@ export function SiteHeader() {
                   }
                 >
                   My Stories
+                </NavLink>
+              </li>
+            ) : null}
+            {viewer ? (
+              <li>
+                <NavLink
+                  to="/create"
+                  className={({ isActive }) =>
+                    cn("block rounded-lg px-3 py-3 text-base", isActive ? "text-gold" : "text-parchment hover:bg-ink-raised")
+                  }
+                >
+                  Create
                 </NavLink>
               </li>
             ) : null}

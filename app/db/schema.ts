@@ -32,6 +32,7 @@ import {
   USER_ROLES,
 } from "../lib/constants.ts";
 import { BAD_REPLY_REASONS, REPLY_RATINGS } from "../lib/reply-ratings.ts";
+import { CONTENT_RATINGS, WORLD_STATUSES, type WorldExtra, type WorldLoreEntry } from "../lib/worlds.ts";
 import type { TrackedStat } from "../lib/tracked-stats.ts";
 
 /** `column IN ('a', 'b')` for a CHECK constraint built from one of our constant lists. */
@@ -152,16 +153,51 @@ export const games = pgTable(
     trackedStats: jsonb("tracked_stats").$type<TrackedStat[]>().notNull().default([]),
     /** The admin's uploaded cover (covers.hash); none → the generated art (app/lib/covers.ts). */
     coverHash: text("cover_hash").references(() => covers.hash, { onDelete: "set null" }),
+    // A world (docs/decisions/053): a game a player made. The site's games have no creator.
+    creatorId: text("creator_id").references(() => user.id, { onDelete: "cascade" }),
+    /** A draft is also inactive, so every public read that asks for active games leaves it out. */
+    status: text("status", { enum: WORLD_STATUSES }).notNull().default("public"),
+    contentRating: text("content_rating", { enum: CONTENT_RATINGS }).notNull().default("Everyone"),
+    tags: text("tags")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    opening: text("opening").notNull().default(""),
+    alternativeOpenings: jsonb("alternative_openings").$type<string[]>().notNull().default([]),
+    /** Shown to the creator; never sent to the model. */
+    creatorNotes: text("creator_notes").notNull().default(""),
+    lorebook: jsonb("lorebook").$type<WorldLoreEntry[]>().notNull().default([]),
+    /** What an imported character card held that the site does not use, exported again. */
+    extra: jsonb("extra").$type<WorldExtra>().notNull().default({ data: {} }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (table) => [
     index("games_cover_hash_idx").on(table.coverHash),
+    index("games_creator_idx").on(table.creatorId, table.updatedAt),
+    check("games_status_check", oneOf("status", WORLD_STATUSES)),
+    check("games_content_rating_check", oneOf("content_rating", CONTENT_RATINGS)),
     check("games_difficulty_check", oneOf("difficulty", DIFFICULTIES)),
     check("games_category_check", oneOf("category", GAME_CATEGORIES)),
     check("games_slug_check", sql`${table.slug} ~ '^[a-z0-9-]+$'`),
     index("games_active_sort_idx").on(table.isActive, table.sortOrder),
   ],
+);
+
+/** Each version of a world its creator published, as it was: players' stories can keep theirs. */
+export const worldVersions = pgTable(
+  "world_versions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    gameId: uuid("game_id")
+      .notNull()
+      .references(() => games.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    /** The world's fields when it was published (title, instructions, openings, lorebook, extra…). */
+    fields: jsonb("fields").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("world_versions_game_version_idx").on(table.gameId, table.version)],
 );
 
 /**

@@ -15,9 +15,9 @@ import type { Route } from "./+types/play";
 /** Personal: never kept by a browser or a shared cache. */
 export const headers = personalPageHeaders;
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const game = await findPlayableGame(params.slug);
-  if (!game) return data({ state: "game-not-found" as const }, { status: 404 });
   const user = await getSessionUser(request);
+  const game = await findPlayableGame(params.slug, user?.id);
+  if (!game) return data({ state: "game-not-found" as const }, { status: 404 });
   // A visitor pressing Start Playing is most likely new: the Sign Up form, then back to this game.
   if (!user) throw redirect(signUpToPlayPath(game.slug), { headers: personalPageHeaders() });
   // /play/{slug} resumes the story of this game played most recently; /play/{slug}/{id} is one story.

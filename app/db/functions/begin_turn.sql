@@ -23,7 +23,7 @@
 -- limit_count, limit_window_started_at), 'failed_replies_limited' (the player's replies that came
 -- back with nothing to read, counted under p_failed_reply_key when refunded, reached
 -- p_failed_reply_limit in their window: read here, never counted on the way to the model),
--- 'game_missing' (no such active game), 'stories_limited' (a story to begin, and the player keeps
+-- 'game_missing' (no such active game, nor a draft of the player's), 'stories_limited' (a story to begin, and the player keeps
 -- p_max_stories already), 'missing' (no such story of this player), 'busy' (a turn
 -- is in flight), 'stale', 'lost', 'insufficient' (with the free openings' allowance used up, if
 -- that is why it was not free: free_openings_used_up, _retry_at) or 'started'. A started turn
@@ -86,7 +86,8 @@ BEGIN
       RETURN;
     END IF;
   END IF;
-  IF NOT EXISTS (SELECT 1 FROM games AS g WHERE g.slug = coalesce(story.game_slug, p_game_slug) AND g.is_active) THEN
+  -- A draft world (inactive) is played by its creator alone (docs/decisions/053).
+  IF NOT EXISTS (SELECT 1 FROM games AS g WHERE g.slug = coalesce(story.game_slug, p_game_slug) AND (g.is_active OR g.creator_id = p_user_id)) THEN
     outcome := 'game_missing';
     RETURN NEXT;
     RETURN;

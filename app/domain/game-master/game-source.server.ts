@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { preparedQuery } from "../../db/prepared.server.ts";
 import { gameContent, games } from "../../db/schema.ts";
 import type { TrackedStat } from "../../lib/tracked-stats.ts";
@@ -12,13 +12,15 @@ const playableGameQuery = preparedQuery((database) =>
   database
     .select({ slug: games.slug, title: games.title, tagline: games.tagline, trackedStats: games.trackedStats })
     .from(games)
-    .where(playable())
+    // An active game, or a draft world of the player's own (docs/decisions/053).
+    .where(and(eq(games.slug, sql.placeholder("slug")), or(eq(games.isActive, true), eq(games.creatorId, sql.placeholder("playerId")))))
     .prepare("playable_game"),
 );
 
-/** The playable game of a slug, as the play screen names it: active games only. */
-export async function findPlayableGame(slug: string) {
-  const [game] = await playableGameQuery().execute({ slug });
+/** The game of a slug the player may play, as the play screen names it: an active game or their own draft. */
+export async function findPlayableGame(slug: string, playerId: string | undefined) {
+  // No account has the empty id: without a player, only active games answer.
+  const [game] = await playableGameQuery().execute({ slug, playerId: playerId ?? "" });
   return game;
 }
 
@@ -26,24 +28,29 @@ export async function findPlayableGame(slug: string) {
  * A playable game as its Game Master knows it, in one statement: its prompt, its tracked stats and
  * its published world content (as one JSON array, most important sections first).
  */
-const storyBriefQuery = preparedQuery((database) =>
-  database
-    .select({
-      slug: games.slug,
-      title: games.title,
-      prompt: games.prompt,
-      trackedStats: games.trackedStats,
-      sections: sql<string>`(
+const briefQuery = (name: string, where: () => SQL | undefined) =>
+  preparedQuery((database) =>
+    database
+      .select({
+        slug: games.slug,
+        title: games.title,
+        prompt: games.prompt,
+        trackedStats: games.trackedStats,
+        sections: sql<string>`(
         select coalesce(json_agg(json_build_array(${gameContent.contentType}, ${gameContent.title}, ${gameContent.content})
           order by ${gameContent.sectionOrder}, ${gameContent.createdAt}), '[]')::text
         from ${gameContent}
         where ${and(eq(gameContent.gameSlug, games.slug), eq(gameContent.isPublished, true), inArray(gameContent.contentType, [...WORLD_CONTENT_TYPES]))}
       )`,
-    })
-    .from(games)
-    .where(playable())
-    .prepare("story_brief"),
-);
+      })
+      .from(games)
+      .where(where())
+      .prepare(name),
+  );
+
+const storyBriefQuery = briefQuery("story_brief", playable);
+/** Any game of the slug: asked once begin_turn.sql has let the player in (an active game, or their own draft). */
+const begunStoryBriefQuery = briefQuery("begun_story_brief", () => eq(games.slug, sql.placeholder("slug")));
 
 export type PlayableStory = StoryBrief & { slug: string; trackedStats: TrackedStat[] };
 
@@ -76,8 +83,16 @@ export async function loadStoryBrief(slug: string): Promise<PlayableStory | unde
   return brief;
 }
 
-async function readStoryBrief(slug: string): Promise<PlayableStory | undefined> {
-  const [row] = await storyBriefQuery().execute({ slug });
+/**
+ * The brief of the game a begun turn plays, read from the database each time: a draft world
+ * changes without moving the public content version, so it is never kept in memory.
+ */
+export function loadBegunStoryBrief(slug: string): Promise<PlayableStory | undefined> {
+  return readStoryBrief(slug, begunStoryBriefQuery);
+}
+
+async function readStoryBrief(slug: string, query = storyBriefQuery): Promise<PlayableStory | undefined> {
+  const [row] = await query().execute({ slug });
   if (!row) return undefined;
   const priority = (type: WorldContentType) => WORLD_CONTENT_TYPES.indexOf(type);
   const sections = (JSON.parse(row.sections) as [WorldContentType, string, string][])

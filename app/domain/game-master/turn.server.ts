@@ -24,7 +24,7 @@ import {
   type TurnCaller,
 } from "./begun-turn.server.ts";
 import { freeOpeningRules, freeOpeningsRefusal } from "./free-openings.server.ts";
-import { loadStoryBrief } from "./game-source.server.ts";
+import { loadBegunStoryBrief, loadStoryBrief } from "./game-source.server.ts";
 import { FAILED_REPLY_LIMIT, finishTurn, writeReply } from "./reply-writer.server.ts";
 import { storyReadLimits } from "./tokens.server.ts";
 
@@ -170,7 +170,7 @@ async function startTurn(request: TurnRequest, release: () => void): Promise<Eve
     default:
       refuseStoryChange(begun.outcome);
   }
-  const game = namedGame ?? (await loadStoryBrief(begun.story.gameSlug));
+  const game = namedGame ?? (await loadBegunStoryBrief(begun.story.gameSlug));
   if (!game) {
     // The game was retired while the turn began.
     await finishTurn(begun.story.id, turnId, "", begun.previousVersion);

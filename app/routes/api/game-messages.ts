@@ -36,7 +36,7 @@ const saveSchema = z.object({
 
 /** The player's current story in a playable game, if they have begun one. */
 async function currentStory(userId: string, slug: string) {
-  const game = await findPlayableGame(slug);
+  const game = await findPlayableGame(slug, userId);
   if (!game) throw new NotFoundError(PLAY_TOASTS.gameNotFound.description);
   return findLatestStory(userId, game.slug);
 }

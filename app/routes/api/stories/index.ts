@@ -16,7 +16,7 @@ const storiesRoute = apiRoute({
     access: "user",
     body: z.object({ game_slug: z.string({ error: "Say which game (game_slug)." }).trim().min(1, "Say which game (game_slug).").max(200) }),
     handler: async ({ user, body }) => {
-      const game = await findPlayableGame(body.game_slug);
+      const game = await findPlayableGame(body.game_slug, user.id);
       if (!game) throw new NotFoundError(PLAY_TOASTS.gameNotFound.description);
       return storyView(await beginNewStory(user.id, game.slug), game.trackedStats);
     },

@@ -1,0 +1,348 @@
+import { Download, FileUp, Play, Plus } from "lucide-react";
+import type { ReactNode } from "react";
+import { data, Form, Link, redirect, useFetcher, useNavigation } from "react-router";
+import { PageHeader, SectionHeading } from "#app/components/page-header.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card } from "#app/components/ui/card.tsx";
+import { fieldClassName, Input, Textarea } from "#app/components/ui/input.tsx";
+import { Label } from "#app/components/ui/label.tsx";
+import { NotFoundError } from "#app/domain/errors.server.ts";
+import { findOwnWorld, listOwnWorlds, saveWorld } from "#app/domain/worlds.server.ts";
+import { personalPageHeaders, requireUser } from "#app/http/guards.server.ts";
+import { DIFFICULTIES, GAME_CATEGORIES, GAME_ICONS } from "#app/lib/constants.ts";
+import { CONTENT_RATINGS, WORLD_LIMITS, worldFormSchema, type WorldFormField } from "#app/lib/worlds.ts";
+import type { Route } from "./+types/create";
+
+/** Personal: never kept by a browser or a shared cache. */
+export const headers = personalPageHeaders;
+
+/** Alternative openings the form offers at once (a card may bring more; they are kept). */
+const OPENING_FIELDS = 3;
+const STATUS_LABELS = { draft: "Draft", unlisted: "Unlisted", public: "Public" } as const;
+const HINTS: Partial<Record<WorldFormField, string>> = {
+  prompt: "What the Game Master is told about your world. Players never see it.",
+  tags: "Separate tags with commas.",
+  creatorNotes: "For you alone: the Game Master never sees them.",
+};
+
+type Values = Record<Exclude<WorldFormField, "alternativeOpenings">, string> & { alternativeOpenings: string[] };
+
+const EMPTY: Values = {
+  title: "",
+  tagline: "",
+  description: "",
+  difficulty: "Beginner",
+  category: "Adventure",
+  icon: "Sparkles",
+  prompt: "",
+  opening: "",
+  alternativeOpenings: [],
+  tags: "",
+  contentRating: "Everyone",
+  creatorNotes: "",
+};
+
+async function ownWorld(userId: string, id: string) {
+  try {
+    return await findOwnWorld(userId, id);
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new Response(error.message, { status: 404 });
+    throw error;
+  }
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const worldId = url.searchParams.get("world");
+  const world = worldId ? await ownWorld(user.id, worldId) : undefined;
+  const worlds = await listOwnWorlds(user.id);
+  return {
+    worlds: worlds.map((item) => ({ ...item, updatedAt: item.updatedAt.toISOString() })),
+    saved: url.searchParams.has("saved"),
+    world: world
+      ? {
+          id: world.id,
+          slug: world.slug,
+          status: world.status,
+          values: {
+            title: world.title,
+            tagline: world.tagline ?? "",
+            description: world.description,
+            difficulty: world.difficulty,
+            category: world.category,
+            icon: world.icon,
+            prompt: world.prompt,
+            opening: world.opening,
+            alternativeOpenings: world.alternativeOpenings,
+            tags: world.tags.join(", "),
+            contentRating: world.contentRating,
+            creatorNotes: world.creatorNotes,
+          } satisfies Values,
+          lorebookEntries: world.lorebook.length,
+        }
+      : null,
+  };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const field = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const values: Values = {
+    ...(Object.fromEntries(Object.keys(EMPTY).map((name) => [name, field(name)])) as Omit<Values, "alternativeOpenings">),
+    alternativeOpenings: form.getAll("alternativeOpenings").filter((value): value is string => typeof value === "string"),
+  };
+  const parsed = worldFormSchema.safeParse(values);
+  if (!parsed.success) {
+    const errors: Partial<Record<WorldFormField, string>> = {};
+    for (const issue of parsed.error.issues) errors[issue.path[0] as WorldFormField] ??= issue.message;
+    return data({ errors, values }, { status: 400 });
+  }
+  const worldId = field("worldId") || undefined;
+  if (worldId) await ownWorld(user.id, worldId);
+  const id = await saveWorld(user.id, parsed.data, worldId);
+  return redirect(`/create?world=${id}&saved=1`);
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: `Create a world | ${matches[0].loaderData.site.name}` },
+  { name: "robots", content: "noindex" },
+];
+
+function Field({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint?: string; children: ReactNode }) {
+  return (
+    <div className="space-y-2">
+      <Label htmlFor={id}>{label}</Label>
+      {children}
+      {hint ? (
+        <p id={`${id}-hint`} className="text-sm text-parchment-dim">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="text-sm text-danger">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function describedBy(id: string, error?: string, hint?: string) {
+  return [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+}
+
+function Choice({
+  name,
+  label,
+  options,
+  value,
+  error,
+}: {
+  name: string;
+  label: string;
+  options: readonly string[];
+  value: string;
+  error?: string;
+}) {
+  return (
+    <Field id={name} label={label} error={error}>
+      <select
+        id={name}
+        name={name}
+        defaultValue={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(name, error)}
+        className={`${fieldClassName} h-11`}
+      >
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+function ImportCard() {
+  const fetcher = useFetcher<{ error: string }>();
+  return (
+    <Card className="p-6">
+      <h2 className="text-xl text-parchment">Import a character card</h2>
+      <p className="mt-2 text-sm text-parchment-dim">
+        A SillyTavern character card, V2 or V3, as a PNG picture or a JSON file, becomes a new draft. Everything the card holds is kept and goes
+        back into its export.
+      </p>
+      <fetcher.Form method="post" action="/create/import" encType="multipart/form-data" className="mt-4 space-y-3">
+        <Field id="card" label="Character card file" error={fetcher.data?.error}>
+          <Input
+            id="card"
+            name="card"
+            type="file"
+            accept="image/png,application/json,.json,.png"
+            required
+            aria-describedby={describedBy("card", fetcher.data?.error)}
+            className="h-auto py-2"
+          />
+        </Field>
+        <Button type="submit" variant="secondary" disabled={fetcher.state !== "idle"}>
+          <FileUp aria-hidden className="size-4" />
+          {fetcher.state === "idle" ? "Import a character card" : "Importing…"}
+        </Button>
+      </fetcher.Form>
+    </Card>
+  );
+}
+
+export default function Create({ loaderData, actionData }: Route.ComponentProps) {
+  const { world, worlds, saved } = loaderData;
+  const navigation = useNavigation();
+  const values = actionData?.values ?? world?.values ?? EMPTY;
+  const errors: Partial<Record<WorldFormField, string>> = actionData?.errors ?? {};
+  const openings = [...values.alternativeOpenings, ...Array<string>(Math.max(0, OPENING_FIELDS - values.alternativeOpenings.length)).fill("")];
+  const text = (name: keyof Omit<Values, "alternativeOpenings">) => ({
+    id: name,
+    name,
+    defaultValue: values[name],
+    "aria-invalid": errors[name] ? true : undefined,
+    "aria-describedby": describedBy(name, errors[name], HINTS[name]),
+  });
+  return (
+    <>
+      <PageHeader
+        eyebrow="Create"
+        title={world ? values.title || "Your world" : "Create a world"}
+        description="Write the world a Game Master will run: its instructions, its opening and how it is shown. It stays a draft, seen by you alone, until you publish it."
+      />
+      <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 lg:grid-cols-[1fr_320px]">
+        <div>
+          {saved && world ? (
+            <p role="status" className="mb-6 rounded-lg border border-gold/40 bg-gold/10 px-4 py-3 text-parchment">
+              Your draft is saved.
+            </p>
+          ) : null}
+          {world ? (
+            <div className="mb-8 flex flex-wrap items-center gap-3">
+              <span className="rounded-full border border-ink-line px-3 py-1 text-sm text-parchment-dim">{STATUS_LABELS[world.status]}</span>
+              <Button asChild size="sm">
+                <Link to={`/play/${world.slug}`}>
+                  <Play aria-hidden className="size-4" />
+                  Play privately
+                </Link>
+              </Button>
+              <Button asChild variant="outline" size="sm">
+                <a href={`/create/${world.id}/card/json`} download>
+                  <Download aria-hidden className="size-4" />
+                  Export as JSON card
+                </a>
+              </Button>
+              <Button asChild variant="outline" size="sm">
+                <a href={`/create/${world.id}/card/png`} download>
+                  <Download aria-hidden className="size-4" />
+                  Export as PNG card
+                </a>
+              </Button>
+              {world.lorebookEntries > 0 ? (
+                <span className="text-sm text-parchment-dim">
+                  {world.lorebookEntries === 1 ? "1 lorebook entry" : `${world.lorebookEntries} lorebook entries`} kept from the card.
+                </span>
+              ) : null}
+            </div>
+          ) : null}
+          {/* Keyed by the world: its fields are uncontrolled, and another world's must not keep this one's values. */}
+          <Form key={world?.id ?? "new"} method="post" className="space-y-6" noValidate>
+            {world ? <input type="hidden" name="worldId" value={world.id} /> : null}
+            <Field id="title" label="Title" error={errors.title}>
+              <Input {...text("title")} maxLength={WORLD_LIMITS.title} required />
+            </Field>
+            <Field id="tagline" label="Tagline" error={errors.tagline}>
+              <Input {...text("tagline")} maxLength={WORLD_LIMITS.tagline} />
+            </Field>
+            <Field id="description" label="Description" error={errors.description}>
+              <Textarea {...text("description")} rows={3} required />
+            </Field>
+            <div className="grid gap-6 sm:grid-cols-3">
+              <Choice name="difficulty" label="Difficulty" options={DIFFICULTIES} value={values.difficulty} error={errors.difficulty} />
+              <Choice name="category" label="Category" options={GAME_CATEGORIES} value={values.category} error={errors.category} />
+              <Choice name="icon" label="Icon" options={GAME_ICONS} value={values.icon} error={errors.icon} />
+            </div>
+            <Field id="prompt" label="Game Master instructions" error={errors.prompt} hint={HINTS.prompt}>
+              <Textarea {...text("prompt")} rows={10} required />
+            </Field>
+            <Field id="opening" label="Opening message" error={errors.opening}>
+              <Textarea {...text("opening")} rows={4} />
+            </Field>
+            <fieldset className="space-y-3">
+              <legend className="text-sm font-medium text-parchment">Alternative openings</legend>
+              {openings.map((opening, index) => (
+                <Textarea
+                  key={index}
+                  name="alternativeOpenings"
+                  aria-label={`Alternative opening ${index + 1}`}
+                  defaultValue={opening}
+                  rows={2}
+                  aria-invalid={errors.alternativeOpenings ? true : undefined}
+                />
+              ))}
+              {errors.alternativeOpenings ? <p className="text-sm text-danger">{errors.alternativeOpenings}</p> : null}
+            </fieldset>
+            <div className="grid gap-6 sm:grid-cols-2">
+              <Field id="tags" label="Tags" error={errors.tags} hint={HINTS.tags}>
+                <Input {...text("tags")} placeholder="court intrigue, historical" />
+              </Field>
+              <Choice
+                name="contentRating"
+                label="Content rating"
+                options={CONTENT_RATINGS}
+                value={values.contentRating}
+                error={errors.contentRating}
+              />
+            </div>
+            <Field id="creatorNotes" label="Creator notes" error={errors.creatorNotes} hint={HINTS.creatorNotes}>
+              <Textarea {...text("creatorNotes")} rows={3} />
+            </Field>
+            <Button type="submit" size="lg" disabled={navigation.state === "submitting"}>
+              {navigation.state === "submitting" ? "Saving…" : "Save draft"}
+            </Button>
+          </Form>
+        </div>
+        <aside className="space-y-6">
+          <ImportCard />
+          <section aria-labelledby="my-worlds">
+            <SectionHeading id="my-worlds" title="My worlds" />
+            {worlds.length === 0 ? (
+              <p className="mt-3 text-sm text-parchment-dim">Worlds you save or import appear here.</p>
+            ) : (
+              <ul className="mt-3 space-y-2">
+                {worlds.map((item) => (
+                  <li key={item.id}>
+                    <Link
+                      to={`/create?world=${item.id}`}
+                      className="flex items-center justify-between gap-3 rounded-lg border border-ink-line px-4 py-3 text-parchment hover:border-gold/50"
+                    >
+                      <span className="truncate">{item.title}</span>
+                      <span className="shrink-0 text-xs text-parchment-dim">{STATUS_LABELS[item.status]}</span>
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            )}
+            {world ? (
+              <Button asChild variant="ghost" className="mt-3">
+                <Link to="/create">
+                  <Plus aria-hidden className="size-4" />
+                  New world
+                </Link>
+              </Button>
+            ) : null}
+          </section>
+        </aside>
+      </div>
+    </>
+  );
+}
