@@ -14,7 +14,8 @@ import { startTestServer } from "./server.ts";
  *
  * - `server` (one per file): the built app on a database of its own; `serverEnv` adds variables,
  *   set by a file with `test.override("serverEnv", { … })` at its top level.
- * - `browser` (one per file): Debian's Chromium; every tab a test opened is closed after it.
+ * - `browser` (one per file): Debian's Chromium, its tabs' relative addresses on the server;
+ *   every tab a test opened is closed after it.
  * - `page` (one per test): a new 1280×800 tab that records console errors.
  * - `login(options)`: a new account, signed up through the real endpoint, whose session cookie is
  *   put into the browser (the sign-in UI is not under test where it is used).
@@ -42,8 +43,10 @@ export const serverTest = base
   });
 
 export const browserTest = serverTest
-  .extend("browser", { scope: "file" }, async ({}, { onCleanup }) => {
-    const browser = await launchBrowser();
+  // On the server, so it is launched after the server and the fakes it talks to and closed before
+  // them: an idle keep-alive socket of Chromium's holds a server's close() for minutes.
+  .extend("browser", { scope: "file" }, async ({ server }, { onCleanup }) => {
+    const browser = await launchBrowser({ baseURL: server.url });
     onCleanup(() => browser.close());
     return browser;
   })
