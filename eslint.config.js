@@ -50,6 +50,8 @@ export default tseslint.config(
       "@typescript-eslint/no-unsafe-assignment": "off",
       "@typescript-eslint/no-unsafe-argument": "off",
       "@typescript-eslint/no-non-null-assertion": "off",
+      // A Vitest fixture that needs no other fixture still destructures its first parameter: `({}, { onCleanup })`.
+      "no-empty-pattern": ["error", { allowObjectPatternsAsParameters: true }],
     },
   },
   // One-way layers: routes → http → domain → db → lib (app/components are the routes' UI). A

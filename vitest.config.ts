@@ -6,8 +6,10 @@ const shared = {
   pool: "forks",
   // Generous: integration tests start server processes and CLIs, and on a loaded 2-core CI machine
   // a PGlite start or a page render takes several times what it takes here. A limit only ends a
-  // test that was failing anyway; what a test promises about time it asserts itself.
-  testTimeout: 60_000,
+  // test that was failing anyway; what a test promises about time it asserts itself. A file's
+  // first test also starts the fixtures it asks for (tests/helpers/fixtures.ts: the server, once a
+  // beforeAll's work), so it has what a hook has.
+  testTimeout: 120_000,
   hookTimeout: 120_000,
   expect: { poll: { timeout: 10_000 } },
   setupFiles: ["tests/helpers/setup.ts"],

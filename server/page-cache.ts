@@ -1,12 +1,20 @@
 import { createHash } from "node:crypto";
 import type { OutgoingHttpHeader } from "node:http";
 import { availableParallelism } from "node:os";
-import { promisify } from "node:util";
-import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import type { Request, RequestHandler, Response } from "express";
 import { carriesSession } from "#app/http/session-credentials.ts";
-import { findUnsafeText } from "#app/http/text.ts";
 import { VISITOR_CACHE_HEADER, VISITOR_CACHE_QUERY_HEADER } from "#app/lib/visitor-cache.ts";
+import { PageAddress } from "./page-address.ts";
+import {
+  compressedBytes,
+  compressVariants,
+  inlineScriptHashes,
+  preferredEncoding,
+  type CompressionLevel,
+  type Compressed,
+  type Compressor,
+  type Variant,
+} from "./page-bytes.ts";
 
 /**
  * An in-process cache of pages for signed-out visitors (docs/decisions/026). Only GET responses
@@ -35,22 +43,6 @@ export interface PageCacheOptions {
   compress?: Compressor;
 }
 
-export type CompressionLevel = "fast" | "best";
-export type Compressor = (body: Buffer, level: CompressionLevel) => Promise<Record<"br" | "gzip", Buffer>>;
-
-type Encoding = "br" | "gzip" | "identity";
-
-interface Variant {
-  body: Buffer;
-  etag: string;
-}
-
-interface Compressed {
-  level: CompressionLevel;
-  br: Variant;
-  gzip: Variant;
-}
-
 interface Entry {
   version: number;
   pathname: string;
@@ -75,19 +67,6 @@ interface Miss {
   address: PageAddress;
 }
 
-/**
- * Brotli's window for a page: 2^18 bytes (256 KiB) holds any page the site renders whole, and
- * sets up an encoder for a small window, not the default 4 MiB one (docs/decisions/039).
- */
-export const PAGE_BROTLI_WINDOW_BITS = 18;
-
-const LEVELS: Record<CompressionLevel, { brotliQuality: number; gzipLevel: number }> = {
-  // About what compressing a page as it is rendered costs: milliseconds for the largest page.
-  fast: { brotliQuality: 5, gzipLevel: zlib.Z_DEFAULT_COMPRESSION },
-  // The smallest variants, at some 200 ms of a core for the largest page: worth it for a page many ask for.
-  best: { brotliQuality: zlib.BROTLI_MAX_QUALITY, gzipLevel: zlib.Z_BEST_COMPRESSION },
-};
-
 const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
 /** Headers of the rendered response that a later response computes for itself. */
 const NOT_KEPT = new Set([
@@ -103,15 +82,6 @@ const NOT_KEPT = new Set([
 ]);
 /** Where the serving middleware leaves a request it did not answer (a Miss), for the capturing one. */
 const MISSED = "pageCacheMiss";
-/**
- * A client-side navigation asks for `/page.data?_routes=…`, whose answer holds the data of the
- * routes named there: a parameter every data request is read by, besides the page's own.
- */
-const DATA_REQUEST_PARAMETERS = ["_routes"];
-
-const compressBrotli = promisify(brotliCompress);
-const compressGzip = promisify(gzip);
-
 export class PageCache {
   readonly #entries = new Map<string, Entry>();
   /** The query parameters each kept path's route declared it reads, while a page of that path is kept. */
@@ -374,87 +344,9 @@ export class PageCache {
   }
 }
 
-/**
- * A request's path and query, as far as the cache keys on them: the path as sent, and of the
- * query only the parameters the page's route declared it reads (plus a data request's own).
- */
-class PageAddress {
-  readonly pathname: string;
-  readonly #parameters: URLSearchParams;
-
-  constructor(originalUrl: string) {
-    const query = originalUrl.indexOf("?");
-    this.pathname = query < 0 ? originalUrl : originalUrl.slice(0, query);
-    this.#parameters = new URLSearchParams(query < 0 ? "" : originalUrl.slice(query + 1));
-  }
-
-  /** Whether a parameter holds what the edge refuses (a NUL byte, a broken character). */
-  get unsafe(): boolean {
-    return this.#parameters.size > 0 && findUnsafeText([...this.#parameters]) !== undefined;
-  }
-
-  /** The page's key: its path and the values of the parameters it reads, in the order declared. */
-  key(names: readonly string[]): string {
-    const search = this.#read(names).toString();
-    return search ? `${this.pathname}?${search}` : this.pathname;
-  }
-
-  #read(names: readonly string[]): URLSearchParams {
-    const read = new URLSearchParams();
-    if (this.#parameters.size === 0) return read;
-    for (const name of this.pathname.endsWith(".data") ? [...names, ...DATA_REQUEST_PARAMETERS] : names) {
-      const value = this.#parameters.get(name);
-      if (value !== null) read.set(name, value);
-    }
-    return read;
-  }
-}
-
 /** A GET from someone without a session: their page is the one every visitor gets. */
 function isVisitorRead(request: Request) {
   return request.method === "GET" && !carriesSession(request.headers.cookie, request.headers.authorization);
-}
-
-async function compressVariants(body: Buffer, level: CompressionLevel): Promise<Record<"br" | "gzip", Buffer>> {
-  const { brotliQuality, gzipLevel } = LEVELS[level];
-  // One after the other: a compression takes one of libuv's threads at a time, never two.
-  const br = await compressBrotli(body, {
-    params: {
-      [zlib.BROTLI_PARAM_QUALITY]: brotliQuality,
-      [zlib.BROTLI_PARAM_LGWIN]: PAGE_BROTLI_WINDOW_BITS,
-      [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-      [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
-    },
-  });
-  return { br, gzip: await compressGzip(body, { level: gzipLevel }) };
-}
-
-function compressedBytes(compressed: Compressed | undefined): number {
-  return compressed ? compressed.br.body.length + compressed.gzip.body.length : 0;
-}
-
-/** The CSP sources that allow exactly the inline scripts of a page (`'sha256-…'` each). */
-export function inlineScriptHashes(body: Buffer): string {
-  const hashes = new Set<string>();
-  for (const [, attributes = "", script = ""] of body.toString("utf8").matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
-    if (/\ssrc\s*=/i.test(attributes)) continue;
-    hashes.add(`'sha256-${createHash("sha256").update(script, "utf8").digest("base64")}'`);
-  }
-  return [...hashes].join(" ");
-}
-
-/** br when the client takes it, then gzip, else the page as it is (a `q=0` refuses an encoding). */
-export function preferredEncoding(acceptEncoding: string | undefined): Encoding {
-  if (!acceptEncoding) return "identity";
-  const accepted = new Set<string>();
-  for (const item of acceptEncoding.split(",")) {
-    const [name = "", ...parameters] = item.trim().toLowerCase().split(";");
-    const refused = parameters.some((parameter) => /^\s*q\s*=\s*0(?:\.0*)?\s*$/.test(parameter));
-    if (!refused) accepted.add(name.trim());
-  }
-  if (accepted.has("br")) return "br";
-  if (accepted.has("gzip") || accepted.has("*")) return "gzip";
-  return "identity";
 }
 
 function send(request: Request, response: Response, entry: Entry, state: "HIT" | "STALE") {

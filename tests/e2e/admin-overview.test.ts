@@ -1,14 +1,13 @@
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { contactMessages } from "#app/db/schema.ts";
 import { UNSAVED_CHANGES_TEXTS } from "#app/components/admin/unsaved-changes.tsx";
-import { makeAdmin, signInBrowser, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import { fillGameForm } from "#tests/helpers/admin-panel.ts";
-import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
-import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
+import { browserTest as test } from "#tests/helpers/fixtures.ts";
+import type { TestServer } from "#tests/helpers/server.ts";
 
 /**
  * The admin overview in Chromium: its charts draw the server's figures, each with a table to open,
@@ -18,12 +17,8 @@ import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 
 const SHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots/admin");
 
-let server: TestServer;
-let browser: TestBrowser;
-let admin: TestAccount;
-
 /** 90 days of a small site: players joining, turns, payments (a few failed or waiting), a grant. */
-async function seedQuarter() {
+async function seedQuarter(server: TestServer) {
   const run = (query: string) => server.connection.db.execute(sql.raw(query));
   const when = "date_trunc('day', now()) - interval '1 day' * floor(90 * power(random(), 1.4)) + interval '1 hour' * floor(random() * 24)";
   await run(`insert into "user" (id, name, email, email_verified, created_at, updated_at)
@@ -46,21 +41,14 @@ async function seedQuarter() {
     select user_id, credits, 100, 'purchase', session_id, completed_at from payments where status = 'completed'`);
 }
 
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startTestServer();
-  browser = await launchBrowser();
-  admin = await signUp(server, { email: "overview-admin@example.com", name: "Ada Admin" });
-  await makeAdmin(server, admin);
-  await signInBrowser(browser.context, server, admin);
-  await seedQuarter();
+test.beforeAll(async ({ server, login }) => {
+  await login({ email: "overview-admin@example.com", name: "Ada Admin", admin: true });
+  await seedQuarter(server);
   await server.connection.db.insert(contactMessages).values([
     { name: "Grace", email: "grace@example.com", subject: "Lost my story", message: "Where did my story go? It was long." },
     { name: "Lin", email: "lin@example.com", subject: "Refund for a failed turn", message: "A reply stopped halfway and I lost a credit." },
   ]);
 });
-
-afterEach(() => browser.closePages());
 
 /** The whole page from its top, so the sticky site header sits where a visitor first sees it. */
 async function fullPageShot(page: Page, name: string) {
@@ -68,14 +56,8 @@ async function fullPageShot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SHOTS, name), fullPage: true });
 }
 
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
-
 describe("the admin overview", () => {
-  it("opens on charts of the server's figures, each with its table, for 7, 30 or 90 days", async () => {
-    const page = await browser.newPage();
+  test("opens on charts of the server's figures, each with its table, for 7, 30 or 90 days", async ({ server, page }) => {
     await page.goto(`${server.url}/admin`);
     await page.getByRole("heading", { name: "Overview" }).waitFor();
     // Each chart draws once the browser has measured it: bars for days with players, an area for turns.
@@ -103,7 +85,7 @@ describe("the admin overview", () => {
     expect(page.errors).toEqual([]);
   });
 
-  it("fits a phone", async () => {
+  test("fits a phone", async ({ server, browser }) => {
     const page = await browser.newPage({ width: 360, height: 780 });
     await page.goto(`${server.url}/admin?days=90`);
     await page.locator('[data-chart="turns"] .recharts-area-area').waitFor();
@@ -111,8 +93,7 @@ describe("the admin overview", () => {
     await fullPageShot(page, "overview-360.png");
   });
 
-  it("lists players and opens one with their ledger, payments and stories", async () => {
-    const page = await browser.newPage();
+  test("lists players and opens one with their ledger, payments and stories", async ({ server, page }) => {
     await page.goto(`${server.url}/admin?tab=players`);
     await page.getByRole("searchbox", { name: "Email or name" }).fill("player7");
     await page.getByRole("button", { name: "Search" }).click();
@@ -124,8 +105,7 @@ describe("the admin overview", () => {
     await fullPageShot(page, "players-1280.png");
   });
 
-  it("shows the inbox with its filter and a reply in the thread", async () => {
-    const page = await browser.newPage();
+  test("shows the inbox with its filter and a reply in the thread", async ({ server, page }) => {
     await page.goto(`${server.url}/admin?tab=messages`);
     const message = page.getByRole("article", { name: "Lost my story" });
     await message.getByLabel("Reply to Grace").fill("Your story is safe: open My Stories from the menu.");
@@ -143,8 +123,7 @@ describe("the admin overview", () => {
 });
 
 describe("unsaved changes", () => {
-  it("are asked about before another tab, Cancel or closing the browser tab throws them away", async () => {
-    const page = await browser.newPage();
+  test("are asked about before another tab, Cancel or closing the browser tab throws them away", async ({ server, browser, page }) => {
     await page.goto(`${server.url}/admin?tab=games`);
     await page.getByRole("button", { name: "Add New Game" }).click();
     await fillGameForm(page, { title: "Half-Written Saga" });

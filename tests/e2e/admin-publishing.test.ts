@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { games } from "#app/db/schema.ts";
-import { makeAdmin, signInBrowser, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import {
   addContentInPanel,
   choose,
@@ -13,8 +12,8 @@ import {
   openAdminTab,
   setContentPublishedInPanel,
 } from "#tests/helpers/admin-panel.ts";
-import { launchBrowser, type TestBrowser } from "#tests/helpers/browser.ts";
-import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { launchBrowser } from "#tests/helpers/browser.ts";
+import { browserTest } from "#tests/helpers/fixtures.ts";
 
 /**
  * What an admin changes in the panel reaches the public pages at once (docs/spec.md §4 cache refresh):
@@ -22,34 +21,29 @@ import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
  * reads them (server HTML, then a browser for the XSS checks).
  */
 
-let server: TestServer;
-let browser: TestBrowser;
-let admin: TestAccount;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-  admin = await signUp(server);
-  await makeAdmin(server, admin);
-  await signInBrowser(browser.context, server, admin);
-});
-
-afterEach(() => browser.closePages());
-
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
-
-/** A public page as a signed-out visitor's browser would receive it. */
-async function publicPage(pathname: string) {
-  const response = await server.fetch(pathname);
-  return { status: response.status, location: response.headers.get("location"), html: await response.text() };
-}
+const test = browserTest
+  .extend("admin", { scope: "file", auto: true }, ({ login }) => login({ admin: true }))
+  /** A public page as a signed-out visitor's browser would receive it. */
+  .extend("publicPage", { scope: "file" }, ({ server }) => async (pathname: string) => {
+    const response = await server.fetch(pathname);
+    return { status: response.status, location: response.headers.get("location"), html: await response.text() };
+  })
+  /** The admin API with the admin's session, for what the panel's UI is not under test for. */
+  .extend("adminApi", { scope: "file" }, ({ server, admin }) => async (method: string, pathname: string, body: unknown) => {
+    const response = await server.fetch(pathname, {
+      method,
+      headers: { Cookie: admin.cookie, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(response.status, `${method} ${pathname}`).toBeLessThan(300);
+  });
 
 describe("a game's life, from the panel to the public pages", () => {
-  it("create → listed and has its page; edit → changed; content published → shown; unpublished → gone; deleted → gone everywhere", async () => {
-    const page = await browser.newPage();
+  test("create → listed and has its page; edit → changed; content published → shown; unpublished → gone; deleted → gone everywhere", async ({
+    server,
+    publicPage,
+    page,
+  }) => {
     await page.goto(`${server.url}/admin?tab=games`);
 
     await createGameInPanel(page, {
@@ -112,8 +106,7 @@ describe("a game's life, from the panel to the public pages", () => {
     await page.close();
   });
 
-  it("a new guide is listed on /guides with its own page", async () => {
-    const page = await browser.newPage();
+  test("a new guide is listed on /guides with its own page", async ({ server, publicPage, page }) => {
     await page.goto(`${server.url}/admin?tab=content&section=guides`);
     await createGuideInPanel(page, {
       title: "Festival Etiquette",
@@ -143,16 +136,7 @@ describe("stored-XSS attempts in every rich field", () => {
     "**The safe part still renders.**",
   ].join("\n\n");
 
-  async function adminApi(method: string, pathname: string, body: unknown) {
-    const response = await server.fetch(pathname, {
-      method,
-      headers: { Cookie: admin.cookie, "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    expect(response.status, `${method} ${pathname}`).toBeLessThan(300);
-  }
-
-  it("render inert on the public pages", async () => {
+  test("render inert on the public pages", async ({ server, adminApi }) => {
     await adminApi("POST", "/api/admin/games", {
       title: "Glass Garden",
       slug: "glass-garden",

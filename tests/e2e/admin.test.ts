@@ -1,11 +1,8 @@
-import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { contactMessages, gameContent, games, guides, userRoles } from "#app/db/schema.ts";
+import { describe, expect } from "vitest";
+import { contactMessages, gameContent, games, guides } from "#app/db/schema.ts";
 import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
-import { makeAdmin, signInBrowser, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import {
   addContentInPanel,
   choose,
@@ -18,178 +15,22 @@ import {
   openAdminTab,
   setContentPublishedInPanel,
 } from "#tests/helpers/admin-panel.ts";
-import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
-import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
+import { browserTest } from "#tests/helpers/fixtures.ts";
 
-const PROJECT = path.resolve(import.meta.dirname, "../..");
-const SHOTS = path.join(PROJECT, "test-results", "screenshots", "admin");
+/**
+ * An admin at work in the panel, in Chromium: games, their content and sections, guides, the
+ * inbox, stored-XSS attempts in the previews, and how the panel looks. Who gets in is
+ * admin-gate.test.ts.
+ */
 
-let server: TestServer;
-let browser: TestBrowser;
-let admin: TestAccount;
+const SHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots/admin");
 
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startTestServer();
-  browser = await launchBrowser();
-  admin = await signUp(server, { email: "head-admin@example.com" });
-  await makeAdmin(server, admin);
-});
-
-afterEach(() => browser.closePages());
-
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
-
-async function signInAs(account: TestAccount | null) {
-  await browser.context.clearCookies();
-  if (account) await signInBrowser(browser.context, server, account);
-}
-
-/** `npm run admin:grant -- <email>`, as an operator types it, against the running server's data. */
-function adminGrant(email: string) {
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn("npm", ["run", "--silent", "admin:grant", "--", email], {
-      cwd: PROJECT,
-      env: { ...process.env, ...server.database.env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.once("exit", (code) => resolve({ code, output }));
-  });
-}
-
-describe("the /admin gate", () => {
-  it("sends a signed-out visitor to sign in, coming back to /admin afterwards", async () => {
-    await signInAs(null);
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/admin`);
-    expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe("/auth?redirectTo=%2Fadmin");
-    await page.close();
-  });
-
-  it("shows a non-admin 'Access Denied' with SPEC's sentence, and Go Back leaves", async () => {
-    const player = await signUp(server);
-    await signInAs(player);
-    const page = await browser.newPage();
-    const response = await page.goto(`${server.url}/admin`);
-    expect(response?.status()).toBe(403);
-    await page.getByRole("heading", { name: ADMIN_TEXTS.accessDeniedTitle }).waitFor();
-    await page.getByText(ADMIN_TEXTS.accessDenied).waitFor();
-    expect(await page.getByText("Games Management").count()).toBe(0);
-    await page.screenshot({ path: path.join(SHOTS, "access-denied-1280.png") });
-    expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await page.getByRole("button", { name: ADMIN_TEXTS.goBack }).click();
-    await page.waitForURL(`${server.url}/`);
-    expect(page.errors.filter((error) => !error.includes("status of 403"))).toEqual([]);
-    await page.close();
-  });
-
-  it("opens the panel after `npm run admin:grant -- <email>`", async () => {
-    const promoted = await signUp(server, { email: "promoted@example.com" });
-    await signInAs(promoted);
-    const page = await browser.newPage();
-    expect((await page.goto(`${server.url}/admin`))?.status()).toBe(403);
-
-    const grant = await adminGrant("promoted@example.com");
-    expect(grant.output).toContain("promoted@example.com is now an admin.");
-    expect(grant.code).toBe(0);
-
-    expect((await page.goto(`${server.url}/admin`))?.status()).toBe(200);
-    await page.getByRole("heading", { name: "Admin Panel" }).waitFor();
-    await page.getByRole("tab", { name: "Games Management" }).waitFor();
-    await page.getByRole("tab", { name: "SEO Content" }).waitFor();
-    expect(page.errors.filter((error) => !error.includes("status of 403"))).toEqual([]);
-    await page.close();
-  });
-
-  it("shows 'Checking permissions...' while a client-side visit is checked, then the panel", async () => {
-    await signInAs(admin);
-    const page = await browser.newPage();
-    await page.goto(server.url);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    // Only the admin route's request is held; the root's data (the navigation bar) comes as usual.
-    await page.route(/\/admin\.data\?.*_routes=routes%2Fadmin/, async (route) => {
-      await held;
-      await route.continue();
-    });
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" }).click();
-    await page.getByRole("status").filter({ hasText: ADMIN_TEXTS.checkingPermissions }).waitFor();
-    await page.screenshot({ path: path.join(SHOTS, "checking-permissions-1280.png") });
-    release();
-    await page.getByRole("heading", { name: "Admin Panel" }).waitFor();
-    expect(await page.getByText(ADMIN_TEXTS.checkingPermissions).count()).toBe(0);
-    expect(page.errors).toEqual([]);
-    await page.close();
-  });
-
-  it("checks the role again when the panel reloads its data, and shows 'Access Denied' once it is revoked", async () => {
-    const demoted = await signUp(server);
-    await makeAdmin(server, demoted);
-    await signInAs(demoted);
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/admin`);
-    await page.getByRole("heading", { name: "Admin Panel" }).waitFor();
-    await page.waitForFunction(() => "__reactRouterDataRouter" in window);
-    const revalidate = () =>
-      page.evaluate(() => {
-        void (window as unknown as { __reactRouterDataRouter: { revalidate(): Promise<void> } }).__reactRouterDataRouter.revalidate();
-      });
-
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/admin\.data\?.*_routes=routes%2Fadmin/, async (route) => {
-      await held;
-      await route.continue();
-    });
-    await revalidate();
-    await page.getByRole("status").filter({ hasText: ADMIN_TEXTS.checkingPermissions }).waitFor();
-    expect(await page.getByRole("heading", { name: "Admin Panel" }).isVisible()).toBe(true);
-    release();
-    await page.getByRole("status").filter({ hasText: ADMIN_TEXTS.checkingPermissions }).waitFor({ state: "detached" });
-    await page.unroute(/\/admin\.data/);
-
-    await server.connection.db.delete(userRoles).where(eq(userRoles.userId, demoted.userId));
-    await revalidate();
-    await page.getByRole("heading", { name: ADMIN_TEXTS.accessDeniedTitle }).waitFor();
-    expect(await page.getByRole("heading", { name: "Admin Panel" }).count()).toBe(0);
-    await page.close();
-  });
-
-  it("answers a client-side visit by a non-admin with 'Access Denied' after the check", async () => {
-    const player = await signUp(server);
-    await signInAs(player);
-    const page = await browser.newPage();
-    await page.goto(server.url);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/admin\.data\?.*_routes=routes%2Fadmin/, async (route) => {
-      await held;
-      await route.continue();
-    });
-    // The router's own client-side navigation, as an in-app link would start it.
-    await page.waitForFunction(() => "__reactRouterDataRouter" in window);
-    await page.evaluate(() => {
-      const router = (window as unknown as { __reactRouterDataRouter: { navigate(to: string): Promise<void> } }).__reactRouterDataRouter;
-      void router.navigate("/admin");
-    });
-    await page.getByText(ADMIN_TEXTS.checkingPermissions).waitFor();
-    release();
-    await page.getByRole("heading", { name: ADMIN_TEXTS.accessDeniedTitle }).waitFor();
-    expect(page.url()).toBe(`${server.url}/admin`);
-    await page.close();
-  });
-});
+// Signed in before the first test, for every test.
+const test = browserTest.extend("admin", { scope: "file", auto: true }, ({ login }) => login({ email: "head-admin@example.com", admin: true }));
 
 describe("an admin in the panel", () => {
-  it("validates the game form in the browser, then refuses a slug in use with a clear message", async () => {
-    await signInAs(admin);
-    const page = await browser.newPage();
+  test("validates the game form in the browser, then refuses a slug in use with a clear message", async ({ server, page }) => {
     await page.goto(`${server.url}/admin?tab=games`);
     await page.getByRole("button", { name: "Add New Game" }).click();
     await page.getByRole("button", { name: "Create Game" }).click();
@@ -208,9 +49,7 @@ describe("an admin in the panel", () => {
     await page.close();
   });
 
-  it("creates, edits and soft-deletes a game; shows 'Saving...' and refreshes the list", async () => {
-    await signInAs(admin);
-    const page = await browser.newPage();
+  test("creates, edits and soft-deletes a game; shows 'Saving...' and refreshes the list", async ({ server, page }) => {
     await page.goto(`${server.url}/admin?tab=games`);
 
     // The slug follows the title for a new game; the description hint counts live.
@@ -278,9 +117,7 @@ describe("an admin in the panel", () => {
     await page.close();
   });
 
-  it("adds, unpublishes and deletes game content, with a sanitised preview and live word count", async () => {
-    await signInAs(admin);
-    const page = await browser.newPage();
+  test("adds, unpublishes and deletes game content, with a sanitised preview and live word count", async ({ server, page }) => {
     await page.goto(`${server.url}/admin?tab=content`);
     await page.getByRole("button", { name: "Add Content" }).click();
     const dialog = page.getByRole("dialog");
@@ -322,9 +159,7 @@ describe("an admin in the panel", () => {
     await page.close();
   });
 
-  it("shows 'No content yet' for a game without content, and 'Add First Content' opens the form for it", async () => {
-    await signInAs(admin);
-    const page = await browser.newPage();
+  test("shows 'No content yet' for a game without content, and 'Add First Content' opens the form for it", async ({ server, page }) => {
     await page.goto(`${server.url}/admin?tab=games`);
     await createGameInPanel(page, { title: "Empty Halls", description: "Nothing here yet.", prompt: "Game Master." });
     await openAdminTab(page, "SEO Content", "Game Content");
@@ -338,9 +173,7 @@ describe("an admin in the panel", () => {
     await page.close();
   });
 
-  it("saves the multi-section editor in one go: updates, creates, skips blanks", async () => {
-    await signInAs(admin);
-    const page = await browser.newPage();
+  test("saves the multi-section editor in one go: updates, creates, skips blanks", async ({ server, page }) => {
     await page.goto(`${server.url}/admin?tab=games`);
     await createGameInPanel(page, { title: "Sectioned Saga", description: "Six sections.", prompt: "Game Master." });
     await openAdminTab(page, "SEO Content", "Multi-Section Editor");
@@ -379,9 +212,7 @@ describe("an admin in the panel", () => {
     await page.close();
   });
 
-  it("creates a guide with a slug generated from its title, edits and deletes it", async () => {
-    await signInAs(admin);
-    const page = await browser.newPage();
+  test("creates a guide with a slug generated from its title, edits and deletes it", async ({ server, page }) => {
     await page.goto(`${server.url}/admin?tab=content&section=guides`);
     await page.getByRole("button", { name: "Add Guide" }).click();
     const dialog = page.getByRole("dialog");
@@ -439,14 +270,12 @@ describe("an admin in the panel", () => {
     await page.close();
   });
 
-  it("lists contact messages newest first", async () => {
+  test("lists contact messages newest first", async ({ server, page }) => {
     const at = (minutes: number) => new Date(Date.parse("2025-05-01T09:00:00Z") + minutes * 60_000);
     await server.connection.db.insert(contactMessages).values([
       { name: "Old Reader", email: "old@example.com", subject: "An older question", message: "First!", createdAt: at(0) },
       { name: "New Reader", email: "new@example.com", subject: "The newest question", message: "Line one\nLine two", createdAt: at(5) },
     ]);
-    await signInAs(admin);
-    const page = await browser.newPage();
     await page.goto(`${server.url}/admin?tab=messages`);
     const subjects = () => page.getByRole("article").getByRole("heading").allTextContents();
     await expect.poll(subjects).toEqual(["The newest question", "An older question"]);
@@ -459,9 +288,7 @@ describe("an admin in the panel", () => {
 });
 
 describe("stored-XSS attempts in the admin preview", () => {
-  it("render inert in every rich field's preview", async () => {
-    await signInAs(admin);
-    const page = await browser.newPage();
+  test("render inert in every rich field's preview", async ({ server, page }) => {
     let dialogs = 0;
     page.on("dialog", (dialog) => {
       // Each form is left with its edits: the browser's "leave the page?" is answered yes.
@@ -531,8 +358,7 @@ describe("how the panel looks", () => {
 
   // One test a width, and the forms apart: the eleven pages with their accessibility checks took
   // more than a test's limit together on a loaded CI machine.
-  it.each([1280, 375])("is finished at %i px with no serious accessibility issues", async (width) => {
-    await signInAs(admin);
+  test.for([1280, 375])("is finished at %i px with no serious accessibility issues", async (width, { server, browser }) => {
     const page = await browser.newPage({ width, height: 900 });
     for (const [name, url] of views) {
       await page.goto(`${server.url}${url}`);
@@ -546,8 +372,7 @@ describe("how the panel looks", () => {
     await page.close();
   });
 
-  it("fits the game form and the guide dialog on a phone", async () => {
-    await signInAs(admin);
+  test("fits the game form and the guide dialog on a phone", async ({ server, browser }) => {
     const width = 375;
     const page = await browser.newPage({ width, height: 900 });
     await page.goto(`${server.url}/admin?tab=games`);

@@ -1,56 +1,47 @@
-import { mkdirSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { user } from "#app/db/schema.ts";
 import { STARTER_CREDITS } from "#app/lib/constants.ts";
-import { signInBrowser, signUp, testClientAddress, uniqueEmail } from "#tests/helpers/accounts.ts";
-import { expectToast, launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
-import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
-import { startOidcProvider, type FakeOidcProvider } from "#tests/fakes/oidc.ts";
-import { startSmtpServer, type FakeSmtpServer } from "#tests/fakes/smtp.ts";
+import { signUp, testClientAddress, uniqueEmail } from "#tests/helpers/accounts.ts";
+import { expectToast, seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
+import { browserTest } from "#tests/helpers/fixtures.ts";
+import { startOidcProvider } from "#tests/fakes/oidc.ts";
+import { startSmtpServer } from "#tests/fakes/smtp.ts";
 
 const SCREENSHOTS = "test-results/auth";
 
-let server: TestServer;
-let browser: TestBrowser;
-let google: FakeOidcProvider;
-let smtp: FakeSmtpServer;
-
-beforeAll(async () => {
-  google = await startOidcProvider();
-  smtp = await startSmtpServer();
-  server = await startTestServer({
-    SMTP_URL: smtp.url,
-    GOOGLE_CLIENT_ID: "play-as-empress-e2e",
-    GOOGLE_CLIENT_SECRET: "google-e2e-secret",
-    GOOGLE_DISCOVERY_URL: google.discoveryUrl,
+const test = browserTest
+  /** Google, as a local OpenID Connect provider. */
+  .extend("google", { scope: "file" }, async ({}, { onCleanup }) => {
+    const google = await startOidcProvider();
+    onCleanup(() => google.stop());
+    return google;
+  })
+  .extend("smtp", { scope: "file" }, async ({}, { onCleanup }) => {
+    const smtp = await startSmtpServer();
+    onCleanup(() => smtp.close());
+    return smtp;
+  })
+  /** A tab on `path` whose requests come from their own client address, so journeys do not share rate limits. */
+  .extend("openPage", ({ browser, server }) => async (path: string, size?: { width: number; height: number }) => {
+    const page = await browser.newPage(size);
+    await page.setExtraHTTPHeaders({ "X-Forwarded-For": testClientAddress() });
+    await page.goto(new URL(path, server.url).href);
+    await page.waitForLoadState("networkidle");
+    return page;
   });
-  browser = await launchBrowser();
-  mkdirSync(SCREENSHOTS, { recursive: true });
-});
 
-afterEach(() => browser.closePages());
+test.override("serverEnv", ({ smtp, google }) => ({
+  SMTP_URL: smtp.url,
+  GOOGLE_CLIENT_ID: "play-as-empress-e2e",
+  GOOGLE_CLIENT_SECRET: "google-e2e-secret",
+  GOOGLE_DISCOVERY_URL: google.discoveryUrl,
+}));
 
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-  await smtp.close();
-  await google.stop();
-});
-
-beforeEach(async () => {
+test.beforeEach(async ({ browser }) => {
   await browser.context.clearCookies();
 });
-
-/** A tab whose requests come from their own client address, so journeys do not share rate limits. */
-async function openPage(path: string, size?: { width: number; height: number }) {
-  const page = await browser.newPage(size);
-  await page.setExtraHTTPHeaders({ "X-Forwarded-For": testClientAddress() });
-  await page.goto(new URL(path, server.url).href);
-  await page.waitForLoadState("networkidle");
-  return page;
-}
 
 async function fillSignUp(page: Page, { email, password, username = "" }: { email: string; password: string; username?: string }) {
   await page.getByRole("tab", { name: "Sign Up" }).click();
@@ -73,7 +64,7 @@ const unexpectedErrors = (page: Page & { errors: string[] }) =>
   page.errors.filter((error) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(error));
 
 describe("the /auth page", () => {
-  it("opens on Sign In, with an email field of type email, and passes axe", async () => {
+  test("opens on Sign In, with an email field of type email, and passes axe", async ({ openPage }) => {
     const page = await openPage("/auth");
     expect(await page.getByRole("tab", { name: "Sign In" }).getAttribute("aria-selected")).toBe("true");
     expect(await page.locator("#signin-email").getAttribute("type")).toBe("email");
@@ -86,7 +77,7 @@ describe("the /auth page", () => {
     await page.close();
   });
 
-  it("fits a 375 px phone without sideways scrolling", async () => {
+  test("fits a 375 px phone without sideways scrolling", async ({ openPage }) => {
     const page = await openPage("/auth", { width: 375, height: 812 });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBe(0);
@@ -94,7 +85,7 @@ describe("the /auth page", () => {
     await page.close();
   });
 
-  it("says 'Please fill in all fields' for empty fields on both tabs", async () => {
+  test("says 'Please fill in all fields' for empty fields on both tabs", async ({ openPage }) => {
     const page = await openPage("/auth");
     await page.getByRole("button", { name: "Sign In", exact: true }).click();
     await expectToast(page, "Error", "Please fill in all fields");
@@ -107,9 +98,8 @@ describe("the /auth page", () => {
     await page.close();
   });
 
-  it("sends a signed-in visitor to the home page", async () => {
-    const player = await signUp(server);
-    await signInBrowser(browser.context, server, player);
+  test("sends a signed-in visitor to the home page", async ({ openPage, login }) => {
+    await login();
     const page = await openPage("/auth");
     expect(new URL(page.url()).pathname).toBe("/");
     await page.close();
@@ -117,7 +107,11 @@ describe("the /auth page", () => {
 });
 
 describe("sign-up, confirmation and sign-out", () => {
-  it("signs up, greets with the starter credits, shows the balance and email, confirms by mail, signs out", async () => {
+  test("signs up, greets with the starter credits, shows the balance and email, confirms by mail, signs out", async ({
+    server,
+    openPage,
+    smtp,
+  }) => {
     const email = uniqueEmail("journey");
     const page = await openPage("/auth");
     await fillSignUp(page, { email, password: "correct horse battery", username: "Empress Lin" });
@@ -150,7 +144,7 @@ describe("sign-up, confirmation and sign-out", () => {
     await page.close();
   });
 
-  it("refuses a duplicate email and a short password with the server's words", async () => {
+  test("refuses a duplicate email and a short password with the server's words", async ({ server, openPage }) => {
     const existing = await signUp(server);
     const page = await openPage("/auth");
     await fillSignUp(page, { email: existing.email, password: "another good password" });
@@ -169,7 +163,7 @@ describe("sign-up, confirmation and sign-out", () => {
 describe("a visitor pressing Start Playing Now", () => {
   const reasonLine = `Create a free account to play Empress Simulator — you start with ${STARTER_CREDITS} free credits.`;
 
-  it("lands on the Sign Up form that says why, signs up and arrives at the game", async () => {
+  test("lands on the Sign Up form that says why, signs up and arrives at the game", async ({ server, openPage }) => {
     const email = uniqueEmail("visitor");
     const page = await openPage("/game/empress-simulator");
     await page.getByRole("link", { name: "Start Playing Now" }).first().click();
@@ -191,7 +185,7 @@ describe("a visitor pressing Start Playing Now", () => {
     await page.close();
   });
 
-  it("fits the explanation on a 360 px phone without sideways scrolling", async () => {
+  test("fits the explanation on a 360 px phone without sideways scrolling", async ({ openPage }) => {
     const page = await openPage("/play/empress-simulator", { width: 360, height: 780 });
     await page.getByText(reasonLine, { exact: true }).waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -202,7 +196,7 @@ describe("a visitor pressing Start Playing Now", () => {
 });
 
 describe("sign-in", () => {
-  it("says 'Sign In Failed' with 'Invalid email or password' for a wrong password", async () => {
+  test("says 'Sign In Failed' with 'Invalid email or password' for a wrong password", async ({ server, openPage }) => {
     const player = await signUp(server);
     const page = await openPage("/auth");
     await fillSignIn(page, { email: player.email, password: "not my password" });
@@ -212,7 +206,7 @@ describe("sign-in", () => {
     await page.close();
   });
 
-  it("says 'Sign In Failed' with the wait once the account is locked, even for the right password", async () => {
+  test("says 'Sign In Failed' with the wait once the account is locked, even for the right password", async ({ server, openPage }) => {
     const player = await signUp(server);
     for (let attempt = 1; attempt <= 10; attempt += 1) {
       const guess = await server.fetch("/api/auth/sign-in/email", {
@@ -230,7 +224,7 @@ describe("sign-in", () => {
     await page.close();
   });
 
-  it("comes back to the page that asked for sign-in", async () => {
+  test("comes back to the page that asked for sign-in", async ({ server, openPage }) => {
     const player = await signUp(server);
     const page = await openPage("/auth/verify-email");
     expect(page.url()).toBe(`${server.url}/auth?redirectTo=%2Fauth%2Fverify-email`);
@@ -248,7 +242,7 @@ describe("sign-in", () => {
     await page.close();
   });
 
-  it("ignores an off-site redirect target", async () => {
+  test("ignores an off-site redirect target", async ({ server, openPage }) => {
     const player = await signUp(server);
     const page = await openPage("/auth?redirectTo=https%3A%2F%2Fevil.example%2Fphish");
     await fillSignIn(page, player);
@@ -259,7 +253,7 @@ describe("sign-in", () => {
 });
 
 describe("forgotten password", () => {
-  it("mails a link, sets a new password on the page it opens, then signs in with it", async () => {
+  test("mails a link, sets a new password on the page it opens, then signs in with it", async ({ server, openPage, smtp }) => {
     const player = await signUp(server);
     const page = await openPage("/auth");
     await page.getByRole("link", { name: "Forgot password?" }).click();
@@ -288,7 +282,7 @@ describe("forgotten password", () => {
 });
 
 describe("Google sign-in", () => {
-  it("creates the account with the starter credits and signs in; a second time it just signs in", async () => {
+  test("creates the account with the starter credits and signs in; a second time it just signs in", async ({ server, openPage, google }) => {
     const email = uniqueEmail("google-e2e");
     google.signInAs({ sub: "google-e2e-1", email, name: "Consort Mei" });
     const page = await openPage("/auth");
@@ -313,7 +307,7 @@ describe("Google sign-in", () => {
     await page.close();
   });
 
-  it("says 'Google Sign In Failed' when the player cancels at Google", async () => {
+  test("says 'Google Sign In Failed' when the player cancels at Google", async ({ server, openPage, google }) => {
     google.signInAs(undefined);
     const page = await openPage("/auth");
     await page.getByRole("button", { name: "Continue with Google" }).click();

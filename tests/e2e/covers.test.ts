@@ -2,24 +2,18 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { games } from "#app/db/schema.ts";
 import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
-import { makeAdmin, signInBrowser, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import { expectToast, openAdminTab } from "#tests/helpers/admin-panel.ts";
-import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
-import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
+import { browserTest } from "#tests/helpers/fixtures.ts";
 import { beginStory } from "#tests/helpers/stories.ts";
 
 /** Cover art as an admin and a visitor see it: upload in the game editor, the cover on the card. */
 
 const PROJECT = path.resolve(import.meta.dirname, "../..");
 const SHOTS = path.join(PROJECT, "test-results", "screenshots", "covers");
-
-let server: TestServer;
-let browser: TestBrowser;
-let admin: TestAccount;
-let upload: string;
 
 /** A painted-looking night scene (a picture, not a flat colour: it must survive re-encoding recognisably). */
 async function scene() {
@@ -34,25 +28,17 @@ async function scene() {
   return sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toBuffer();
 }
 
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startTestServer();
-  browser = await launchBrowser();
-  admin = await signUp(server, { email: "cover-admin@example.com" });
-  await makeAdmin(server, admin);
-  upload = path.join(SHOTS, "night-palace.jpg");
-  writeFileSync(upload, await scene());
-});
-
-afterEach(() => browser.closePages());
-
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
+const test = browserTest
+  /** The picture the admin uploads, as a file on disk. */
+  .extend("upload", { scope: "file" }, async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    const upload = path.join(SHOTS, "night-palace.jpg");
+    writeFileSync(upload, await scene());
+    return upload;
+  });
 
 describe("cover art", () => {
-  it("shows generated art on every card, with its size set and lazy below the first", async () => {
+  test("shows generated art on every card, with its size set and lazy below the first", async ({ server, browser }) => {
     const page = await browser.newPage({ width: 360, height: 780 });
     await page.goto(`${server.url}/games`);
     const covers = page.getByTestId("game-card").getByTestId("game-cover");
@@ -68,9 +54,8 @@ describe("cover art", () => {
     expect(page.errors).toEqual([]);
   });
 
-  it("lets an admin upload a cover in the game editor, and the card shows it", async () => {
-    await signInBrowser(browser.context, server, admin);
-    const page = await browser.newPage();
+  test("lets an admin upload a cover in the game editor, and the card shows it", async ({ server, browser, login, upload, page }) => {
+    await login({ email: "cover-admin@example.com", admin: true });
     await page.goto(`${server.url}/admin`);
     await openAdminTab(page, "Games Management");
     await page.getByRole("button", { name: "Edit Celebrity Life" }).click();
@@ -100,8 +85,7 @@ describe("cover art", () => {
     expect(catalogue.errors).toEqual([]);
   });
 
-  it("leads the game page with its cover and shows covers in My Stories", async () => {
-    const page = await browser.newPage();
+  test("leads the game page with its cover and shows covers in My Stories", async ({ server, browser, login, page }) => {
     await page.goto(`${server.url}/game/celebrity-life`);
     const hero = page.getByTestId("game-cover").first();
     expect(await hero.getAttribute("fetchpriority")).toBe("high");
@@ -111,10 +95,9 @@ describe("cover art", () => {
     await phone.goto(`${server.url}/game/empress-simulator`);
     await phone.screenshot({ path: path.join(SHOTS, "game-360.png") });
 
-    const player = await signUp(server);
+    const player = await login();
     await beginStory(server, player, "celebrity-life");
     await beginStory(server, player, "empress-simulator");
-    await signInBrowser(browser.context, server, player);
     const library = await browser.newPage();
     await library.goto(`${server.url}/stories`);
     expect(await library.getByTestId("game-cover").count()).toBe(2);

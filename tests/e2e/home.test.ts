@@ -1,22 +1,8 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
-import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { expect } from "vitest";
+import { seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
+import { browserTest as test } from "#tests/helpers/fixtures.ts";
 
-let server: TestServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
-
-it("loads the home page in Chromium with the hero and no console errors", async () => {
-  const page = await browser.newPage();
+test("loads the home page in Chromium with the hero and no console errors", async ({ server, page }) => {
   await page.goto(server.url);
   await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Play as Empress");
   await page.waitForLoadState("networkidle");
@@ -24,8 +10,7 @@ it("loads the home page in Chromium with the hero and no console errors", async 
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
 });
 
-it("downloads the toast code only with the first toast (docs/decisions/010)", async () => {
-  const page = await browser.newPage();
+test("downloads the toast code only with the first toast (docs/decisions/010)", async ({ server, page }) => {
   const scripts: Promise<string>[] = [];
   page.on("response", (response) => {
     if (response.url().endsWith(".js")) scripts.push(response.text());

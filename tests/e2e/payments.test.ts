@@ -1,33 +1,16 @@
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { expect } from "vitest";
 import { session } from "#app/db/schema.ts";
 import { STARTER_CREDITS } from "#app/lib/constants.ts";
 import { creditsAddedMessage, PAYMENT_MESSAGES } from "#app/lib/payments.ts";
-import { signInBrowser, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
-import { launchBrowser, recordErrors, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
-import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { recordErrors, seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
+import { browserTest } from "#tests/helpers/fixtures.ts";
 
-// Test mode (no Stripe key): Buy Now opens the built-in test checkout.
-let server: TestServer;
-let browser: TestBrowser;
-let player: TestAccount;
+// Test mode (no Stripe key): Buy Now opens the built-in test checkout, for a player signed in
+// before the first test.
+const test = browserTest.extend("player", { scope: "file", auto: true }, ({ login }) => login());
 
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-  player = await signUp(server);
-  await signInBrowser(browser.context, server, player);
-});
-
-afterEach(() => browser.closePages());
-
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
-
-/** Closes the toasts, so axe does not measure their contrast halfway through the fade-in. */
 /**
  * Closes the toast that says `text`, so an accessibility scan does not catch it fading. The toast
  * code loads with the first toast, so the toast may appear after the page that announced it.
@@ -43,7 +26,7 @@ function navBalance(page: Page) {
   return page.locator('header [data-testid="credits-balance"]:visible');
 }
 
-it("buys 500 credits through the test checkout, and every open tab shows the new balance without reloading", async () => {
+test("buys 500 credits through the test checkout, and every open tab shows the new balance without reloading", async ({ server, browser }) => {
   const credits = await browser.newPage();
   await credits.goto(`${server.url}/credits`);
   await expect(credits.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Your Credits");
@@ -109,7 +92,7 @@ it("buys 500 credits through the test checkout, and every open tab shows the new
   await Promise.all([credits.close(), otherTab.close(), checkout.close()]);
 });
 
-it("Cancel on the test checkout goes back to the Credits page and charges nothing", async () => {
+test("Cancel on the test checkout goes back to the Credits page and charges nothing", async ({ server, browser }) => {
   const credits = await browser.newPage({ width: 375, height: 800 });
   await credits.goto(`${server.url}/credits`);
   const balance = await credits.getByTestId("credits-page-balance").textContent();
@@ -124,8 +107,7 @@ it("Cancel on the test checkout goes back to the Credits page and charges nothin
   await Promise.all([credits.close(), checkout.close()]);
 });
 
-it("shows SPEC's failure for a payment that is not the player's, whatever the URL claims", async () => {
-  const page = await browser.newPage();
+test("shows SPEC's failure for a payment that is not the player's, whatever the URL claims", async ({ server, page }) => {
   await page.goto(`${server.url}/payment-success?session_id=test_cs_forged&credits=1000`);
   await page.getByRole("heading", { name: "Payment verification failed" }).waitFor();
   await page.getByText("We could not find this payment on your account.").waitFor();
@@ -138,7 +120,10 @@ it("shows SPEC's failure for a payment that is not the player's, whatever the UR
   await page.close();
 });
 
-it("opened without a session id, says there is nothing to confirm and links to Credits, without asking the server", async () => {
+test("opened without a session id, says there is nothing to confirm and links to Credits, without asking the server", async ({
+  server,
+  browser,
+}) => {
   const page = await browser.newPage({ width: 360, height: 780 });
   const verifications: string[] = [];
   page.on("request", (request) => {
@@ -163,8 +148,7 @@ it("opened without a session id, says there is nothing to confirm and links to C
 });
 
 // Last: it ends the player's session.
-it("shows SPEC's purchase failure toasts and closes the tab it opened", async () => {
-  const page = await browser.newPage();
+test("shows SPEC's purchase failure toasts and closes the tab it opened", async ({ server, browser, player, page }) => {
   await page.goto(`${server.url}/credits`);
   const buy = page.getByTestId("package-1000").getByRole("button", { name: "Buy Now" });
 
@@ -208,9 +192,8 @@ it("shows SPEC's purchase failure toasts and closes the tab it opened", async ()
   await page.close();
 });
 
-it("signing out in one tab signs out the others without a reload", async () => {
-  const other = await signUp(server);
-  await signInBrowser(browser.context, server, other);
+test("signing out in one tab signs out the others without a reload", async ({ server, browser, login }) => {
+  await login();
   const tabs = [await browser.newPage(), await browser.newPage()];
   // One stream per browser: the first tab holds it, the second hears the balance through it.
   const live = tabs[0]!.waitForResponse((response) => response.url().endsWith("/api/credits/events"));

@@ -1,43 +1,19 @@
-import { mkdirSync } from "node:fs";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { signUpToPlayPath } from "#app/lib/auth.ts";
 import { seedStory } from "#tests/helpers/stories.ts";
 import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
-import { signInBrowser, signUp, testClientAddress, uniqueEmail } from "#tests/helpers/accounts.ts";
-import { expectToast, launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
-import { setBalance } from "#tests/helpers/game-chat.ts";
-import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { signUp, testClientAddress, uniqueEmail } from "#tests/helpers/accounts.ts";
+import { expectToast, seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
+import { browserTest as test } from "#tests/helpers/fixtures.ts";
+import { GAME, log, playerMessages, replies } from "#tests/helpers/play-screen.ts";
 import type { Page } from "playwright-core";
 
 const SCREENSHOTS = "test-results/play";
 /** A reply's stream is a few kilobytes: at this rate it takes seconds to arrive. */
 const SLOW_DOWNLOAD_BYTES_PER_SECOND = 2_000;
-const GAME = "empress-simulator";
 
-let server: TestServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  // A readable pace, so the reply is seen arriving word by word.
-  server = await startTestServer({ AI_OFFLINE_WORD_DELAY_MS: "4" });
-  browser = await launchBrowser();
-  mkdirSync(SCREENSHOTS, { recursive: true });
-});
-
-afterEach(() => browser.closePages());
-
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
-
-async function signedInPage(credits?: number, size?: { width: number; height: number }) {
-  const account = await signUp(server);
-  if (credits !== undefined) await setBalance(account, credits);
-  await signInBrowser(browser.context, server, account);
-  const page = await browser.newPage(size);
-  return { account, page };
-}
+// A readable pace, so the reply is seen arriving word by word.
+test.override("serverEnv", { AI_OFFLINE_WORD_DELAY_MS: "4" });
 
 function balances(page: Page) {
   return page.getByTestId("credits-balance").allTextContents();
@@ -48,10 +24,7 @@ async function expectBalance(page: Page, credits: number) {
   expect(new Set(await balances(page))).toEqual(new Set([`${credits} Credits`]));
 }
 
-const log = (page: Page) => page.getByRole("log");
 const input = (page: Page) => page.getByPlaceholder(PLAY_TEXTS.inputPlaceholder);
-const replies = (page: Page) => log(page).locator('li[data-role="assistant"]');
-const playerMessages = (page: Page) => log(page).locator('li[data-role="user"]');
 
 async function waitForReplyWithChoices(page: Page) {
   await page.getByRole("list", { name: "Suggested actions" }).waitFor({ timeout: 30_000 });
@@ -63,9 +36,12 @@ function distanceFromEnd(page: Page) {
 }
 
 describe("playing a game", () => {
-  it("sign up, 'Start Playing Now', two turns with the offline storyteller, kept across a reload, saved, then started over", async () => {
+  test("sign up, 'Start Playing Now', two turns with the offline storyteller, kept across a reload, saved, then started over", async ({
+    server,
+    browser,
+    page,
+  }) => {
     const account = { email: uniqueEmail(), password: "correct horse battery" };
-    const page = await browser.newPage();
     await browser.context.clearCookies();
     await page.setExtraHTTPHeaders({ "X-Forwarded-For": testClientAddress() });
     await page.goto(`${server.url}/auth`);
@@ -153,8 +129,8 @@ describe("playing a game", () => {
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
   });
 
-  it("shows 'The Game Master is thinking...' until the first words arrive, with sending blocked", async () => {
-    const { page } = await signedInPage();
+  test("shows 'The Game Master is thinking...' until the first words arrive, with sending blocked", async ({ server, page, login }) => {
+    await login();
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route("**/api/game-chat", async (route) => {
@@ -177,8 +153,12 @@ describe("playing a game", () => {
     expect(page.errors).toEqual([]);
   });
 
-  it("a 402 answer: the Insufficient Credits toast with a link to /credits, and no error message in the chat", async () => {
-    const { page } = await signedInPage();
+  test("a 402 answer: the Insufficient Credits toast with a link to /credits, and no error message in the chat", async ({
+    server,
+    page,
+    login,
+  }) => {
+    await login();
     await page.route("**/api/game-chat", (route) =>
       route.fulfill({
         status: 402,
@@ -201,8 +181,8 @@ describe("playing a game", () => {
     await page.screenshot({ path: `${SCREENSHOTS}/insufficient-credits-1280.png` });
   });
 
-  it("when a turn fails: the Error toast and the apology, and no credit is spent", async () => {
-    const { page } = await signedInPage();
+  test("when a turn fails: the Error toast and the apology, and no credit is spent", async ({ server, page, login }) => {
+    await login();
     await page.route("**/api/game-chat", (route) => route.fulfill({ status: 500, contentType: "application/json", body: '{"error":"boom"}' }));
     await page.goto(`${server.url}/play/${GAME}`);
     await input(page).fill("I open the sealed letter.");
@@ -212,8 +192,12 @@ describe("playing a game", () => {
     await expectBalance(page, 20);
   });
 
-  it("Save Chat says 'Saving...' and is disabled while saving; a failed save shows SPEC's error and keeps the story", async () => {
-    const { page } = await signedInPage();
+  test("Save Chat says 'Saving...' and is disabled while saving; a failed save shows SPEC's error and keeps the story", async ({
+    server,
+    page,
+    login,
+  }) => {
+    await login();
     await page.goto(`${server.url}/play/${GAME}`);
     await input(page).fill("I receive the ministers.");
     await input(page).press("Enter");
@@ -241,8 +225,8 @@ describe("playing a game", () => {
     expect(await replies(page).count()).toBe(1);
   });
 
-  it("a reply stream that yields no text: SPEC's apology, and no error toast", async () => {
-    const { page } = await signedInPage();
+  test("a reply stream that yields no text: SPEC's apology, and no error toast", async ({ server, page, login }) => {
+    await login();
     await page.route("**/api/game-chat", (route) => route.fulfill({ status: 200, contentType: "text/event-stream", body: "data: [DONE]\n\n" }));
     await page.goto(`${server.url}/play/${GAME}`);
     await input(page).fill("I wait in silence.");
@@ -254,8 +238,8 @@ describe("playing a game", () => {
     expect(await page.getByRole("button", { name: "Send message" }).isDisabled()).toBe(false);
   });
 
-  it("follows the reply as it streams, but not a player who scrolled up to reread", async () => {
-    const { account, page } = await signedInPage();
+  test("follows the reply as it streams, but not a player who scrolled up to reread", async ({ server, page, login }) => {
+    const account = await login();
     // A story long enough to scroll.
     const paragraph = "The court waits on your word while the lanterns burn low in the Hall of Supreme Harmony. ".repeat(6);
     await seedStory(server.connection.db, {
@@ -318,8 +302,9 @@ describe("playing a game", () => {
     expect(page.errors).toEqual([]);
   });
 
-  it("works one-handed at 375 px: nothing overflows, the composer and balance stay in view", async () => {
-    const { page } = await signedInPage(undefined, { width: 375, height: 740 });
+  test("works one-handed at 375 px: nothing overflows, the composer and balance stay in view", async ({ server, browser, login }) => {
+    await login();
+    const page = await browser.newPage({ width: 375, height: 740 });
     await page.goto(`${server.url}/play/${GAME}`);
     await input(page).fill("I take the emperor's hand.");
     await page.getByRole("button", { name: "Send message" }).click();
@@ -339,9 +324,8 @@ describe("playing a game", () => {
 });
 
 describe("arriving at the play screen", () => {
-  it("signed out: the Sign Up form without an error, and a sign-in from there returns to the game", async () => {
+  test("signed out: the Sign Up form without an error, and a sign-in from there returns to the game", async ({ server, browser, page }) => {
     const account = await signUp(server);
-    const page = await browser.newPage();
     await browser.context.clearCookies();
     await page.goto(`${server.url}/play/${GAME}`);
     expect(page.url()).toBe(`${server.url}${signUpToPlayPath(GAME)}`);
@@ -357,8 +341,8 @@ describe("arriving at the play screen", () => {
     await page.getByText(`Playing as: ${account.email}`).waitFor();
   });
 
-  it("an unknown game: 'Game not found', then the games list", async () => {
-    const { page } = await signedInPage();
+  test("an unknown game: 'Game not found', then the games list", async ({ server, page, login }) => {
+    await login();
     await page.goto(`${server.url}/play/no-such-game`);
     await page.getByText(PLAY_TOASTS.gameNotFound.title).waitFor();
     await page.getByText(PLAY_TOASTS.gameNotFound.description).waitFor();

@@ -1,14 +1,12 @@
-import { mkdirSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import type { Locator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { games } from "#app/db/schema.ts";
 import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
-import { makeAdmin, signInBrowser, signUp } from "#tests/helpers/accounts.ts";
 import { expectToast } from "#tests/helpers/admin-panel.ts";
-import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
-import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
+import { browserTest as test } from "#tests/helpers/fixtures.ts";
 
 /**
  * The living state of issue 17 in Chromium: the admin gives a game a stat, the player sees the
@@ -18,22 +16,6 @@ import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 
 const SCREENSHOTS = "test-results/story-state";
 const GAME = "empress-simulator";
-
-let server: TestServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-  mkdirSync(SCREENSHOTS, { recursive: true });
-});
-
-afterEach(() => browser.closePages());
-
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
 
 const panel = (page: Page) => page.getByRole("complementary", { name: "State" });
 const stat = (scope: Locator, name: string) => scope.locator(`[data-stat="${name}"]`);
@@ -51,10 +33,12 @@ async function statusLineValue(page: Page, label: string) {
 }
 
 describe("the State panel", () => {
-  it("shows a stat the admin added, follows each turn with its changes highlighted, and goes back with Undo", async () => {
-    const account = await signUp(server);
-    await makeAdmin(server, account);
-    await signInBrowser(browser.context, server, account);
+  test("shows a stat the admin added, follows each turn with its changes highlighted, and goes back with Undo", async ({
+    server,
+    browser,
+    login,
+  }) => {
+    await login({ admin: true });
 
     // The admin adds a stat to the game's tracked stats.
     const admin = await browser.newPage();
@@ -119,9 +103,8 @@ describe("the State panel", () => {
     }
   });
 
-  it("is a sheet from the State button at 360 px", async () => {
-    const account = await signUp(server);
-    await signInBrowser(browser.context, server, account);
+  test("is a sheet from the State button at 360 px", async ({ server, browser, login }) => {
+    await login();
     const page = await browser.newPage({ width: 360, height: 740 });
     await page.goto(`${server.url}/play/${GAME}`);
     await page.getByRole("button", { name: PLAY_TEXTS.beginChoice }).click();

@@ -15,10 +15,14 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-/** Debian's Chromium, headless, with a fresh profile (never a downloaded browser). */
-export async function launchBrowser(): Promise<TestBrowser> {
+/**
+ * Debian's Chromium, headless, with a fresh profile (never a downloaded browser); `baseURL` lets
+ * its tabs go to a path (`page.goto("/games")`).
+ */
+export async function launchBrowser({ baseURL }: { baseURL?: string } = {}): Promise<TestBrowser> {
   const profile = mkdtempSync(path.join(tmpdir(), "pae-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
+    baseURL,
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1280, height: 800 },

@@ -51,13 +51,18 @@ export async function createTestGame(server: TestServer, overrides: Partial<type
 }
 
 /**
- * A test server whose Game Master is a local fake of a provider's API, with the tests' game in its
- * database and a chat limit no test reaches unless it sets its own.
+ * A test server whose Game Master is `model` (a local fake of a provider's API), with the tests'
+ * game in its database and a chat limit no test reaches unless it sets its own.
  */
-export async function startGameMasterServer(startModel: () => Promise<FakeModelServer>, env: Record<string, string>) {
-  const model = await startModel();
+export async function startServerWithModel(model: FakeModelServer, env: Record<string, string | undefined>) {
   const server = await startTestServer({ AI_BASE_URL: model.baseUrl, CHAT_TURNS_PER_MINUTE: "1000", ...env });
   await createTestGame(server);
+  return server;
+}
+
+export async function startGameMasterServer(startModel: () => Promise<FakeModelServer>, env: Record<string, string>) {
+  const model = await startModel();
+  const server = await startServerWithModel(model, env);
   return {
     model,
     server,
@@ -69,17 +74,19 @@ export async function startGameMasterServer(startModel: () => Promise<FakeModelS
 }
 
 /**
- * The story tests' server: a local OpenAI-compatible model that gives up after 1.5 s of silence,
- * so a test of a failing model does not wait a minute; `env` adds to its settings.
+ * The story tests' model settings: a local OpenAI-compatible model that gives up after 1.5 s of
+ * silence, so a test of a failing model does not wait a minute.
  */
+export const STORY_MODEL_ENV = {
+  AI_PROVIDER: "openai-compatible",
+  AI_MODEL: "fake-storyteller-7b",
+  AI_API_KEY: "test-key",
+  AI_TIMEOUT_MS: "1500",
+};
+
+/** The story tests' server (STORY_MODEL_ENV); `env` adds to its settings. */
 export function startStoryTestServer(env: Record<string, string> = {}) {
-  return startGameMasterServer(startOpenAICompatibleServer, {
-    AI_PROVIDER: "openai-compatible",
-    AI_MODEL: "fake-storyteller-7b",
-    AI_API_KEY: "test-key",
-    AI_TIMEOUT_MS: "1500",
-    ...env,
-  });
+  return startGameMasterServer(startOpenAICompatibleServer, { ...STORY_MODEL_ENV, ...env });
 }
 
 export function postChat(server: TestServer, account: TestAccount | undefined, body: unknown, init: RequestInit = {}) {

@@ -1,39 +1,27 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { signUp } from "#tests/helpers/accounts.ts";
-import { balanceAndLedger, eventually, postChat, readTurn, startGameMasterServer, storedMessages, TEST_GAME } from "#tests/helpers/game-chat.ts";
+import { balanceAndLedger, eventually, postChat, readTurn, storedMessages, TEST_GAME } from "#tests/helpers/game-chat.ts";
+import { gameMasterTest } from "#tests/helpers/fixtures.ts";
 import { beginStory, OPENING_EXCHANGE } from "#tests/helpers/stories.ts";
-import type { TestServer } from "#tests/helpers/server.ts";
-import { startAnthropicServer } from "#tests/fakes/anthropic.ts";
-import { DEFAULT_REPLY, type FakeModelServer } from "#tests/fakes/streaming-model.ts";
+import { DEFAULT_REPLY } from "#tests/fakes/streaming-model.ts";
 
 const TIMEOUT_MS = 1500;
 
-let model: FakeModelServer;
-let server: TestServer;
-let stop: () => Promise<void>;
+const test = gameMasterTest.extend("modelProvider", { scope: "file" }, "anthropic" as const);
 
-beforeAll(async () => {
-  ({
-    model,
-    server,
-    close: stop,
-  } = await startGameMasterServer(startAnthropicServer, {
-    AI_PROVIDER: "anthropic",
-    AI_MODEL: "claude-fake-1",
-    AI_API_KEY: "anthropic-test-key",
-    AI_TIMEOUT_MS: String(TIMEOUT_MS),
-    AI_MAX_OUTPUT_TOKENS: "456",
-  }));
+test.override("serverEnv", {
+  AI_MODEL: "claude-fake-1",
+  AI_API_KEY: "anthropic-test-key",
+  AI_TIMEOUT_MS: String(TIMEOUT_MS),
+  AI_MAX_OUTPUT_TOKENS: "456",
 });
 
-afterAll(() => stop());
-
-beforeEach(() => {
+test.beforeEach(({ model }) => {
   model.script(() => DEFAULT_REPLY);
 });
 
 describe("a turn with an Anthropic model", () => {
-  it("streams the reply in order, stores it and sends the game prompt as Anthropic's system field", async () => {
+  test("streams the reply in order, stores it and sends the game prompt as Anthropic's system field", async ({ server, model }) => {
     const player = await signUp(server);
     await beginStory(server, player, TEST_GAME.slug);
     const tokens = ["Rain ", "on the ", "Salt Quay", ".\n\n1. Hide\n2. Run"];
@@ -59,7 +47,7 @@ describe("a turn with an Anthropic model", () => {
     ]);
   });
 
-  it("refunds when Anthropic answers 500 before any text", async () => {
+  test("refunds when Anthropic answers 500 before any text", async ({ server, model }) => {
     const player = await signUp(server);
     await beginStory(server, player, TEST_GAME.slug);
     model.script(() => ({ status: 500 }));
@@ -70,7 +58,7 @@ describe("a turn with an Anthropic model", () => {
     expect(await storedMessages(server, player)).toHaveLength(2);
   });
 
-  it("keeps the credit and what was delivered when the stream is cut mid-reply", async () => {
+  test("keeps the credit and what was delivered when the stream is cut mid-reply", async ({ server, model }) => {
     const player = await signUp(server);
     await beginStory(server, player, TEST_GAME.slug);
     model.script(() => ({ tokens: ["The ", "lamp ", "goes ", "out"], cutAfter: 2 }));
@@ -84,7 +72,7 @@ describe("a turn with an Anthropic model", () => {
     ]);
   });
 
-  it("refunds when Anthropic never answers", async () => {
+  test("refunds when Anthropic never answers", async ({ server, model }) => {
     const player = await signUp(server);
     await beginStory(server, player, TEST_GAME.slug);
     model.script(() => ({ hang: true }));
@@ -93,7 +81,7 @@ describe("a turn with an Anthropic model", () => {
     expect(await balanceAndLedger(player)).toEqual({ balance: 20, ledger: 20 });
   });
 
-  it("relays a slow model's tokens as they come", async () => {
+  test("relays a slow model's tokens as they come", async ({ server, model }) => {
     const player = await signUp(server);
     await beginStory(server, player, TEST_GAME.slug);
     model.script(() => ({ tokens: ["One ", "by ", "one."], startDelayMs: 300, tokenDelayMs: 200 }));

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { beginStory, OPENING_EXCHANGE, seedStory } from "#tests/helpers/stories.ts";
 import { estimateMessageTokens, estimateTokens } from "#app/domain/game-master/tokens.server.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
@@ -9,40 +9,25 @@ import {
   ledgerRows,
   postChat,
   readTurn,
-  startGameMasterServer,
   setBalance,
   storedMessages,
   TEST_GAME,
 } from "#tests/helpers/game-chat.ts";
-import type { TestServer } from "#tests/helpers/server.ts";
-import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
+import { gameMasterTest as test } from "#tests/helpers/fixtures.ts";
 import { DEFAULT_REPLY, type FakeModelServer, type RecordedRequest } from "#tests/fakes/streaming-model.ts";
 
 const CONTEXT_TOKENS = 3000;
 const TIMEOUT_MS = 1500;
 
-let model: FakeModelServer;
-let server: TestServer;
-let stop: () => Promise<void>;
-
-beforeAll(async () => {
-  ({
-    model,
-    server,
-    close: stop,
-  } = await startGameMasterServer(startOpenAICompatibleServer, {
-    AI_PROVIDER: "openai-compatible",
-    AI_MODEL: "fake-storyteller-7b",
-    AI_API_KEY: "test-key-123",
-    AI_TIMEOUT_MS: String(TIMEOUT_MS),
-    AI_CONTEXT_TOKENS: String(CONTEXT_TOKENS),
-    AI_MAX_OUTPUT_TOKENS: "321",
-  }));
+test.override("serverEnv", {
+  AI_MODEL: "fake-storyteller-7b",
+  AI_API_KEY: "test-key-123",
+  AI_TIMEOUT_MS: String(TIMEOUT_MS),
+  AI_CONTEXT_TOKENS: String(CONTEXT_TOKENS),
+  AI_MAX_OUTPUT_TOKENS: "321",
 });
 
-afterAll(() => stop());
-
-beforeEach(() => {
+test.beforeEach(({ model }) => {
   model.script(() => DEFAULT_REPLY);
 });
 
@@ -58,18 +43,18 @@ function sentMessages(request: RecordedRequest) {
   return request.body.messages as ChatMessage[];
 }
 
-async function lastRequestFor(message: string) {
+async function lastRequestFor(model: FakeModelServer, message: string) {
   return eventually(async () => model.requests.findLast((request) => sentMessages(request).at(-1)?.content === message));
 }
 
 describe("a turn with an OpenAI-compatible model", () => {
   let player: TestAccount;
-  beforeAll(async () => {
+  test.beforeAll(async ({ server }) => {
     player = await signUp(server);
     await beginStory(server, player, TEST_GAME.slug);
   });
 
-  it("relays every token in order, spends exactly one credit and stores the exchange exactly", async () => {
+  test("relays every token in order, spends exactly one credit and stores the exchange exactly", async ({ server, model }) => {
     const tokens = ["The ", "harbor ", "bell ", "rings ", "twice", ".\n\n", "1. Go ", "to the quay\n", "2. Wait"];
     model.script(() => ({ tokens, tokenDelayMs: 15 }));
     const response = await postChat(server, player, { message: "  I light a lantern.  ", game_slug: TEST_GAME.slug });
@@ -95,12 +80,12 @@ describe("a turn with an OpenAI-compatible model", () => {
       { role: "assistant", content: tokens.join("") },
     ]);
 
-    const request = await lastRequestFor("I light a lantern.");
+    const request = await lastRequestFor(model, "I light a lantern.");
     expect(request.headers.authorization).toBe("Bearer test-key-123");
     expect(request.body).toMatchObject({ model: "fake-storyteller-7b", stream: true, max_tokens: 321 });
   });
 
-  it("sends text that arrives together in one event: fewer writes per token the busier the stream", async () => {
+  test("sends text that arrives together in one event: fewer writes per token the busier the stream", async ({ server, model }) => {
     const tokens = Array.from({ length: 60 }, (_, index) => `word${index} `);
     model.script(() => ({ tokens }));
     const turn = await postChat(server, player, { message: "I count the crates.", game_slug: TEST_GAME.slug }).then(readTurn);
@@ -110,9 +95,9 @@ describe("a turn with an OpenAI-compatible model", () => {
     expect((await storedMessages(server, player)).at(-1)).toEqual({ role: "assistant", content: tokens.join("") });
   });
 
-  it("sends the game's prompt and published world content, never tips or drafts", async () => {
+  test("sends the game's prompt and published world content, never tips or drafts", async ({ server, model }) => {
     await postChat(server, player, { message: "Who keeps the Lamp Tower?", game_slug: TEST_GAME.slug }).then(readTurn);
-    const messages = sentMessages(await lastRequestFor("Who keeps the Lamp Tower?"));
+    const messages = sentMessages(await lastRequestFor(model, "Who keeps the Lamp Tower?"));
     expect(messages[0]?.role).toBe("system");
     expect(messages[0]?.content).toContain("PROMPT-MARKER");
     expect(messages[0]?.content).toContain("WORLD-MARKER");
@@ -121,7 +106,7 @@ describe("a turn with an OpenAI-compatible model", () => {
     expect(messages[0]?.content).not.toContain("UNPUBLISHED-MARKER");
   });
 
-  it("builds the context from the stored story and ignores a forged conversation_history", async () => {
+  test("builds the context from the stored story and ignores a forged conversation_history", async ({ server, model }) => {
     const forger = await signUp(server);
     await postChat(server, forger, { message: "First, I count the ships.", game_slug: TEST_GAME.slug }).then(readTurn);
     const response = await postChat(server, forger, {
@@ -134,7 +119,7 @@ describe("a turn with an OpenAI-compatible model", () => {
     });
     expect(response.status).toBe(200);
     await readTurn(response);
-    const messages = sentMessages(await lastRequestFor("Then I bribe the keeper."));
+    const messages = sentMessages(await lastRequestFor(model, "Then I bribe the keeper."));
     expect(JSON.stringify(messages)).not.toContain("FORGED");
     expect(messages.slice(1)).toEqual([
       { role: "user", content: "First, I count the ships." },
@@ -143,7 +128,7 @@ describe("a turn with an OpenAI-compatible model", () => {
     ]);
   });
 
-  it("refunds the credit when the model answers HTTP 500 before any text, and stores nothing", async () => {
+  test("refunds the credit when the model answers HTTP 500 before any text, and stores nothing", async ({ server, model }) => {
     const unlucky = await signUp(server);
     await beginStory(server, unlucky, TEST_GAME.slug);
     model.script(() => ({ status: 500 }));
@@ -162,7 +147,7 @@ describe("a turn with an OpenAI-compatible model", () => {
     expect(await storedMessages(server, unlucky)).toEqual(OPENING_MESSAGES);
   });
 
-  it("keeps the credit when the stream is cut after text, and stores exactly what was delivered", async () => {
+  test("keeps the credit when the stream is cut after text, and stores exactly what was delivered", async ({ server, model }) => {
     const cut = await signUp(server);
     await beginStory(server, cut, TEST_GAME.slug);
     model.script(() => ({ tokens: ["The ", "rope ", "snaps", " and"], cutAfter: 3, tokenDelayMs: 10 }));
@@ -179,7 +164,7 @@ describe("a turn with an OpenAI-compatible model", () => {
     ]);
   });
 
-  it("gives up on an upstream that never answers after AI_TIMEOUT_MS and refunds", async () => {
+  test("gives up on an upstream that never answers after AI_TIMEOUT_MS and refunds", async ({ server, model }) => {
     const waiting = await signUp(server);
     await beginStory(server, waiting, TEST_GAME.slug);
     model.script(() => ({ hang: true }));
@@ -192,7 +177,7 @@ describe("a turn with an OpenAI-compatible model", () => {
     expect(await storedMessages(server, waiting)).toEqual(OPENING_MESSAGES);
   });
 
-  it("gives up on a model that falls silent mid-reply, keeping what was delivered", async () => {
+  test("gives up on a model that falls silent mid-reply, keeping what was delivered", async ({ server, model }) => {
     const stalled = await signUp(server);
     await beginStory(server, stalled, TEST_GAME.slug);
     model.script(() => ({ tokens: ["Fog ", "rolls ", "in"], tokenDelayMs: TIMEOUT_MS * 3 }));
@@ -206,7 +191,7 @@ describe("a turn with an OpenAI-compatible model", () => {
     ]);
   });
 
-  it("refunds and tells the player when a delivered reply cannot be stored (a model that writes a NUL byte)", async () => {
+  test("refunds and tells the player when a delivered reply cannot be stored (a model that writes a NUL byte)", async ({ server, model }) => {
     const unstorable = await signUp(server);
     await beginStory(server, unstorable, TEST_GAME.slug);
     model.script(() => ({ tokens: ["The gate ", "opens\u0000", " slowly."] }));
@@ -219,7 +204,7 @@ describe("a turn with an OpenAI-compatible model", () => {
     expect(rows.map((row) => row.reason)).toEqual(["chat_message", "refund"]);
   });
 
-  it("refunds a reply with no text and ends the stream with [DONE] only", async () => {
+  test("refunds a reply with no text and ends the stream with [DONE] only", async ({ server, model }) => {
     const empty = await signUp(server);
     await beginStory(server, empty, TEST_GAME.slug);
     model.script(() => ({ tokens: [] }));
@@ -229,7 +214,7 @@ describe("a turn with an OpenAI-compatible model", () => {
     expect(await storedMessages(server, empty)).toEqual(OPENING_MESSAGES);
   });
 
-  it("finishes and stores the whole reply when the player disconnects mid-stream", async () => {
+  test("finishes and stores the whole reply when the player disconnects mid-stream", async ({ server, model }) => {
     const leaver = await signUp(server);
     await beginStory(server, leaver, TEST_GAME.slug);
     const tokens = Array.from({ length: 30 }, (_, index) => `word${index} `);
@@ -259,7 +244,7 @@ describe("a turn with an OpenAI-compatible model", () => {
 });
 
 describe("credits under concurrency", () => {
-  it("lets 25 simultaneous sends in 25 stories with 10 credits spend exactly 10: the rest get 402", async () => {
+  test("lets 25 simultaneous sends in 25 stories with 10 credits spend exactly 10: the rest get 402", async ({ server, model }) => {
     const rich = await signUp(server);
     const games = await Promise.all(Array.from({ length: 25 }, (_, index) => createTestGame(server, { slug: `busy-night-${index}` })));
     for (const game of games) await beginStory(server, rich, game);
@@ -287,7 +272,10 @@ describe("credits under concurrency", () => {
     expect(stored.reduce((sum, messages) => sum + messages.length, 0)).toBe(25 * 2 + 10 * 2);
   });
 
-  it("runs one call at a time in a story: of 10 simultaneous sends one is played, the others get 409 and spend nothing", async () => {
+  test("runs one call at a time in a story: of 10 simultaneous sends one is played, the others get 409 and spend nothing", async ({
+    server,
+    model,
+  }) => {
     const eager = await signUp(server);
     await beginStory(server, eager, TEST_GAME.slug);
     model.script(() => ({ tokens: ["One ", "at ", "a time."], tokenDelayMs: 20 }));
@@ -310,7 +298,7 @@ describe("credits under concurrency", () => {
 });
 
 describe("the context of a long story", () => {
-  it("keeps a 300-turn story within AI_CONTEXT_TOKENS: the prompt, the opening and the newest turns", async () => {
+  test("keeps a 300-turn story within AI_CONTEXT_TOKENS: the prompt, the opening and the newest turns", async ({ server, model }) => {
     const veteran = await signUp(server);
     await seedStory(server.connection.db, {
       userId: veteran.userId,
@@ -322,7 +310,7 @@ describe("the context of a long story", () => {
     });
 
     await postChat(server, veteran, { message: "Turn 301: I open the ledger.", game_slug: TEST_GAME.slug }).then(readTurn);
-    const messages = sentMessages(await lastRequestFor("Turn 301: I open the ledger."));
+    const messages = sentMessages(await lastRequestFor(model, "Turn 301: I open the ledger."));
     const [system, ...conversation] = messages;
     expect(system?.content).toContain("PROMPT-MARKER");
     const total = estimateTokens(system!.content) + conversation.reduce((sum, message) => sum + estimateMessageTokens(message.content), 0);
@@ -341,7 +329,7 @@ describe("the context of a long story", () => {
     expect(system?.content).toContain("some earlier turns are left out");
   });
 
-  it("plays a 1,000-exchange story with the same small request as the first turn", async () => {
+  test("plays a 1,000-exchange story with the same small request as the first turn", async ({ server, model }) => {
     const longtime = await signUp(server);
     await seedStory(server.connection.db, {
       userId: longtime.userId,
@@ -356,7 +344,7 @@ describe("the context of a long story", () => {
     expect(Buffer.byteLength(body)).toBeLessThan(100);
     const turn = await readTurn(await postChat(server, longtime, body));
     expect(turn.done).toBe(true);
-    const conversation = sentMessages(await lastRequestFor("Turn 1001: I sound the bell.")).slice(1);
+    const conversation = sentMessages(await lastRequestFor(model, "Turn 1001: I sound the bell.")).slice(1);
     expect(conversation.at(-2)?.content).toBe("Reply 999: The night is calm.");
     expect(await storedMessages(server, longtime)).toHaveLength(2002);
   });

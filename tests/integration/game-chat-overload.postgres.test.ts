@@ -1,21 +1,10 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { POOL_CONNECTION_TIMEOUT_MS } from "#app/db/client.server.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
-import {
-  balanceAndLedger,
-  eventually,
-  ledgerRows,
-  postChat,
-  readTurn,
-  startGameMasterServer,
-  storedMessages,
-  TEST_GAME,
-} from "#tests/helpers/game-chat.ts";
-import type { TestServer } from "#tests/helpers/server.ts";
+import { balanceAndLedger, eventually, ledgerRows, postChat, readTurn, storedMessages, TEST_GAME } from "#tests/helpers/game-chat.ts";
+import { gameMasterTest } from "#tests/helpers/fixtures.ts";
 import { beginStory } from "#tests/helpers/stories.ts";
-import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
-import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
 
 /**
  * A database with more work than connections (PostgreSQL's pool; PGlite has none): a turn that
@@ -24,73 +13,58 @@ import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
  */
 const POOL_SIZE = 2;
 
-let model: FakeModelServer;
-let server: TestServer;
-let stop: () => Promise<void>;
-let observer: pg.Client;
+const test = gameMasterTest
+  /** A connection of its own, outside the server's pool, for watching what waits on locks. */
+  .extend("observer", { scope: "file" }, async ({ server }, { onCleanup }) => {
+    const observer = new pg.Client({ connectionString: server.database.env.DATABASE_URL });
+    await observer.connect();
+    onCleanup(() => observer.end());
+    return observer;
+  })
+  /**
+   * Takes every connection of the server's pool: an outside transaction locks the session table,
+   * and as many signed-in requests as the pool has connections wait on it, one connection each.
+   * Returns what lets them go.
+   */
+  .extend("occupyEveryConnection", { scope: "file" }, ({ server, observer }) => async (player: TestAccount) => {
+    const locker = new pg.Client({ connectionString: server.database.env.DATABASE_URL });
+    await locker.connect();
+    await locker.query("BEGIN");
+    await locker.query('LOCK TABLE "session" IN ACCESS EXCLUSIVE MODE');
+    const waiting = Array.from({ length: POOL_SIZE }, () =>
+      server.fetch(`/api/game-messages?game_slug=${TEST_GAME.slug}`, { headers: { Authorization: `Bearer ${player.token}` } }),
+    );
+    await eventually(async () => (await queriesWaitingOnLocks(observer)) >= POOL_SIZE);
+    return async () => {
+      await locker.query("ROLLBACK");
+      await locker.end();
+      expect((await Promise.all(waiting)).map((response) => response.status)).toEqual(Array(POOL_SIZE).fill(200));
+    };
+  })
+  /**
+   * Reads a turn that has started while every connection is taken for longer than one wait for a
+   * connection, so a write of the turn that did not try again has failed by the time they free up.
+   */
+  .extend("readTurnThroughFullPool", { scope: "file" }, ({ occupyEveryConnection }) => async (player: TestAccount, response: Response) => {
+    expect(response.status).toBe(200);
+    const release = await occupyEveryConnection(player);
+    const turn = readTurn(response);
+    await new Promise((resolve) => setTimeout(resolve, POOL_CONNECTION_TIMEOUT_MS + 1500));
+    await release();
+    return turn;
+  });
 
-beforeAll(async () => {
-  ({
-    model,
-    server,
-    close: stop,
-  } = await startGameMasterServer(startOpenAICompatibleServer, {
-    AI_PROVIDER: "openai-compatible",
-    AI_MODEL: "fake-storyteller-7b",
-    DATABASE_POOL_SIZE: String(POOL_SIZE),
-  }));
-  observer = new pg.Client({ connectionString: server.database.env.DATABASE_URL });
-  await observer.connect();
-});
+test.override("serverEnv", { AI_MODEL: "fake-storyteller-7b", DATABASE_POOL_SIZE: String(POOL_SIZE) });
 
-afterAll(async () => {
-  await observer.end();
-  await stop();
-});
-
-async function queriesWaitingOnLocks() {
+async function queriesWaitingOnLocks(observer: pg.Client) {
   const { rows } = await observer.query<{ waiting: number }>(
     "select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
   );
   return rows[0]?.waiting ?? 0;
 }
 
-/**
- * Takes every connection of the server's pool: an outside transaction locks the session table,
- * and as many signed-in requests as the pool has connections wait on it, one connection each.
- * Returns what lets them go.
- */
-async function occupyEveryConnection(player: TestAccount) {
-  const locker = new pg.Client({ connectionString: server.database.env.DATABASE_URL });
-  await locker.connect();
-  await locker.query("BEGIN");
-  await locker.query('LOCK TABLE "session" IN ACCESS EXCLUSIVE MODE');
-  const waiting = Array.from({ length: POOL_SIZE }, () =>
-    server.fetch(`/api/game-messages?game_slug=${TEST_GAME.slug}`, { headers: { Authorization: `Bearer ${player.token}` } }),
-  );
-  await eventually(async () => (await queriesWaitingOnLocks()) >= POOL_SIZE);
-  return async () => {
-    await locker.query("ROLLBACK");
-    await locker.end();
-    expect((await Promise.all(waiting)).map((response) => response.status)).toEqual(Array(POOL_SIZE).fill(200));
-  };
-}
-
-/**
- * Reads a turn that has started while every connection is taken for longer than one wait for a
- * connection, so a write of the turn that did not try again has failed by the time they free up.
- */
-async function readTurnThroughFullPool(player: TestAccount, response: Response) {
-  expect(response.status).toBe(200);
-  const release = await occupyEveryConnection(player);
-  const turn = readTurn(response);
-  await new Promise((resolve) => setTimeout(resolve, POOL_CONNECTION_TIMEOUT_MS + 1500));
-  await release();
-  return turn;
-}
-
 describe("a Game Master turn while the database has no free connection", () => {
-  it("answers 503 with Retry-After and a message, spending nothing", async () => {
+  test("answers 503 with Retry-After and a message, spending nothing", async ({ server, occupyEveryConnection }) => {
     const player = await signUp(server);
     const release = await occupyEveryConnection(player);
     const response = await postChat(server, player, { message: "I knock at the harbor gate.", game_slug: TEST_GAME.slug });
@@ -102,7 +76,7 @@ describe("a Game Master turn while the database has no free connection", () => {
     expect(await storedMessages(server, player)).toEqual([]);
   });
 
-  it("stores a reply the player has read once a connection frees up", async () => {
+  test("stores a reply the player has read once a connection frees up", async ({ server, model, readTurnThroughFullPool }) => {
     const player = await signUp(server);
     await beginStory(server, player, TEST_GAME.slug);
     const tokens = ["The ", "harbormaster ", "looks ", "up ", "from ", "her ", "ledger."];
@@ -119,7 +93,7 @@ describe("a Game Master turn while the database has no free connection", () => {
     expect(await balanceAndLedger(player)).toEqual({ balance: 19, ledger: 19 });
   });
 
-  it("refunds a turn whose model failed once a connection frees up", async () => {
+  test("refunds a turn whose model failed once a connection frees up", async ({ server, model, readTurnThroughFullPool }) => {
     const player = await signUp(server);
     await beginStory(server, player, TEST_GAME.slug);
     // The model refuses (no retry for a 400) after the database has filled up.
@@ -135,7 +109,7 @@ describe("a Game Master turn while the database has no free connection", () => {
 });
 
 describe("pages while the database has no free connection", () => {
-  it("answer 503 with Retry-After, signed in or not, and page data too", async () => {
+  test("answer 503 with Retry-After, signed in or not, and page data too", async ({ server, occupyEveryConnection }) => {
     const player = await signUp(server);
     const release = await occupyEveryConnection(player);
     const pages = await Promise.all(

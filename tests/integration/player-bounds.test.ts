@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { stories } from "#app/db/schema.ts";
 import { TOO_MANY_WATCHERS_MESSAGE } from "#app/domain/game-master/live-replies.server.ts";
 import { GAME_MESSAGES_PAGE } from "#app/domain/game-messages.server.ts";
@@ -7,11 +7,11 @@ import { MAX_STREAMS_PER_USER, openReplyWatchers } from "#app/domain/realtime.se
 import { storiesKeptMessage } from "#app/domain/story-library.server.ts";
 import { STARTER_CREDITS } from "#app/lib/constants.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
-import { balanceAndLedger, eventually, postChat, startStoryTestServer, TEST_GAME } from "#tests/helpers/game-chat.ts";
+import { gameMasterTest as test } from "#tests/helpers/fixtures.ts";
+import { balanceAndLedger, eventually, postChat, STORY_MODEL_ENV, TEST_GAME } from "#tests/helpers/game-chat.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
 import { openEventStream, type SseConnection } from "#tests/helpers/sse.ts";
 import { beginStory, OPENING_EXCHANGE, seedStory } from "#tests/helpers/stories.ts";
-import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
 
 /**
  * Issue 31, item 7: what one player can make the server hold is bounded, and each bound answers
@@ -22,24 +22,13 @@ import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
 const STORIES_PER_HOUR = 3;
 const STORIES_PER_PLAYER = 5;
 
-let model: FakeModelServer;
-let server: TestServer;
-let stop: () => Promise<void>;
-
-beforeAll(async () => {
-  ({
-    model,
-    server,
-    close: stop,
-  } = await startStoryTestServer({
-    STORIES_PER_HOUR: String(STORIES_PER_HOUR),
-    STORIES_PER_PLAYER: String(STORIES_PER_PLAYER),
-  }));
+test.override("serverEnv", {
+  ...STORY_MODEL_ENV,
+  STORIES_PER_HOUR: String(STORIES_PER_HOUR),
+  STORIES_PER_PLAYER: String(STORIES_PER_PLAYER),
 });
 
-afterAll(() => stop());
-
-function api(account: TestAccount, path: string, init: { method?: string; body?: unknown } = {}) {
+function api(server: TestServer, account: TestAccount, path: string, init: { method?: string; body?: unknown } = {}) {
   return server.fetch(path, {
     method: init.method ?? (init.body === undefined ? "GET" : "POST"),
     headers: { Authorization: `Bearer ${account.token}`, ...(init.body === undefined ? {} : { "Content-Type": "application/json" }) },
@@ -47,25 +36,27 @@ function api(account: TestAccount, path: string, init: { method?: string; body?:
   });
 }
 
-function newStory(account: TestAccount) {
-  return api(account, "/api/stories", { body: { game_slug: TEST_GAME.slug } });
+function newStory(server: TestServer, account: TestAccount) {
+  return api(server, account, "/api/stories", { body: { game_slug: TEST_GAME.slug } });
 }
 
-function storiesOf(account: TestAccount) {
+function storiesOf(server: TestServer, account: TestAccount) {
   return server.connection.db.$count(stories, eq(stories.userId, account.userId));
 }
 
-async function seedStories(account: TestAccount, count: number) {
+async function seedStories(server: TestServer, account: TestAccount, count: number) {
   const ids: string[] = [];
   for (let index = 0; index < count; index += 1) ids.push(await beginStory(server, account, TEST_GAME.slug));
   return ids;
 }
 
 describe("New story (POST /api/stories)", () => {
-  it(`begins at most STORIES_PER_HOUR (${STORIES_PER_HOUR}) an hour, then answers 429 with Retry-After and the limit in words`, async () => {
+  test(`begins at most STORIES_PER_HOUR (${STORIES_PER_HOUR}) an hour, then answers 429 with Retry-After and the limit in words`, async ({
+    server,
+  }) => {
     const player = await signUp(server);
-    for (let index = 0; index < STORIES_PER_HOUR; index += 1) expect((await newStory(player)).status).toBe(200);
-    const refused = await newStory(player);
+    for (let index = 0; index < STORIES_PER_HOUR; index += 1) expect((await newStory(server, player)).status).toBe(200);
+    const refused = await newStory(server, player);
     expect(refused.status).toBe(429);
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(60 * 59);
@@ -75,45 +66,45 @@ describe("New story (POST /api/stories)", () => {
       code: "rate_limited",
       retryAfterSeconds: retryAfter,
     });
-    expect(await storiesOf(player)).toBe(STORIES_PER_HOUR);
+    expect(await storiesOf(server, player)).toBe(STORIES_PER_HOUR);
   });
 
-  it(`keeps at most STORIES_PER_PLAYER (${STORIES_PER_PLAYER}): then 429 saying to delete old stories, which makes room`, async () => {
+  test(`keeps at most STORIES_PER_PLAYER (${STORIES_PER_PLAYER}): then 429 saying to delete old stories, which makes room`, async ({ server }) => {
     const player = await signUp(server);
-    const kept = await seedStories(player, STORIES_PER_PLAYER);
-    const refused = await newStory(player);
+    const kept = await seedStories(server, player, STORIES_PER_PLAYER);
+    const refused = await newStory(server, player);
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBeNull();
     expect(await refused.json()).toEqual({ error: storiesKeptMessage(STORIES_PER_PLAYER), code: "rate_limited" });
-    expect(await storiesOf(player)).toBe(STORIES_PER_PLAYER);
+    expect(await storiesOf(server, player)).toBe(STORIES_PER_PLAYER);
 
     // The refusal did not count against the hour: three deleted, three begun.
-    for (const id of kept.slice(0, 3)) expect((await api(player, `/api/stories/${id}`, { method: "DELETE" })).status).toBe(200);
-    for (let index = 0; index < STORIES_PER_HOUR; index += 1) expect((await newStory(player)).status).toBe(200);
-    expect(await storiesOf(player)).toBe(STORIES_PER_PLAYER);
+    for (const id of kept.slice(0, 3)) expect((await api(server, player, `/api/stories/${id}`, { method: "DELETE" })).status).toBe(200);
+    for (let index = 0; index < STORIES_PER_HOUR; index += 1) expect((await newStory(server, player)).status).toBe(200);
+    expect(await storiesOf(server, player)).toBe(STORIES_PER_PLAYER);
   });
 
-  it("bounds the story a first turn in another game begins as well: 429 with the same sentence, nothing spent", async () => {
+  test("bounds the story a first turn in another game begins as well: 429 with the same sentence, nothing spent", async ({ server }) => {
     const player = await signUp(server);
-    await seedStories(player, STORIES_PER_PLAYER);
+    await seedStories(server, player, STORIES_PER_PLAYER);
     const refused = await postChat(server, player, { game_slug: "empress-simulator", message: "I take the throne." });
     expect(refused.status).toBe(429);
     expect(await refused.json()).toEqual({ error: storiesKeptMessage(STORIES_PER_PLAYER), code: "rate_limited" });
-    expect(await storiesOf(player)).toBe(STORIES_PER_PLAYER);
+    expect(await storiesOf(server, player)).toBe(STORIES_PER_PLAYER);
     expect(await balanceAndLedger(player)).toEqual({ balance: STARTER_CREDITS, ledger: STARTER_CREDITS });
   });
 
-  it("counts New stories sent at once one after another: one room left, one story begun", async () => {
+  test("counts New stories sent at once one after another: one room left, one story begun", async ({ server }) => {
     const player = await signUp(server);
-    await seedStories(player, STORIES_PER_PLAYER - 1);
-    const answers = await Promise.all(Array.from({ length: STORIES_PER_HOUR }, () => newStory(player)));
+    await seedStories(server, player, STORIES_PER_PLAYER - 1);
+    const answers = await Promise.all(Array.from({ length: STORIES_PER_HOUR }, () => newStory(server, player)));
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 429, 429]);
-    expect(await storiesOf(player)).toBe(STORIES_PER_PLAYER);
+    expect(await storiesOf(server, player)).toBe(STORIES_PER_PLAYER);
   });
 });
 
 describe("following a reply (GET /api/stories/{id}/reply)", () => {
-  it(`lets one player follow at most ${MAX_STREAMS_PER_USER} replies at once: the next is 429 until one lets go`, async () => {
+  test(`lets one player follow at most ${MAX_STREAMS_PER_USER} replies at once: the next is 429 until one lets go`, async ({ server, model }) => {
     model.script(() => ({ tokens: Array.from({ length: 160 }, (_, index) => `word${index} `), tokenDelayMs: 50 }));
     const player = await signUp(server);
     const storyId = await beginStory(server, player, TEST_GAME.slug);
@@ -132,7 +123,7 @@ describe("following a reply (GET /api/stories/{id}/reply)", () => {
     }
     expect(openReplyWatchers()).toBe(before + MAX_STREAMS_PER_USER);
 
-    const refused = await api(player, `/api/stories/${storyId}/reply`);
+    const refused = await api(server, player, `/api/stories/${storyId}/reply`);
     expect(refused.status).toBe(429);
     expect(await refused.json()).toEqual({ error: TOO_MANY_WATCHERS_MESSAGE, code: "rate_limited" });
     expect(openReplyWatchers()).toBe(before + MAX_STREAMS_PER_USER);
@@ -154,8 +145,8 @@ describe("GET /api/game-messages, a page at a time", () => {
     next_page: string | null;
   }
 
-  async function page(account: TestAccount, path: string): Promise<Page> {
-    const response = await api(account, path);
+  async function page(server: TestServer, account: TestAccount, path: string): Promise<Page> {
+    const response = await api(server, account, path);
     expect(response.status).toBe(200);
     return (await response.json()) as Page;
   }
@@ -163,7 +154,7 @@ describe("GET /api/game-messages, a page at a time", () => {
   const exchangesOf = (read: Page) => [...new Set(read.messages.map((message) => message.exchange))];
   const range = (first: number, last: number) => Array.from({ length: last - first + 1 }, (_, index) => first + index);
 
-  it("answers the newest page to a client that sends only game_slug, and says where the older ones are, to the opening", async () => {
+  test("answers the newest page to a client that sends only game_slug, and says where the older ones are, to the opening", async ({ server }) => {
     const player = await signUp(server);
     const exchanges = 120;
     await seedStory(server.connection.db, {
@@ -171,7 +162,7 @@ describe("GET /api/game-messages, a page at a time", () => {
       gameSlug: TEST_GAME.slug,
       exchanges: [OPENING_EXCHANGE, ...range(2, exchanges).map((number) => ({ message: `Action ${number}`, reply: `Reply ${number}` }))],
     });
-    const newest = await page(player, `/api/game-messages?game_slug=${TEST_GAME.slug}`);
+    const newest = await page(server, player, `/api/game-messages?game_slug=${TEST_GAME.slug}`);
     const size = GAME_MESSAGES_PAGE.default;
     expect(exchangesOf(newest)).toEqual(range(exchanges - size + 1, exchanges));
     expect(newest.messages.at(-2)).toMatchObject({ role: "user", content: `Action ${exchanges}`, exchange: exchanges });
@@ -179,32 +170,36 @@ describe("GET /api/game-messages, a page at a time", () => {
     expect(newest.next_before).toBe(exchanges - size + 1);
     expect(newest.next_page).toBe(`/api/game-messages?game_slug=${TEST_GAME.slug}&limit=${size}&before=${exchanges - size + 1}`);
 
-    const older = await page(player, newest.next_page!);
+    const older = await page(server, player, newest.next_page!);
     expect(exchangesOf(older)).toEqual(range(exchanges - 2 * size + 1, exchanges - size));
-    const oldest = await page(player, older.next_page!);
+    const oldest = await page(server, player, older.next_page!);
     expect(exchangesOf(oldest)).toEqual(range(1, exchanges - 2 * size));
     expect(oldest.messages[0]).toMatchObject({ role: "user", content: OPENING_EXCHANGE.message });
     expect(oldest).toMatchObject({ next_before: null, next_page: null });
   });
 
-  it("takes a limit up to the maximum and a cursor, and an empty story is an empty page", async () => {
+  test("takes a limit up to the maximum and a cursor, and an empty story is an empty page", async ({ server }) => {
     const player = await signUp(server);
-    expect(await page(player, `/api/game-messages?game_slug=${TEST_GAME.slug}`)).toEqual({ messages: [], next_before: null, next_page: null });
+    expect(await page(server, player, `/api/game-messages?game_slug=${TEST_GAME.slug}`)).toEqual({
+      messages: [],
+      next_before: null,
+      next_page: null,
+    });
     await seedStory(server.connection.db, {
       userId: player.userId,
       gameSlug: TEST_GAME.slug,
       exchanges: range(1, 300).map((number) => ({ message: `Action ${number}`, reply: `Reply ${number}` })),
     });
-    const small = await page(player, `/api/game-messages?game_slug=${TEST_GAME.slug}&limit=3&before=10`);
+    const small = await page(server, player, `/api/game-messages?game_slug=${TEST_GAME.slug}&limit=3&before=10`);
     expect(exchangesOf(small)).toEqual([7, 8, 9]);
     expect(small.next_before).toBe(7);
-    const largest = await page(player, `/api/game-messages?game_slug=${TEST_GAME.slug}&limit=${GAME_MESSAGES_PAGE.max}`);
+    const largest = await page(server, player, `/api/game-messages?game_slug=${TEST_GAME.slug}&limit=${GAME_MESSAGES_PAGE.max}`);
     expect(largest.messages).toHaveLength(2 * GAME_MESSAGES_PAGE.max);
-    const first = await page(player, `/api/game-messages?game_slug=${TEST_GAME.slug}&before=1`);
+    const first = await page(server, player, `/api/game-messages?game_slug=${TEST_GAME.slug}&before=1`);
     expect(first).toEqual({ messages: [], next_before: null, next_page: null });
   });
 
-  it("refuses a limit or a cursor that is not one, with a sentence", async () => {
+  test("refuses a limit or a cursor that is not one, with a sentence", async ({ server }) => {
     const player = await signUp(server);
     const cases: [string, string][] = [
       ["limit=0", '"limit" must be at least 1 exchange.'],
@@ -216,7 +211,7 @@ describe("GET /api/game-messages, a page at a time", () => {
       ["before=1e12", '"before" must be the number of an exchange.'],
     ];
     for (const [query, error] of cases) {
-      const response = await api(player, `/api/game-messages?game_slug=${TEST_GAME.slug}&${query}`);
+      const response = await api(server, player, `/api/game-messages?game_slug=${TEST_GAME.slug}&${query}`);
       expect(response.status, query).toBe(400);
       expect(await response.json()).toMatchObject({ error, code: "invalid_input" });
     }

@@ -1,70 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canonicalUrls, hrefs, jsonLd, jsonLdOfType, links, meta, metaContents, testIds, title, visibleText } from "#tests/helpers/html.ts";
-import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { describe, expect } from "vitest";
+import { canonicalUrls, hrefs, jsonLd, jsonLdOfType, links, meta, testIds, title, visibleText } from "#tests/helpers/html.ts";
+import { cardSlugs, PUBLIC_PAGES, publicHtmlTest as test, tagsWith } from "#tests/helpers/public-html.ts";
 
 /**
- * Every visitor page, as a crawler sees it: server HTML only (no browser, no JavaScript), with
- * its status, key texts, metadata and structured data. These tests only read the seeded site.
+ * The catalogue's pages as a crawler sees them: server HTML only (no browser, no JavaScript), with
+ * their status, key texts, metadata and structured data — every page's metadata, home, /games, the
+ * difficulty pages and a game's pages. The rest of the site is public-site-pages.test.ts. These
+ * tests only read the seeded site.
  */
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-async function page(path: string, expectedStatus = 200) {
-  const response = await server.fetch(path);
-  expect(response.status, `${path} answers ${expectedStatus}`).toBe(expectedStatus);
-  expect(response.headers.get("content-type")).toContain("text/html");
-  const html = await response.text();
-  return { html, text: visibleText(html) };
-}
-
-async function redirectOf(path: string) {
-  const response = await server.fetch(path);
-  expect(response.status, `${path} redirects`).toBe(302);
-  return new URL(response.headers.get("location") ?? "", server.url).pathname;
-}
-
-/** Opening tags of one element name that contain an attribute, e.g. tagsWith(html, "input", 'name="q"'). */
-function tagsWith(html: string, element: string, attribute: string) {
-  return [...html.matchAll(new RegExp(`<${element}\\b[^>]*>`, "g"))].map((match) => match[0]).filter((tag) => tag.includes(attribute));
-}
-
-/** The game cards of a list page, in order, as slugs. */
-function cardSlugs(html: string) {
-  return html
-    .split('data-testid="game-card"')
-    .slice(1)
-    .map((card) => /href="\/game\/([a-z0-9-]+)"/.exec(card)?.[1]);
-}
-
-const PUBLIC_PAGES = [
-  "/",
-  "/games",
-  "/games/category/beginner",
-  "/game/empress-simulator",
-  "/game/empress-simulator/guide",
-  "/game/empress-simulator/tips",
-  "/guides",
-  "/guides/getting-started",
-  "/blog",
-  "/blog/how-to-play-an-empress-court-intrigue",
-  "/about",
-  "/contact",
-  "/privacy",
-  "/terms",
-];
-
 describe("metadata on every public page", () => {
-  it.each(PUBLIC_PAGES)(
+  test.for(PUBLIC_PAGES)(
     "%s has a title, a description of at most 155 characters, a canonical URL, Open Graph, Twitter and the Organization",
-    async (path) => {
+    async (path, { server, page }) => {
       const { html } = await page(path);
       expect(title(html)).toMatch(/Play as Empress/);
       const description = meta(html, "description") ?? "";
@@ -85,7 +33,7 @@ describe("metadata on every public page", () => {
     },
   );
 
-  it("serves the social card and the logo the metadata points to", async () => {
+  test("serves the social card and the logo the metadata points to", async ({ server }) => {
     for (const [path, type] of [
       ["/og-image.jpg", "image/jpeg"],
       ["/logo.png", "image/png"],
@@ -98,7 +46,7 @@ describe("metadata on every public page", () => {
 });
 
 describe("home", () => {
-  it("shows the hero, the three features, the first three games by sort order and the calls to action", async () => {
+  test("shows the hero, the three features, the first three games by sort order and the calls to action", async ({ page }) => {
     const { html, text } = await page("/");
     expect(/<h1[^>]*>Play as Empress<\/h1>/.test(html)).toBe(true);
     expect(hrefs(html)).toEqual(expect.arrayContaining(["/games", "/about"]));
@@ -110,7 +58,7 @@ describe("home", () => {
     expect(testIds(html, "game-card-skeleton")).toEqual([]);
   });
 
-  it("declares the WebSite with its search action to /games?search=", async () => {
+  test("declares the WebSite with its search action to /games?search=", async ({ server, page }) => {
     const { html } = await page("/");
     expect(jsonLdOfType(html, "WebSite")).toMatchObject({
       url: `${server.url}/`,
@@ -124,7 +72,7 @@ describe("home", () => {
 });
 
 describe("/games", () => {
-  it("lists every active game by sort order as SPEC's cards", async () => {
+  test("lists every active game by sort order as SPEC's cards", async ({ page }) => {
     const { html, text } = await page("/games");
     expect(cardSlugs(html)).toEqual([
       "empress-simulator",
@@ -146,7 +94,7 @@ describe("/games", () => {
     for (const teaser of ["Space Explorer", "Magic Academy", "Corporate Tycoon"]) expect(text).toContain(teaser);
   });
 
-  it("offers the difficulty filter as crawlable links and the search box as a GET form", async () => {
+  test("offers the difficulty filter as crawlable links and the search box as a GET form", async ({ page }) => {
     const { html } = await page("/games");
     for (const [label, href] of [
       ["All", "/games"],
@@ -165,14 +113,14 @@ describe("/games", () => {
     expect(tagsWith(html, "input", 'name="search"')[0]).toContain('type="search"');
   });
 
-  it("filters by difficulty from the URL, case-insensitively", async () => {
+  test("filters by difficulty from the URL, case-insensitively", async ({ server, page }) => {
     const { html } = await page("/games?difficulty=Beginner");
     expect(cardSlugs(html)).toEqual(["mary-sue-campus", "celebrity-life"]);
     expect(canonicalUrls(html)).toEqual([`${server.url}/games?difficulty=beginner`]);
     expect(html).toMatch(/aria-current="page"[^>]*>Beginner</);
   });
 
-  it("searches titles, taglines and descriptions case-insensitively, and keeps search results out of the index", async () => {
+  test("searches titles, taglines and descriptions case-insensitively, and keeps search results out of the index", async ({ server, page }) => {
     expect(cardSlugs((await page("/games?search=CAMPUS")).html)).toEqual(["mary-sue-campus"]);
     expect(cardSlugs((await page("/games?search=pearl%20curtain")).html)).toEqual(["empress-simulator"]);
     expect(cardSlugs((await page("/games?search=nascent%20soul")).html)).toEqual(["cultivation-simulator"]);
@@ -184,14 +132,14 @@ describe("/games", () => {
     expect(canonicalUrls(html)).toEqual([`${server.url}/games?difficulty=advanced`]);
   });
 
-  it("takes wildcard characters in a search literally", async () => {
+  test("takes wildcard characters in a search literally", async ({ page }) => {
     const { text } = await page("/games?search=%25_%25");
     expect(text).toContain("No games found");
   });
 });
 
 describe("/games/category/{category}", () => {
-  it("shows a level's description, features, games, tips and the other levels", async () => {
+  test("shows a level's description, features, games, tips and the other levels", async ({ page }) => {
     const { html, text } = await page("/games/category/intermediate");
     expect(text).toContain("Intermediate Adventures");
     for (const feature of ["Complex character development", "Multi-layered storylines", "Strategic decisions", "Relationship systems"]) {
@@ -207,13 +155,13 @@ describe("/games/category/{category}", () => {
     expect(jsonLdOfType(html, "BreadcrumbList")?.itemListElement).toHaveLength(3);
   });
 
-  it("says 'Game' for one game and accepts the level in any case", async () => {
+  test("says 'Game' for one game and accepts the level in any case", async ({ server, page }) => {
     const { html, text } = await page("/games/category/ADVANCED");
     expect(text).toContain("1 Advanced Game ");
     expect(canonicalUrls(html)).toEqual([`${server.url}/games/category/advanced`]);
   });
 
-  it("has its own title and description per level", async () => {
+  test("has its own title and description per level", async ({ page }) => {
     const titles = new Set<string | undefined>();
     const descriptions = new Set<string | undefined>();
     for (const level of ["beginner", "intermediate", "advanced"]) {
@@ -225,14 +173,14 @@ describe("/games/category/{category}", () => {
     expect(descriptions.size).toBe(3);
   });
 
-  it("sends any other category, or none, to /games", async () => {
+  test("sends any other category, or none, to /games", async ({ redirectOf }) => {
     expect(await redirectOf("/games/category/expert")).toBe("/games");
     expect(await redirectOf("/games/category")).toBe("/games");
   });
 });
 
 describe("/game/{slug}", () => {
-  it("shows everything SPEC's game page has", async () => {
+  test("shows everything SPEC's game page has", async ({ page }) => {
     const { html, text } = await page("/game/empress-simulator");
     expect(links(html).find((link) => link.text === "Back to Games")?.href).toBe("/games");
     expect(/<h1[^>]*>Empress Simulator<\/h1>/.test(html)).toBe(true);
@@ -251,7 +199,7 @@ describe("/game/{slug}", () => {
     expect(text).toContain("Complex scenarios for veteran players");
   });
 
-  it("introduces the game with its published background, characters and world under SPEC's headings", async () => {
+  test("introduces the game with its published background, characters and world under SPEC's headings", async ({ page }) => {
     const { text } = await page("/game/empress-simulator");
     const introduction = text.slice(text.indexOf("Game Introduction"), text.indexOf("How to Play"));
     expect(introduction).toContain("Rule as regent Empress Dowager for an eight-year-old emperor.");
@@ -260,7 +208,7 @@ describe("/game/{slug}", () => {
     expect(introduction).toMatch(/World Setting .*Anxiang, the Capital/);
   });
 
-  it("explains how to play, the mechanics, strategy and the FAQ", async () => {
+  test("explains how to play, the mechanics, strategy and the FAQ", async ({ page }) => {
     const { text } = await page("/game/empress-simulator");
     for (const step of [
       "Click “Start Playing Now”",
@@ -288,7 +236,7 @@ describe("/game/{slug}", () => {
     }
   });
 
-  it("renders the preview chat on the server with SPEC's welcome and placeholder", async () => {
+  test("renders the preview chat on the server with SPEC's welcome and placeholder", async ({ page }) => {
     const { html, text } = await page("/game/empress-simulator");
     expect(testIds(html, "preview-chat")).toHaveLength(1);
     expect(text).toContain(
@@ -301,12 +249,12 @@ describe("/game/{slug}", () => {
     expect(links(html).find((link) => link.text === "Sign In to Play")?.href).toBe("/auth?redirectTo=%2Fplay%2Fempress-simulator");
   });
 
-  it("links to the published guide and tips", async () => {
+  test("links to the published guide and tips", async ({ page }) => {
     const { html } = await page("/game/empress-simulator");
     expect(hrefs(html)).toEqual(expect.arrayContaining(["/game/empress-simulator/guide", "/game/empress-simulator/tips"]));
   });
 
-  it("uses the detail colours: Intermediate is purple", async () => {
+  test("uses the detail colours: Intermediate is purple", async ({ page }) => {
     const { html } = await page("/game/matriarch-harem-simulator");
     expect(html).toMatch(/class="[^"]*bg-intermediate-detail[^"]*"[^>]*data-difficulty="Intermediate"/);
     expect(html).toContain("Balanced challenge for experienced players");
@@ -314,7 +262,7 @@ describe("/game/{slug}", () => {
     expect(beginner.text).toContain("Perfect for newcomers to interactive fiction");
   });
 
-  it("declares a VideoGame with a free offer and the breadcrumb Home / Games / title", async () => {
+  test("declares a VideoGame with a free offer and the breadcrumb Home / Games / title", async ({ server, page }) => {
     const { html } = await page("/game/empress-simulator");
     expect(jsonLdOfType(html, "VideoGame")).toMatchObject({
       name: "Empress Simulator",
@@ -329,7 +277,7 @@ describe("/game/{slug}", () => {
     ]);
   });
 
-  it("sends a missing slug or an unknown game to /games", async () => {
+  test("sends a missing slug or an unknown game to /games", async ({ redirectOf }) => {
     expect(await redirectOf("/game")).toBe("/games");
     expect(await redirectOf("/game/")).toBe("/games");
     expect(await redirectOf("/game/no-such-game")).toBe("/games");
@@ -337,7 +285,7 @@ describe("/game/{slug}", () => {
 });
 
 describe("/game/{slug}/guide and /tips", () => {
-  it("shows the complete guide with its buttons and breadcrumb", async () => {
+  test("shows the complete guide with its buttons and breadcrumb", async ({ page }) => {
     const { html, text } = await page("/game/empress-simulator/guide");
     expect(visibleText(/<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1] ?? "")).toBe("Empress Simulator - Complete Guide");
     expect(text).toContain("The Complete Regent's Handbook");
@@ -350,7 +298,7 @@ describe("/game/{slug}/guide and /tips", () => {
     expect(title(html)).toBe("Empress Simulator - Complete Guide | Play as Empress");
   });
 
-  it("shows the pro tips with a link to the guide", async () => {
+  test("shows the pro tips with a link to the guide", async ({ page }) => {
     const { html, text } = await page("/game/empress-simulator/tips");
     expect(/<h1[^>]*>Pro Tips &amp; Tricks<\/h1>/.test(html)).toBe(true);
     expect(text).toContain("Twenty-Two Pro Tips for the Regent Empress Dowager");
@@ -359,190 +307,14 @@ describe("/game/{slug}/guide and /tips", () => {
     expect(crumbs.map((crumb) => crumb.name)).toEqual(["Home", "Games", "Empress Simulator", "Pro Tips"]);
   });
 
-  it("renders content as sanitised HTML, never as raw Markdown", async () => {
+  test("renders content as sanitised HTML, never as raw Markdown", async ({ page }) => {
     const { html } = await page("/game/empress-simulator/guide");
     expect(html).toMatch(/<h2>How the Game Works<\/h2>/);
     expect(html).not.toContain("## How the Game Works");
   });
 
-  it("sends an unknown game to /games", async () => {
+  test("sends an unknown game to /games", async ({ redirectOf }) => {
     expect(await redirectOf("/game/no-such-game/guide")).toBe("/games");
     expect(await redirectOf("/game/no-such-game/tips")).toBe("/games");
-  });
-});
-
-describe("/guides", () => {
-  it("is SPEC's hub plus the published library guides", async () => {
-    const { html, text } = await page("/guides");
-    expect(text).toContain("Getting Started");
-    for (const [slug, readTime] of [
-      ["getting-started", "15 min read"],
-      ["ai-storytelling-tips", "20 min read"],
-      ["best-practices", "12 min read"],
-    ]) {
-      const card = html.slice(html.indexOf(`href="/guides/${slug}"`));
-      expect(visibleText(card.slice(0, card.indexOf("</article>")))).toContain(readTime);
-    }
-    const advanced = text.slice(text.indexOf("Advanced Strategies"), text.indexOf("Game-Specific Guides"));
-    expect(advanced.match(/Coming Soon/g)).toHaveLength(2);
-    expect(hrefs(html)).toEqual(
-      expect.arrayContaining([
-        "/game/empress-simulator/guide",
-        "/game/matriarch-harem-simulator/guide",
-        "/game/mary-sue-campus/guide",
-        "/guides/writing-memorable-characters",
-        "/games",
-        "/about",
-      ]),
-    );
-    const community = text.slice(text.indexOf("Community Wisdom"));
-    for (const card of ["Player Stories", "Strategy Tips", "Challenges", "Hall of Fame"]) expect(community).toContain(card);
-    expect(community.match(/Coming Soon/g)).toHaveLength(4);
-  });
-
-  it("shows a built-in guide with Continue Learning", async () => {
-    const { html, text } = await page("/guides/getting-started");
-    expect(text).toContain("Getting Started: Your First Story on Play as Empress");
-    expect(text).toContain("How a story works here");
-    expect(links(html).find((link) => link.text === "Back to Guides")?.href).toBe("/guides");
-    const more = text.slice(text.indexOf("Continue Learning"));
-    expect(hrefs(html)).toEqual(expect.arrayContaining(["/guides/ai-storytelling-tips", "/guides/best-practices", "/games", "/guides"]));
-    expect(more).not.toContain("Getting Started: Your First Story");
-    expect(jsonLdOfType(html, "Article")).toMatchObject({ headline: "Getting Started: Your First Story on Play as Empress" });
-  });
-
-  it("shows a published guide of the guides table on its own page", async () => {
-    const { text } = await page("/guides/writing-memorable-characters");
-    expect(text).toContain("Writing Memorable Characters: Give Your Hero a Voice");
-    expect(text).toContain("Start with a want, a wound and a line");
-  });
-
-  it("sends an unknown guide back to /guides", async () => {
-    expect(await redirectOf("/guides/no-such-guide")).toBe("/guides");
-  });
-});
-
-describe("/blog", () => {
-  it("lists two featured articles and four more", async () => {
-    const { html, text } = await page("/blog");
-    const featured = text.slice(text.indexOf("Featured Guides"), text.indexOf("All Articles"));
-    expect(featured).toContain("How to Play an Empress: A Field Guide to Court Intrigue");
-    expect(featured).toContain("Why AI Role-Play Is a New Kind of Story");
-    const all = html.slice(html.indexOf("All Articles"));
-    expect(hrefs(all).filter((href) => href.startsWith("/blog/"))).toHaveLength(4);
-    expect(hrefs(html).filter((href) => href.startsWith("/blog/"))).toHaveLength(6);
-  });
-
-  it("shows one article with everything SPEC lists", async () => {
-    const { html, text } = await page("/blog/how-to-play-an-empress-court-intrigue");
-    expect(/<h1[^>]*>How to Play an Empress: A Field Guide to Court Intrigue<\/h1>/.test(html)).toBe(true);
-    expect(text).toContain("Strategy");
-    expect(text).toContain("6 min read");
-    expect(text).toContain("By The Court Scribe");
-    expect(text).toContain("Share");
-    expect(text).toContain("#court-intrigue");
-    expect(links(html).find((link) => link.text === "Explore Games")?.href).toBe("/games");
-    expect(jsonLdOfType(html, "Article")).toMatchObject({
-      headline: "How to Play an Empress: A Field Guide to Court Intrigue",
-      datePublished: "2025-05-06",
-      author: { name: "The Court Scribe" },
-    });
-    expect(meta(html, "og:type")).toBe("article");
-    expect(metaContents(html, "article:tag")).toEqual(["empress-simulator", "strategy", "court-intrigue"]);
-  });
-
-  it("shows each article's own text", async () => {
-    const first = await page("/blog/numbered-choices-vs-free-text");
-    const second = await page("/blog/the-appeal-of-cultivation-stories");
-    expect(first.text).toContain("Numbered Choices vs Free Text");
-    expect(second.text).toContain("The Appeal of Cultivation Stories");
-    expect(first.text).not.toContain("The Appeal of Cultivation Stories");
-  });
-
-  it("answers an unknown article with the 404 page", async () => {
-    const { html, text } = await page("/blog/no-such-article", 404);
-    expect(text).toContain("Oops! Page not found");
-    expect(meta(html, "robots")).toBe("noindex");
-  });
-});
-
-describe("about, contact and the legal pages", () => {
-  it("/about explains the mission and the technology", async () => {
-    const { text } = await page("/about");
-    expect(text).toContain("Our Mission");
-    expect(text).toContain("How It Works");
-  });
-
-  it("/contact has the form, the FAQ, the support address and SPEC's promises", async () => {
-    const { html, text } = await page("/contact");
-    for (const name of ["name", "email", "subject"]) expect(tagsWith(html, "input", `name="${name}"`)[0]).toContain("required");
-    const message = tagsWith(html, "textarea", 'name="message"')[0];
-    expect(message).toContain("required");
-    expect(message).toContain('rows="6"');
-    expect(text).toContain("support@playasempress.example");
-    expect(text).toContain("typically within 24 hours");
-    expect(text).toContain("20+ games within a year");
-    expect(text).toContain("Every new account receives 20 free credits.");
-  });
-
-  it.each(["privacy", "terms"])("/%s shows its plain-language text with the support address filled in", async (name) => {
-    const { text } = await page(`/${name}`);
-    expect(text).toContain(name === "privacy" ? "Privacy Policy" : "Terms");
-    expect(text).toContain("support@playasempress.example");
-    expect(text).not.toContain("{support_email}");
-    expect(text).toContain("Last updated");
-  });
-});
-
-describe("/sitemap.xml and /robots.txt", () => {
-  it("lists the public pages, active games, their guide and tips pages, guides and articles", async () => {
-    const response = await server.fetch("/sitemap.xml");
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toContain("application/xml");
-    const xml = await response.text();
-    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);
-    const locations = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]!.replace(server.url, ""));
-    expect(locations).toEqual(
-      expect.arrayContaining([
-        "/",
-        "/games",
-        "/games/category/beginner",
-        "/games/category/intermediate",
-        "/games/category/advanced",
-        "/game/empress-simulator",
-        "/game/celebrity-life",
-        "/game/empress-simulator/guide",
-        "/game/empress-simulator/tips",
-        "/guides",
-        "/guides/getting-started",
-        "/guides/ai-storytelling-tips",
-        "/guides/best-practices",
-        "/guides/writing-memorable-characters",
-        "/blog",
-        "/blog/how-to-play-an-empress-court-intrigue",
-        "/about",
-        "/contact",
-        "/privacy",
-        "/terms",
-      ]),
-    );
-    expect(new Set(locations).size).toBe(locations.length);
-    expect(locations.some((location) => /^\/(admin|play|api|auth)/.test(location))).toBe(false);
-  });
-
-  it("keeps crawlers out of the private areas and points them at the sitemap", async () => {
-    const response = await server.fetch("/robots.txt");
-    expect(response.headers.get("content-type")).toContain("text/plain");
-    const robots = await response.text();
-    for (const line of [
-      "User-agent: *",
-      "Disallow: /admin",
-      "Disallow: /play",
-      "Disallow: /api",
-      "Disallow: /auth",
-      `Sitemap: ${server.url}/sitemap.xml`,
-    ]) {
-      expect(robots.split("\n")).toContain(line);
-    }
   });
 });

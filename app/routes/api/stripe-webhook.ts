@@ -1,4 +1,4 @@
-import { handleStripeWebhook, WebhookRefusedError } from "#app/domain/payments.server.ts";
+import { handleStripeWebhook, WebhookRefusedError } from "#app/domain/stripe-webhooks.server.ts";
 import { apiRoute, endpoint } from "#app/http/api-route.server.ts";
 
 /**

@@ -1,66 +1,26 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { contactMessages, games } from "#app/db/schema.ts";
+import { describe, expect } from "vitest";
+import { games } from "#app/db/schema.ts";
 import { PREVIEW_REPLY_DELAY_MS } from "#app/lib/constants.ts";
 import { PREVIEW_PLACEHOLDER, PREVIEW_TEXTS } from "#app/lib/preview-chat.ts";
-import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
-import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
+import {
+  ALL_GAME_TITLES,
+  cardTitles,
+  expectCardTitles,
+  expectLocation,
+  expectMainHeading,
+  followLink,
+  GAME,
+  publicSiteTest as test,
+} from "#tests/helpers/public-site.ts";
 
 /**
- * The public site as a visitor uses it in Chromium: clicking, typing and navigating on the client.
- * What the server's HTML says is covered by tests/integration/public-pages.test.ts.
+ * Finding a game as a visitor does in Chromium: the catalogue's filter and search, the difficulty
+ * pages, a game's page with its guide and tips, and its preview chat. What the server's HTML says
+ * is covered by tests/integration/public-pages.test.ts; the rest of the site by public-site.test.ts.
  */
-
-const GAME = "empress-simulator";
-const ALL_GAME_TITLES = ["Empress Simulator", "Matriarch Harem Simulator", "Mary Sue Campus", "Cultivation Simulator", "Celebrity Life"];
-
-let server: TestServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-
-afterEach(() => browser.closePages());
-
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
-
-/** A visitor's tab on `path`, with the page's scripts loaded (so clicks and typing reach React). */
-async function visit(path: string, width?: number) {
-  const page = await browser.newPage({ width });
-  await page.goto(new URL(path, server.url).toString());
-  await page.waitForLoadState("networkidle");
-  return page;
-}
-
-/** Waits until the address bar shows `expected` (path plus query, e.g. "/games?difficulty=beginner"). */
-async function expectLocation(page: Page, expected: string) {
-  await page.waitForURL((url) => url.pathname + url.search === expected);
-}
-
-/** The page's h1 as read aloud: a non-breaking space reads as a space. */
-async function expectMainHeading(page: Page, text: string) {
-  const heading = page.getByRole("heading", { level: 1 });
-  await expect.poll(async () => (await heading.textContent())?.replace(/\s+/g, " ")).toBe(text);
-}
-
-async function followLink(page: Page, name: string, expectedLocation: string) {
-  await page.getByRole("link", { name, exact: true }).first().click();
-  await expectLocation(page, expectedLocation);
-}
-
-function cardTitles(page: Page) {
-  return page.getByTestId("game-card").getByRole("heading").allTextContents();
-}
-
-async function expectCardTitles(page: Page, titles: string[]) {
-  await expect.poll(() => cardTitles(page)).toEqual(titles);
-}
 
 describe("/games: difficulty filter and search", () => {
   const filter = (page: Page, label: string) =>
@@ -80,7 +40,7 @@ describe("/games: difficulty filter and search", () => {
     await expectLocation(page, expectedLocation);
   }
 
-  it("filters by difficulty, keeping the level in the URL", async () => {
+  test("filters by difficulty, keeping the level in the URL", async ({ visit }) => {
     const page = await visit("/games");
     await expectCardTitles(page, ALL_GAME_TITLES);
     expect(await filter(page, "All").getAttribute("aria-current")).toBe("page");
@@ -102,7 +62,7 @@ describe("/games: difficulty filter and search", () => {
     expect(page.errors).toEqual([]);
   });
 
-  it("searches titles, taglines and descriptions case-insensitively, within the chosen level", async () => {
+  test("searches titles, taglines and descriptions case-insensitively, within the chosen level", async ({ visit }) => {
     const page = await visit("/games");
 
     await search(page, "campus", "/games?search=campus"); // a title
@@ -128,7 +88,7 @@ describe("/games: difficulty filter and search", () => {
     expect(page.errors).toEqual([]);
   });
 
-  it("says 'No games found' when nothing matches, and leads back to every game", async () => {
+  test("says 'No games found' when nothing matches, and leads back to every game", async ({ visit }) => {
     const page = await visit("/games");
     await search(page, "space pirates", "/games?search=space+pirates");
     await page.getByRole("heading", { name: "No games found" }).waitFor();
@@ -144,7 +104,7 @@ describe("/games: difficulty filter and search", () => {
 });
 
 describe("/games/category/{level}", () => {
-  it("shows a level's games whatever the case of the URL, and links to the other levels", async () => {
+  test("shows a level's games whatever the case of the URL, and links to the other levels", async ({ visit }) => {
     const page = await visit("/games/category/ADVANCED");
     await expectMainHeading(page, "Advanced Adventures");
     await page.getByRole("heading", { name: "1 Advanced Game", exact: true }).waitFor();
@@ -163,14 +123,14 @@ describe("/games/category/{level}", () => {
     expect(page.errors).toEqual([]);
   });
 
-  it("sends an unknown level to /games", async () => {
+  test("sends an unknown level to /games", async ({ visit }) => {
     const page = await visit("/games/category/bogus");
     await expectLocation(page, "/games");
     await expectMainHeading(page, "Choose Your Adventure");
     await expectCardTitles(page, ALL_GAME_TITLES);
   });
 
-  it("shows 'No Advanced Games Yet' with a way to every game when a level has none", async () => {
+  test("shows 'No Advanced Games Yet' with a way to every game when a level has none", async ({ server, visit }) => {
     const hidden = await server.connection.db
       .update(games)
       .set({ isActive: false })
@@ -197,7 +157,7 @@ describe("/games/category/{level}", () => {
 });
 
 describe("a game's page, its guide and its tips", () => {
-  it("goes from the game to the complete guide, the pro tips and back", async () => {
+  test("goes from the game to the complete guide, the pro tips and back", async ({ visit }) => {
     const page = await visit(`/game/${GAME}`);
     await expectMainHeading(page, "Empress Simulator");
 
@@ -235,7 +195,7 @@ describe("the preview chat on a game page", () => {
     "Private Treasury": "2,800",
   };
 
-  it("answers a visitor's first action with the game's real opening scene after 1.5 s, free and without an account", async () => {
+  test("answers a visitor's first action with the game's real opening scene after 1.5 s, free and without an account", async ({ visit }) => {
     const page = await visit(`/game/${GAME}`);
     const apiCalls: string[] = [];
     page.on("request", (request) => {
@@ -312,142 +272,5 @@ describe("the preview chat on a game page", () => {
     expect(apiCalls).toEqual(["POST /api/game-preview"]);
     expect(page.errors).toEqual([]);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
-  });
-});
-
-describe("the blog", () => {
-  it("opens an article from the list", async () => {
-    const page = await visit("/blog");
-    const title = "Numbered Choices vs Free Text: Designing the Best of Both";
-    await followLink(page, title, "/blog/numbered-choices-vs-free-text");
-    await expectMainHeading(page, title);
-    expect(await page.title()).toBe(`${title} | Play as Empress`);
-
-    await followLink(page, "Back to Blog", "/blog");
-    await expectMainHeading(page, "Stories About Stories");
-    expect(page.errors).toEqual([]);
-  });
-});
-
-describe("the contact form", () => {
-  it("sends a message, thanks the visitor, clears the form and stores the message", async () => {
-    const page = await visit("/contact");
-    const message = {
-      name: "Lady Wen",
-      email: `wen-${Date.now()}@example.com`,
-      subject: "A suggestion for a new court",
-      message: "Could there be a game set in the Southern Song court?\nI would play it every day.",
-    };
-    const field = (label: string) => page.getByRole("textbox", { name: label, exact: true });
-    await field("Name").fill(message.name);
-    await field("Email").fill(message.email);
-    await field("Subject").fill(message.subject);
-    await field("Message").fill(message.message);
-    await page.getByRole("button", { name: "Send Message" }).click();
-
-    await expect.poll(() => page.getByRole("alert").textContent()).toBe("Thank you for your message! We'll get back to you soon.");
-    for (const label of ["Name", "Email", "Subject", "Message"]) expect(await field(label).inputValue()).toBe("");
-
-    const stored = await server.connection.db
-      .select({
-        name: contactMessages.name,
-        email: contactMessages.email,
-        subject: contactMessages.subject,
-        message: contactMessages.message,
-        userId: contactMessages.userId,
-      })
-      .from(contactMessages)
-      .where(eq(contactMessages.email, message.email));
-    expect(stored).toEqual([{ ...message, userId: null }]);
-    expect(page.errors).toEqual([]);
-  });
-});
-
-describe("the mobile menu at 375 px", () => {
-  const menuButton = (page: Page) => page.locator('button[aria-controls="mobile-menu"]');
-  const mobileMenu = (page: Page) => page.getByRole("navigation", { name: "Mobile" });
-
-  async function openMenu(page: Page) {
-    await page.getByRole("button", { name: "Open menu" }).click();
-    await mobileMenu(page).waitFor();
-    expect(await menuButton(page).getAttribute("aria-expanded")).toBe("true");
-  }
-
-  async function expectMenuClosed(page: Page) {
-    await mobileMenu(page).waitFor({ state: "detached" });
-    expect(await menuButton(page).getAttribute("aria-label")).toBe("Open menu");
-    expect(await menuButton(page).getAttribute("aria-expanded")).toBe("false");
-  }
-
-  it("opens, lists the site's pages, closes after following a link, on the toggle and on Escape", async () => {
-    const page = await visit("/", 375);
-    expect(await page.getByRole("navigation", { name: "Main" }).isVisible()).toBe(false);
-    expect(await mobileMenu(page).count()).toBe(0);
-
-    await openMenu(page);
-    const links = mobileMenu(page).getByRole("link");
-    expect(await links.allTextContents()).toEqual(["Home", "Games", "Guides", "Credits", "About", "Contact", "Sign In"]);
-    for (const link of await links.all()) expect(await link.isVisible()).toBe(true);
-
-    await mobileMenu(page).getByRole("link", { name: "Games" }).click();
-    await expectLocation(page, "/games");
-    await expectMainHeading(page, "Choose Your Adventure");
-    await expectMenuClosed(page);
-
-    await openMenu(page);
-    await page.getByRole("button", { name: "Close menu" }).click();
-    await expectMenuClosed(page);
-
-    await openMenu(page);
-    await mobileMenu(page).getByRole("link", { name: "About" }).focus();
-    await page.keyboard.press("Escape");
-    await expectMenuClosed(page);
-    expect(await menuButton(page).evaluate((button) => button === document.activeElement)).toBe(true);
-    await expectLocation(page, "/games");
-    expect(page.errors).toEqual([]);
-  });
-});
-
-const PUBLIC_PAGES = [
-  "/",
-  "/games",
-  "/games/category/beginner",
-  `/game/${GAME}`,
-  `/game/${GAME}/guide`,
-  `/game/${GAME}/tips`,
-  "/blog",
-  "/blog/how-to-play-an-empress-court-intrigue",
-  "/guides",
-  "/about",
-  "/contact",
-  "/privacy",
-  "/terms",
-];
-
-describe("on a 375 px phone", () => {
-  it("no public page scrolls sideways", async () => {
-    const page = await browser.newPage({ width: 375 });
-    for (const path of PUBLIC_PAGES) {
-      await page.goto(new URL(path, server.url).toString());
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBe(375);
-    }
-    expect(page.errors).toEqual([]);
-  });
-
-  it("shows the four difficulty filters on one row", async () => {
-    const page = await visit("/games", 375);
-    const filters = page.getByRole("navigation", { name: "Filter by difficulty" }).getByRole("link");
-    const tops = await filters.evaluateAll((links) => links.map((link) => Math.round(link.getBoundingClientRect().top)));
-    expect(tops).toHaveLength(4);
-    expect(new Set(tops).size).toBe(1);
-  });
-});
-
-describe("accessibility of every public page", () => {
-  it.each(PUBLIC_PAGES)("%s has no serious axe violations and no console errors", async (path) => {
-    const page = await visit(path);
-    expect(await page.getByRole("heading", { level: 1 }).count()).toBe(1);
-    expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    expect(page.errors).toEqual([]);
   });
 });
