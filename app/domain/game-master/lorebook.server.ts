@@ -42,7 +42,7 @@ const ALLOWED_FLAGS = new Set(["i", "m", "s", "u"]);
  * Splits on commas, except inside a `/pattern/flags` key (whose pattern may hold `{1,3}`): such a
  * key runs to the first `/flags` followed by a comma or the end.
  */
-function splitKeys(keys: string): string[] {
+export function splitLoreKeys(keys: string): string[] {
   const parts: string[] = [];
   let rest = keys;
   while (rest.length > 0) {
@@ -126,7 +126,7 @@ function compilePattern(text: string): RegExp {
 
 /** An entry's keys, checked: throws LoreKeyError with a sentence for the writer. */
 export function parseLoreKeys(keys: string): LoreKey[] {
-  const parts = splitKeys(keys);
+  const parts = splitLoreKeys(keys);
   if (parts.length > MAX_KEYS_PER_ENTRY) throw new LoreKeyError(`An entry may have at most ${MAX_KEYS_PER_ENTRY} keys.`);
   return parts.map((text): LoreKey => {
     if (PATTERN_KEY.test(text)) return { kind: "pattern", text, pattern: compilePattern(text) };
