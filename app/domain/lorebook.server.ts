@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, desc, eq } from "drizzle-orm";
 import type { Transaction } from "../db/client.server.ts";
 import { db } from "../db/database.server.ts";
 import { gameLoreEntries, games, stories, storyLoreEntries } from "../db/schema.ts";
@@ -79,7 +79,11 @@ export async function setLoreScanDepth(gameId: string, scanDepth: number): Promi
 
 export async function listLore(lorebook: Lorebook): Promise<LoreEntryView[]> {
   const { table, owned } = tableOf(lorebook);
-  return db().select(viewColumns(table)).from(table).where(owned).orderBy(asc(table.createdAt), asc(table.id));
+  return db()
+    .select(viewColumns(table))
+    .from(table)
+    .where(owned)
+    .orderBy(desc(table.priority), asc(table.title), asc(table.createdAt), asc(table.id));
 }
 
 /** Keys that would never match safely are refused with the engine's sentence. */

@@ -26,6 +26,22 @@ export interface LoreEntryView extends LoreEntryInput {
   id: string;
 }
 
+/** The admin editor's words (and, later, the play screen's Lorebook panel's). */
+export const LORE_TEXTS = {
+  explanation: "Facts the Game Master reads only when their keys come up in the story, or always when marked Always on.",
+  keysHint: "Words or phrases separated by commas, matched as whole words in any case. A key written /like this/ is a regular expression.",
+  noKeys: "No keys",
+  empty: "This game's lorebook has no entries yet.",
+  loadFailed: "The lorebook could not be loaded. Reload the page to try again.",
+  saved: "The lorebook entry has been saved.",
+  saveFailed: "The lorebook entry could not be saved.",
+  deleteFailed: "The lorebook entry could not be deleted.",
+  deleted: (title: string) => `"${title}" has been deleted from the lorebook.`,
+  importFailed: "The lorebook file could not be imported.",
+  notJson: "The file is not JSON: export a world-info file from SillyTavern or from this editor.",
+  imported: (entries: number) => `${entries} ${entries === 1 ? "entry was" : "entries were"} added to the lorebook.`,
+} as const;
+
 const count = (value: number) => value.toLocaleString("en-US");
 
 export const loreEntryInputSchema = z.object({
@@ -78,9 +94,10 @@ const sillyTavernEntrySchema = z.object({
 /** SillyTavern writes `entries` as an object keyed by uid; older files and other tools, as a list. */
 export const sillyTavernWorldSchema = z.object(
   {
-    entries: z.union([z.array(sillyTavernEntrySchema), z.record(z.string(), sillyTavernEntrySchema)], {
-      error: "A lorebook file has an entries list (SillyTavern's world info format).",
-    }),
+    entries: z.preprocess(
+      (entries) => (typeof entries === "object" && entries !== null && !Array.isArray(entries) ? Object.values(entries) : entries),
+      z.array(sillyTavernEntrySchema, { error: "A lorebook file has an entries list (SillyTavern's world info format)." }).max(1000),
+    ),
   },
   { error: "A lorebook file is a JSON object with entries (SillyTavern's world info format)." },
 );
@@ -92,8 +109,7 @@ export type SillyTavernWorld = z.infer<typeof sillyTavernWorldSchema>;
  * loreEntryInputSchema so one sentence names the first entry that does not fit.
  */
 export function entriesFromSillyTavern(world: SillyTavernWorld): Record<keyof LoreEntryInput, unknown>[] {
-  const entries = Array.isArray(world.entries) ? world.entries : Object.values(world.entries);
-  return entries.map((entry) => ({
+  return world.entries.map((entry) => ({
     title: entry.comment.trim() || entry.key.find((key) => key.trim() !== "")?.trim() || "Untitled entry",
     keys: entry.key
       .map((key) => key.trim())
