@@ -127,7 +127,10 @@ export function LorebookEditor({ gameId }: { gameId: string }) {
       ) : (
         <ul className="space-y-2">
           {entries.map((entry) => (
-            <li key={entry.id} className="flex flex-wrap items-start justify-between gap-3 rounded-lg border border-ink-line bg-ink/60 p-3.5">
+            <li
+              key={entry.id}
+              className="flex flex-col gap-2 rounded-lg border border-ink-line bg-ink/60 p-3.5 sm:flex-row sm:items-start sm:justify-between"
+            >
               <div className="min-w-0 flex-1 space-y-1">
                 <div className="flex flex-wrap items-center gap-2">
                   <h4 className="font-semibold">{entry.title}</h4>
