@@ -151,6 +151,8 @@ export const games = pgTable(
     isActive: boolean("is_active").notNull().default(true),
     /** The living state its stories keep (app/lib/tracked-stats.ts), as the admin defined it. */
     trackedStats: jsonb("tracked_stats").$type<TrackedStat[]>().notNull().default([]),
+    /** How many exchanges before the new message the lorebook's keys are looked for in. */
+    loreScanDepth: integer("lore_scan_depth").notNull().default(2),
     /** The admin's uploaded cover (covers.hash); none → the generated art (app/lib/covers.ts). */
     coverHash: text("cover_hash").references(() => covers.hash, { onDelete: "set null" }),
     // A world (docs/decisions/053): a game a player made. The site's games have no creator.
@@ -346,6 +348,43 @@ export const stories = pgTable(
       .on(table.activeTurnLeaseUntil)
       .where(sql`"active_turn_id" IS NOT NULL`),
   ],
+);
+
+/** A lorebook entry's columns: the same for a game's (canon) and a story's (the player's own). */
+const loreEntryColumns = () => ({
+  id: uuid("id").primaryKey().defaultRandom(),
+  title: text("title").notNull(),
+  /** Comma-separated words or phrases, or /patterns/ (app/domain/game-master/lorebook.server.ts). */
+  keys: text("keys").notNull().default(""),
+  content: text("content").notNull(),
+  alwaysOn: boolean("always_on").notNull().default(false),
+  priority: integer("priority").notNull().default(0),
+  enabled: boolean("enabled").notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const gameLoreEntries = pgTable(
+  "game_lore_entries",
+  {
+    gameSlug: text("game_slug")
+      .notNull()
+      .references(() => games.slug, { onUpdate: "cascade", onDelete: "cascade" }),
+    ...loreEntryColumns(),
+  },
+  (table) => [index("game_lore_entries_game_idx").on(table.gameSlug, table.createdAt)],
+);
+
+/** A story's own entries: they never change the game's (canon and playthrough stay apart). */
+export const storyLoreEntries = pgTable(
+  "story_lore_entries",
+  {
+    storyId: uuid("story_id")
+      .notNull()
+      .references(() => stories.id, { onDelete: "cascade" }),
+    ...loreEntryColumns(),
+  },
+  (table) => [index("story_lore_entries_story_idx").on(table.storyId, table.createdAt)],
 );
 
 export const gameMessages = pgTable(

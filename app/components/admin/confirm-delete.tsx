@@ -21,7 +21,7 @@ export function ConfirmDelete({
   onOpenChange,
   onConfirm,
 }: {
-  kind: "game" | "content" | "guide";
+  kind: "game" | "content" | "guide" | "lore entry";
   /** The item's title, quoted in the question. */
   title: string;
   open: boolean;

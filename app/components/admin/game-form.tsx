@@ -9,6 +9,7 @@ import { DIFFICULTIES, GAME_CATEGORIES, GAME_ICONS, type Difficulty, type GameCa
 import { CoverField } from "./cover-field.tsx";
 import { controlProps, DescriptionField, Field, FormActions, NumberField, SelectField, SwitchField } from "./form-controls.tsx";
 import { GAME_ICON_COMPONENTS, iconOptions } from "./icons.tsx";
+import { LorebookEditor } from "./lorebook-editor.tsx";
 import { TitleAndSlugFields } from "./title-slug-fields.tsx";
 import { TrackedStatsField } from "./tracked-stats-field.tsx";
 import { useAdminForm } from "./use-admin-form.ts";
@@ -170,6 +171,7 @@ export function GameForm({ game, onClose }: { game?: Game; onClose: () => void }
           errors={errors}
           onChange={(trackedStats) => set("trackedStats", trackedStats)}
         />
+        {game ? <LorebookEditor gameId={game.id} /> : null}
         <div className="md:col-span-2">
           <SwitchField
             id={id("isActive")}

@@ -65,12 +65,15 @@ export function DeleteButton({
   url,
   deletedMessage,
   failedMessage,
+  onDeleted,
 }: {
-  kind: "game" | "content" | "guide";
+  kind: "game" | "content" | "guide" | "lore entry";
   title: string;
   url: string;
   deletedMessage: string;
   failedMessage: string;
+  /** For a list read apart from the panel's data, which the delete does not reload. */
+  onDeleted?: () => Promise<void>;
 }) {
   const [confirming, setConfirming] = useState(false);
   const { send } = useAdminRequest();
@@ -80,6 +83,7 @@ export function DeleteButton({
     if (result.ok) {
       setConfirming(false);
       toast.success(deletedMessage);
+      await onDeleted?.();
     } else {
       toast.error(failedMessage, { description: result.error });
     }

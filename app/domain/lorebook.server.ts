@@ -1,0 +1,215 @@
+import { and, asc, count, desc, eq } from "drizzle-orm";
+import type { Transaction } from "../db/client.server.ts";
+import { db } from "../db/database.server.ts";
+import { gameLoreEntries, games, stories, storyLoreEntries } from "../db/schema.ts";
+import {
+  entriesFromSillyTavern,
+  loreEntryInputSchema,
+  MAX_GAME_LORE_ENTRIES,
+  MAX_STORY_LORE_ENTRIES,
+  sillyTavernWorldOf,
+  type LoreEntryInput,
+  type LoreEntryView,
+  type SillyTavernWorld,
+} from "../lib/lorebook.ts";
+import { STORY_REFUSALS } from "../lib/play-texts.ts";
+import { InvalidInputError, NotFoundError } from "./errors.server.ts";
+import { DEFAULT_SCAN_DEPTH, LoreKeyError, MAX_SCAN_DEPTH, parseLoreKeys, splitLoreKeys } from "./game-master/lorebook.server.ts";
+
+/**
+ * Lorebooks: a game's (canon, edited by admins) and each story's (the player's own). The two live
+ * in separate tables and nothing here writes one on behalf of the other, so a player's entries
+ * never change the game's. Every change that could pass a bound locks the lorebook's owner row
+ * (the game or the story) for its transaction, so two tabs cannot together exceed it.
+ */
+
+export type Lorebook = { kind: "game"; gameSlug: string } | { kind: "story"; storyId: string };
+
+const GAME_NOT_FOUND = "This game does not exist.";
+const ENTRY_NOT_FOUND = "This lorebook entry does not exist.";
+
+function tableOf(lorebook: Lorebook) {
+  return lorebook.kind === "game"
+    ? { table: gameLoreEntries, owned: eq(gameLoreEntries.gameSlug, lorebook.gameSlug), limit: MAX_GAME_LORE_ENTRIES }
+    : { table: storyLoreEntries, owned: eq(storyLoreEntries.storyId, lorebook.storyId), limit: MAX_STORY_LORE_ENTRIES };
+}
+
+const viewColumns = (table: typeof gameLoreEntries | typeof storyLoreEntries) => ({
+  id: table.id,
+  title: table.title,
+  keys: table.keys,
+  content: table.content,
+  alwaysOn: table.alwaysOn,
+  priority: table.priority,
+  enabled: table.enabled,
+});
+
+/** The story's lorebook, if the story is the player's; otherwise NotFound, as for a story that does not exist. */
+export async function storyLorebook(userId: string, storyId: string): Promise<Lorebook & { kind: "story" }> {
+  const [story] = await db()
+    .select({ id: stories.id })
+    .from(stories)
+    .where(and(eq(stories.id, storyId), eq(stories.userId, userId)));
+  if (!story) throw new NotFoundError(STORY_REFUSALS.missing);
+  return { kind: "story", storyId };
+}
+
+/** An active game's lorebook, by the game's id (the admin API's addresses). */
+export async function gameLorebook(gameId: string): Promise<Lorebook & { kind: "game"; scanDepth: number }> {
+  const [game] = await db()
+    .select({ slug: games.slug, scanDepth: games.loreScanDepth })
+    .from(games)
+    .where(and(eq(games.id, gameId), eq(games.isActive, true)));
+  if (!game) throw new NotFoundError(GAME_NOT_FOUND);
+  return { kind: "game", gameSlug: game.slug, scanDepth: game.scanDepth };
+}
+
+export async function setLoreScanDepth(gameId: string, scanDepth: number): Promise<number> {
+  if (!Number.isInteger(scanDepth) || scanDepth < 0 || scanDepth > MAX_SCAN_DEPTH) {
+    throw new InvalidInputError(`Look back between 0 and ${MAX_SCAN_DEPTH} exchanges.`, "scanDepth");
+  }
+  const [game] = await db()
+    .update(games)
+    .set({ loreScanDepth: scanDepth })
+    .where(and(eq(games.id, gameId), eq(games.isActive, true)))
+    .returning({ scanDepth: games.loreScanDepth });
+  if (!game) throw new NotFoundError(GAME_NOT_FOUND);
+  return game.scanDepth;
+}
+
+export async function listLore(lorebook: Lorebook): Promise<LoreEntryView[]> {
+  const { table, owned } = tableOf(lorebook);
+  return db()
+    .select(viewColumns(table))
+    .from(table)
+    .where(owned)
+    .orderBy(desc(table.priority), asc(table.title), asc(table.createdAt), asc(table.id));
+}
+
+/** Keys that would never match safely are refused with the engine's sentence. */
+function checkKeys(keys: string, field = "keys") {
+  try {
+    parseLoreKeys(keys);
+  } catch (error) {
+    if (error instanceof LoreKeyError) throw new InvalidInputError(error.message, field);
+    throw error;
+  }
+}
+
+/** Locks the lorebook's owner row and says how many entries it has. */
+async function lockAndCount(tx: Transaction, lorebook: Lorebook): Promise<number> {
+  const owner =
+    lorebook.kind === "game"
+      ? await tx.select({ id: games.id }).from(games).where(eq(games.slug, lorebook.gameSlug)).for("update")
+      : await tx.select({ id: stories.id }).from(stories).where(eq(stories.id, lorebook.storyId)).for("update");
+  if (owner.length === 0) throw new NotFoundError(lorebook.kind === "game" ? GAME_NOT_FOUND : STORY_REFUSALS.missing);
+  const { table, owned } = tableOf(lorebook);
+  const [row] = await tx.select({ entries: count() }).from(table).where(owned);
+  return row?.entries ?? 0;
+}
+
+function tooMany(lorebook: Lorebook) {
+  const { limit } = tableOf(lorebook);
+  return new InvalidInputError(`A ${lorebook.kind === "game" ? "game's" : "story's"} lorebook holds at most ${limit} entries.`);
+}
+
+async function insertEntries(tx: Transaction, lorebook: Lorebook, entries: LoreEntryInput[]): Promise<LoreEntryView[]> {
+  if (lorebook.kind === "game") {
+    return tx
+      .insert(gameLoreEntries)
+      .values(entries.map((entry) => ({ ...entry, gameSlug: lorebook.gameSlug })))
+      .returning(viewColumns(gameLoreEntries));
+  }
+  return tx
+    .insert(storyLoreEntries)
+    .values(entries.map((entry) => ({ ...entry, storyId: lorebook.storyId })))
+    .returning(viewColumns(storyLoreEntries));
+}
+
+export async function createLoreEntry(lorebook: Lorebook, input: LoreEntryInput): Promise<LoreEntryView> {
+  checkKeys(input.keys);
+  return db().transaction(async (tx) => {
+    if ((await lockAndCount(tx, lorebook)) >= tableOf(lorebook).limit) throw tooMany(lorebook);
+    const [created] = await insertEntries(tx, lorebook, [input]);
+    if (!created) throw new Error("The lorebook entry was not stored.");
+    return created;
+  });
+}
+
+export async function updateLoreEntry(lorebook: Lorebook, entryId: string, input: LoreEntryInput): Promise<LoreEntryView> {
+  checkKeys(input.keys);
+  const { table, owned } = tableOf(lorebook);
+  const [updated] = await db()
+    .update(table)
+    .set(input)
+    .where(and(owned, eq(table.id, entryId)))
+    .returning(viewColumns(table));
+  if (!updated) throw new NotFoundError(ENTRY_NOT_FOUND);
+  return updated;
+}
+
+export async function deleteLoreEntry(lorebook: Lorebook, entryId: string): Promise<void> {
+  const { table, owned } = tableOf(lorebook);
+  const deleted = await db()
+    .delete(table)
+    .where(and(owned, eq(table.id, entryId)))
+    .returning({ id: table.id });
+  if (deleted.length === 0) throw new NotFoundError(ENTRY_NOT_FOUND);
+}
+
+/**
+ * Adds a SillyTavern world-info file's entries to the lorebook: all of them or, if any entry does
+ * not fit, none, with a sentence naming the first that does not.
+ */
+export async function importLore(lorebook: Lorebook, world: SillyTavernWorld): Promise<LoreEntryView[]> {
+  const read = entriesFromSillyTavern(world);
+  if (read.length === 0) throw new InvalidInputError("The file has no entries to import.");
+  if (read.length > tableOf(lorebook).limit) throw tooMany(lorebook);
+  const entries = read.map((raw, index) => {
+    const name = `Entry ${index + 1}${typeof raw.title === "string" ? ` (“${raw.title.slice(0, 40)}”)` : ""}`;
+    const parsed = loreEntryInputSchema.safeParse(raw);
+    if (!parsed.success) throw new InvalidInputError(`${name}: ${parsed.error.issues[0]?.message ?? "it is not valid."}`);
+    try {
+      parseLoreKeys(parsed.data.keys);
+    } catch (error) {
+      if (error instanceof LoreKeyError) throw new InvalidInputError(`${name}: ${error.message}`);
+      throw error;
+    }
+    return parsed.data;
+  });
+  return db().transaction(async (tx) => {
+    if ((await lockAndCount(tx, lorebook)) + entries.length > tableOf(lorebook).limit) throw tooMany(lorebook);
+    return insertEntries(tx, lorebook, entries);
+  });
+}
+
+/** The lorebook as a SillyTavern world-info file. */
+export async function exportLore(lorebook: Lorebook) {
+  const entries = await listLore(lorebook);
+  return sillyTavernWorldOf(entries.map((entry) => ({ ...entry, keyList: splitLoreKeys(entry.keys) })));
+}
+
+/**
+ * What a turn of this story matches lore against: the game's enabled entries, then the story's,
+ * and how many exchanges the game looks back. Pass it to loreForTurn (game-master/lorebook.server.ts).
+ */
+export async function loreOfStory(storyId: string, gameSlug: string) {
+  const [game] = await db().select({ scanDepth: games.loreScanDepth }).from(games).where(eq(games.slug, gameSlug));
+  const gameEntries = await db()
+    .select(viewColumns(gameLoreEntries))
+    .from(gameLoreEntries)
+    .where(and(eq(gameLoreEntries.gameSlug, gameSlug), eq(gameLoreEntries.enabled, true)))
+    .orderBy(asc(gameLoreEntries.createdAt), asc(gameLoreEntries.id));
+  const storyEntries = await db()
+    .select(viewColumns(storyLoreEntries))
+    .from(storyLoreEntries)
+    .where(and(eq(storyLoreEntries.storyId, storyId), eq(storyLoreEntries.enabled, true)))
+    .orderBy(asc(storyLoreEntries.createdAt), asc(storyLoreEntries.id));
+  return {
+    scanDepth: game?.scanDepth ?? DEFAULT_SCAN_DEPTH,
+    entries: [
+      ...gameEntries.map((entry) => ({ ...entry, source: "game" as const })),
+      ...storyEntries.map((entry) => ({ ...entry, source: "story" as const })),
+    ],
+  };
+}

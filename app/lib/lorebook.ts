@@ -1,0 +1,146 @@
+import { z } from "zod";
+
+/**
+ * A lorebook entry as it is written and exchanged: the admin editor's form, the API's bodies and
+ * SillyTavern's world-info files all go through these schemas. Keys are checked further on the
+ * server (patterns must be safe: app/domain/game-master/lorebook.server.ts).
+ */
+
+export const MAX_LORE_TITLE_CHARACTERS = 100;
+export const MAX_LORE_KEYS_CHARACTERS = 1000;
+export const MAX_LORE_CONTENT_CHARACTERS = 2000;
+export const MAX_LORE_PRIORITY = 1000;
+export const MAX_STORY_LORE_ENTRIES = 100;
+export const MAX_GAME_LORE_ENTRIES = 300;
+
+export interface LoreEntryInput {
+  title: string;
+  keys: string;
+  content: string;
+  alwaysOn: boolean;
+  priority: number;
+  enabled: boolean;
+}
+
+export interface LoreEntryView extends LoreEntryInput {
+  id: string;
+}
+
+/** The admin editor's words (and, later, the play screen's Lorebook panel's). */
+export const LORE_TEXTS = {
+  explanation: "Facts the Game Master reads only when their keys come up in the story, or always when marked Always on.",
+  keysHint: "Words or phrases separated by commas, matched as whole words in any case. A key written /like this/ is a regular expression.",
+  noKeys: "No keys",
+  empty: "This game's lorebook has no entries yet.",
+  loadFailed: "The lorebook could not be loaded. Reload the page to try again.",
+  saved: "The lorebook entry has been saved.",
+  saveFailed: "The lorebook entry could not be saved.",
+  deleteFailed: "The lorebook entry could not be deleted.",
+  deleted: (title: string) => `"${title}" has been deleted from the lorebook.`,
+  importFailed: "The lorebook file could not be imported.",
+  notJson: "The file is not JSON: export a world-info file from SillyTavern or from this editor.",
+  imported: (entries: number) => `${entries} ${entries === 1 ? "entry was" : "entries were"} added to the lorebook.`,
+} as const;
+
+const count = (value: number) => value.toLocaleString("en-US");
+
+export const loreEntryInputSchema = z.object({
+  title: z
+    .string({ error: "Give the entry a title." })
+    .trim()
+    .min(1, "Give the entry a title.")
+    .max(MAX_LORE_TITLE_CHARACTERS, `Keep the title under ${count(MAX_LORE_TITLE_CHARACTERS)} characters.`),
+  keys: z
+    .string({ error: "Send the keys as text, separated by commas." })
+    .trim()
+    .max(MAX_LORE_KEYS_CHARACTERS, `Keep the keys under ${count(MAX_LORE_KEYS_CHARACTERS)} characters.`),
+  content: z
+    .string({ error: "Write what the Game Master should know." })
+    .trim()
+    .min(1, "Write what the Game Master should know.")
+    .max(MAX_LORE_CONTENT_CHARACTERS, `Keep the content under ${count(MAX_LORE_CONTENT_CHARACTERS)} characters.`),
+  alwaysOn: z.boolean({ error: "Say whether the entry is always on." }).default(false),
+  priority: z
+    .number({ error: "The priority is a whole number." })
+    .int("The priority is a whole number.")
+    .min(-MAX_LORE_PRIORITY, `The priority is between -${count(MAX_LORE_PRIORITY)} and ${count(MAX_LORE_PRIORITY)}.`)
+    .max(MAX_LORE_PRIORITY, `The priority is between -${count(MAX_LORE_PRIORITY)} and ${count(MAX_LORE_PRIORITY)}.`)
+    .default(0),
+  enabled: z.boolean({ error: "Say whether the entry is enabled." }).default(true),
+});
+
+/**
+ * One entry of a SillyTavern world-info file, the fields we read. SillyTavern's secondary keys
+ * (`keysecondary`, an extra filter) have no equivalent here: an entry that uses them is refused
+ * rather than imported to fire more often than its writer meant.
+ */
+const sillyTavernEntrySchema = z.object({
+  key: z.array(z.string().max(MAX_LORE_KEYS_CHARACTERS)).max(100).default([]),
+  keysecondary: z
+    .array(z.string().max(MAX_LORE_KEYS_CHARACTERS))
+    .max(100)
+    .default([])
+    .refine(
+      (keys) => keys.every((key) => key.trim() === ""),
+      "Secondary keys (keysecondary) are not supported: remove them or fold them into the keys.",
+    ),
+  comment: z.string().max(10_000).default(""),
+  content: z.string().max(100_000).default(""),
+  constant: z.boolean().default(false),
+  order: z.number().default(0),
+  disable: z.boolean().default(false),
+});
+
+/** SillyTavern writes `entries` as an object keyed by uid; older files and other tools, as a list. */
+export const sillyTavernWorldSchema = z.object(
+  {
+    entries: z.preprocess(
+      (entries) => (typeof entries === "object" && entries !== null && !Array.isArray(entries) ? Object.values(entries) : entries),
+      z.array(sillyTavernEntrySchema, { error: "A lorebook file has an entries list (SillyTavern's world info format)." }).max(1000),
+    ),
+  },
+  { error: "A lorebook file is a JSON object with entries (SillyTavern's world info format)." },
+);
+
+export type SillyTavernWorld = z.infer<typeof sillyTavernWorldSchema>;
+
+/**
+ * Entries read from a SillyTavern file, not yet checked: the caller runs each through
+ * loreEntryInputSchema so one sentence names the first entry that does not fit.
+ */
+export function entriesFromSillyTavern(world: SillyTavernWorld): Record<keyof LoreEntryInput, unknown>[] {
+  return world.entries.map((entry) => ({
+    title: entry.comment.trim() || entry.key.find((key) => key.trim() !== "")?.trim() || "Untitled entry",
+    keys: entry.key
+      .map((key) => key.trim())
+      .filter((key) => key !== "")
+      .join(", "),
+    content: entry.content,
+    alwaysOn: entry.constant,
+    priority: Math.round(entry.order),
+    enabled: !entry.disable,
+  }));
+}
+
+/** A lorebook as a SillyTavern world-info file: its fields, with SillyTavern's defaults for the rest. */
+export function sillyTavernWorldOf(entries: readonly (LoreEntryInput & { keyList: string[] })[]) {
+  return {
+    entries: Object.fromEntries(
+      entries.map((entry, uid) => [
+        String(uid),
+        {
+          uid,
+          key: entry.keyList,
+          keysecondary: [],
+          comment: entry.title,
+          content: entry.content,
+          constant: entry.alwaysOn,
+          selective: false,
+          order: entry.priority,
+          position: 0,
+          disable: !entry.enabled,
+        },
+      ]),
+    ),
+  };
+}

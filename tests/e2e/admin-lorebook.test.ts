@@ -1,0 +1,67 @@
+import { eq } from "drizzle-orm";
+import { writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { gameLoreEntries } from "#app/db/schema.ts";
+import { LORE_TEXTS } from "#app/lib/lorebook.ts";
+import { makeAdmin, signInBrowser, signUp } from "#tests/helpers/accounts.ts";
+import { openAdminTab } from "#tests/helpers/admin-panel.ts";
+import { expectToast, launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
+import { createTestGame, TEST_GAME } from "#tests/helpers/game-chat.ts";
+import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+
+/** The game editor's Lorebook section, through its real UI. */
+
+let server: TestServer;
+let browser: TestBrowser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await createTestGame(server);
+  browser = await launchBrowser();
+  const admin = await signUp(server);
+  await makeAdmin(server, admin);
+  await signInBrowser(browser.context, server, admin);
+});
+
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+function storedEntries() {
+  return server.connection.db.select().from(gameLoreEntries).where(eq(gameLoreEntries.gameSlug, TEST_GAME.slug));
+}
+
+it("adds and imports a game's lorebook entries", async () => {
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/admin?tab=games`);
+  await openAdminTab(page, "Games Management");
+  await page.getByRole("button", { name: `Edit ${TEST_GAME.title}` }).click();
+  const lorebook = page.getByRole("region", { name: "Lorebook", exact: true });
+  await lorebook.getByText(LORE_TEXTS.empty).waitFor();
+
+  await lorebook.getByRole("button", { name: "Add entry", exact: true }).click();
+  await lorebook.getByLabel("Title").fill("Harbormaster");
+  await lorebook.getByLabel("Keys").fill("Ilse, /harbou?rmaster/");
+  await lorebook.getByLabel("Content").fill("Ilse Varga counts every ship.");
+  await lorebook.getByLabel("Priority").fill("7");
+  await lorebook.getByRole("button", { name: "Add Entry", exact: true }).click();
+  await expectToast(page, LORE_TEXTS.saved);
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  expect((await storedEntries()).map(({ title, keys, content, priority }) => ({ title, keys, content, priority }))).toEqual([
+    { title: "Harbormaster", keys: "Ilse, /harbou?rmaster/", content: "Ilse Varga counts every ship.", priority: 7 },
+  ]);
+
+  const file = join(tmpdir(), `lorebook-${Date.now()}.json`);
+  await writeFile(
+    file,
+    JSON.stringify({ entries: { "0": { key: ["Oren"], comment: "Captain Oren Dask", content: "A smuggler with debts.", order: 3 } } }),
+  );
+  await page.getByLabel("Lorebook file to import").setInputFiles(file);
+  await expectToast(page, LORE_TEXTS.imported(1));
+  await lorebook.getByRole("heading", { name: "Captain Oren Dask" }).waitFor();
+
+  expect((await storedEntries()).map((entry) => entry.title).toSorted()).toEqual(["Captain Oren Dask", "Harbormaster"]);
+});
