@@ -8,7 +8,7 @@ import tseslint from "typescript-eslint";
  * entry modules), and, for layers that must run without a request, nothing of the Express entry,
  * React or React Router (redirect and data() are HTTP concerns: they belong in app/http/).
  */
-function layer(folder, { above, belowServerAndReact = false, message }) {
+function layerPatterns(folder, { above, belowServerAndReact = false, message }) {
   const ours = String.raw`^(?:(?:\.\./)+|#app/)`;
   const patterns = [{ regex: String.raw`${ours}(?:${above.join("|")})(?:/|\.tsx?$|$)|${ours}(?:root|entry\.server)\.tsx$`, message }];
   if (belowServerAndReact) {
@@ -17,8 +17,51 @@ function layer(folder, { above, belowServerAndReact = false, message }) {
       { regex: String.raw`^(?:react|react-dom|react-router)(?:/|$)|^@react-router/`, message: `${folder} uses no React or React Router.` },
     );
   }
-  return { files: [`${folder}/**`], rules: { "no-restricted-imports": ["error", { patterns }] } };
+  return patterns;
 }
+
+function importRule(files, patterns, ignores = []) {
+  return { files, ignores, rules: { "no-restricted-imports": ["error", { patterns }] } };
+}
+
+const HTTP_LAYER = layerPatterns("app/http", {
+  above: ["routes", "components"],
+  message: "The HTTP edge is below routes and components: routes call it, not the other way round.",
+});
+const DOMAIN_LAYER = layerPatterns("app/domain", {
+  above: ["http", "routes", "components"],
+  belowServerAndReact: true,
+  message: "Domain modules are below HTTP, routes and components: return data or throw a typed error; app/http/ maps it to HTTP.",
+});
+
+/**
+ * The offline storyteller is a feature folder (docs/decisions/047): two modules outside it use it,
+ * each through one module of its own — the model factory creates the model (model.server.ts →
+ * offline/storyteller.server.ts) and the game page's preview tells an opening with it
+ * (preview.server.ts → offline/playthrough.server.ts). Everything else asks the Game Master model.
+ */
+const OFFLINE_STORYTELLER = String.raw`^(?:#app/domain/game-master/|(?:\.{1,2}/)+(?:[\w.-]+/)*)offline/`;
+const OFFLINE_ENTRIES = {
+  "app/domain/game-master/model.server.ts": "storyteller.server.ts",
+  "app/domain/game-master/preview.server.ts": "playthrough.server.ts",
+};
+const OFFLINE_REFUSED = {
+  regex: OFFLINE_STORYTELLER,
+  message:
+    "Only model.server.ts (through offline/storyteller.server.ts) and preview.server.ts (through offline/playthrough.server.ts) import the offline storyteller's folder; elsewhere, use the Game Master model (model.server.ts).",
+};
+const offlineEntryRules = Object.entries(OFFLINE_ENTRIES).map(([file, module]) =>
+  importRule(
+    [file],
+    [
+      ...DOMAIN_LAYER,
+      {
+        regex: `${OFFLINE_STORYTELLER}(?!${module.replaceAll(".", String.raw`\.`)}$)`,
+        message: `${file} imports the offline storyteller through offline/${module} only.`,
+      },
+    ],
+  ),
+);
 
 export default tseslint.config(
   { ignores: ["build/", "data/", ".react-router/", "node_modules/", "coverage/", "test-results/"] },
@@ -59,20 +102,17 @@ export default tseslint.config(
   // React; db never imports domain or above; lib imports nothing of ours but lib. Each pattern
   // matches a relative path (../domain/x.ts, ../../domain/x.ts) and the #app alias alike.
   // `import()` expressions are not checked by this rule.
-  layer("app/http", {
-    above: ["routes", "components"],
-    message: "The HTTP edge is below routes and components: routes call it, not the other way round.",
-  }),
-  layer("app/domain", {
-    above: ["http", "routes", "components"],
-    belowServerAndReact: true,
-    message: "Domain modules are below HTTP, routes and components: return data or throw a typed error; app/http/ maps it to HTTP.",
-  }),
-  layer("app/db", {
-    above: ["domain", "http", "routes", "components"],
-    belowServerAndReact: true,
-    message: "The database layer is below domain, HTTP, routes and components: it may import only db, lib and third-party modules.",
-  }),
+  importRule(["app/http/**"], [...HTTP_LAYER, OFFLINE_REFUSED]),
+  importRule(["app/domain/**"], [...DOMAIN_LAYER, OFFLINE_REFUSED]),
+  ...offlineEntryRules,
+  importRule(
+    ["app/db/**"],
+    layerPatterns("app/db", {
+      above: ["domain", "http", "routes", "components"],
+      belowServerAndReact: true,
+      message: "The database layer is below domain, HTTP, routes and components: it may import only db, lib and third-party modules.",
+    }),
+  ),
   {
     // app/lib is flat, so any "../" leaves it.
     files: ["app/lib/**"],
@@ -104,11 +144,13 @@ export default tseslint.config(
               regex: String.raw`^(?:#app/components/|\./|(?:\.\./)+(?:components/)?)play/(?!(?:play-screen|local-time|chat-message)\.tsx$)`,
               message: "Import the play screen through app/components/play/play-screen.tsx; its other modules are its own.",
             },
+            OFFLINE_REFUSED,
           ],
         },
       ],
     },
   },
+  importRule(["scripts/**", "tests/**", "server/**"], [OFFLINE_REFUSED]),
   {
     files: ["**/*.js"],
     ...tseslint.configs.disableTypeChecked,

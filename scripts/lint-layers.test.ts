@@ -48,3 +48,32 @@ describe("the layers (routes → http → domain → db → lib)", () => {
       expect({ filePath, source, refused: await refused(filePath, source) }).toMatchObject({ refused: false });
   });
 });
+
+describe("the offline storyteller's folder (app/domain/game-master/offline/)", () => {
+  it("is imported only by the model factory and the preview, each through its one module", async () => {
+    const refusedCases: [string, string][] = [
+      ["app/domain/game-master/probe.server.ts", 'import "./offline/narrator.server.ts";'],
+      ["app/domain/game-master/probe.server.ts", 'import "./offline/storyteller.server.ts";'],
+      ["app/domain/stories.server.ts", 'import "./game-master/offline/playthrough.server.ts";'],
+      ["app/routes/probe.tsx", 'import "#app/domain/game-master/offline/world.server.ts";'],
+      ["app/http/probe.ts", 'import "../domain/game-master/offline/storyteller.server.ts";'],
+      ["scripts/probe.ts", 'import "#app/domain/game-master/offline/playthrough.server.ts";'],
+      ["tests/integration/probe.test.ts", 'import "../../app/domain/game-master/offline/world.server.ts";'],
+      ["app/domain/game-master/model.server.ts", 'import "./offline/narrator.server.ts";'],
+      ["app/domain/game-master/model.server.ts", 'import "./offline/playthrough.server.ts";'],
+      ["app/domain/game-master/preview.server.ts", 'import "./offline/storyteller.server.ts";'],
+      // The entry points are still domain modules.
+      ["app/domain/game-master/model.server.ts", 'import "#app/routes/about.tsx";'],
+    ];
+    for (const [filePath, source] of refusedCases)
+      expect({ filePath, source, refused: await refused(filePath, source) }).toMatchObject({ refused: true });
+    const allowed: [string, string][] = [
+      ["app/domain/game-master/model.server.ts", 'import "./offline/storyteller.server.ts";'],
+      ["app/domain/game-master/preview.server.ts", 'import "./offline/playthrough.server.ts";'],
+      ["app/domain/game-master/offline/narrator.server.ts", 'import "./world.server.ts";'],
+      ["app/domain/game-master/offline/narrator.server.ts", 'import "../story-brief.server.ts";'],
+    ];
+    for (const [filePath, source] of allowed)
+      expect({ filePath, source, refused: await refused(filePath, source) }).toMatchObject({ refused: false });
+  });
+});

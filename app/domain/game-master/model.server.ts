@@ -3,7 +3,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { env, type Environment } from "../../env.server.ts";
 import { createChatCompletionsModel } from "./chat-completions-model.server.ts";
-import { createOfflineStoryteller } from "./offline-storyteller.server.ts";
+import { createOfflineStoryteller } from "./offline/storyteller.server.ts";
 
 export type GameMasterProvider = Environment["AI_PROVIDER"];
 

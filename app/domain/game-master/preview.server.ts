@@ -3,7 +3,7 @@ import { PLAY_TOASTS } from "../../lib/play-texts.ts";
 import { NotFoundError } from "../errors.server.ts";
 import { enforceRateLimit, type RateLimitRule } from "../rate-limit.server.ts";
 import { loadStoryBrief } from "./game-source.server.ts";
-import { tellOffline } from "./offline-playthrough.server.ts";
+import { tellOffline } from "./offline/playthrough.server.ts";
 
 /**
  * The game page's preview (issue 33): the real opening scene of a game, answering the visitor's

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TrackedStat } from "../../lib/tracked-stats.ts";
-import { createOfflineStoryteller } from "./offline-storyteller.server.ts";
+import { parseEnvironment } from "../../env.server.ts";
+import { createGameMasterModel } from "./model.server.ts";
 import { StateBlockFilter } from "./state-block.server.ts";
 import { summaryRequest, SUMMARY_INSTRUCTIONS } from "./story-summary.server.ts";
 import {
@@ -222,7 +223,7 @@ describe("reading the prompt back", () => {
 
 describe("the offline storyteller", () => {
   it("plays by the server's state and the game's world, not by blocks planted in the story's memory", async () => {
-    const model = createOfflineStoryteller({ wordDelayMs: 0 });
+    const model = createGameMasterModel(parseEnvironment({ AI_PROVIDER: "offline", AI_OFFLINE_WORD_DELAY_MS: "0" }));
     for (const tag of TAGS) {
       const { system, message } = render({ memory: { ...MEMORY, summary: payload(tag, `</${capitalised(tag)}>`) } });
       const result = await model.doGenerate({

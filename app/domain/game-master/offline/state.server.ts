@@ -1,8 +1,9 @@
-import { applyStateChanges, type StoryState } from "../../lib/tracked-stats.ts";
-import type { PlayerAction } from "./offline-action.server.ts";
-import { STATE_CLOSE, STATE_OPEN } from "./state-block.server.ts";
-import type { TrackedState } from "./story-brief.server.ts";
-import type { Entity, StatusLine } from "./offline-world.server.ts";
+import { applyStateChanges, type StoryState } from "../../../lib/tracked-stats.ts";
+import { STATE_CLOSE, STATE_OPEN } from "../state-block.server.ts";
+import type { TrackedState } from "../story-brief.server.ts";
+import type { PlayerAction } from "./action.server.ts";
+import type { StatusLine } from "./status-line.server.ts";
+import type { Entity } from "./world.server.ts";
 
 /**
  * The offline storyteller's state block: the game's tracked stats moved the way its reply moved

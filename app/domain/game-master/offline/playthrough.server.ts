@@ -1,19 +1,21 @@
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
-import { PLAY_TEXTS } from "../../lib/play-texts.ts";
-import { splitStoryChoices } from "../../lib/story-choices.ts";
-import { applyStateChanges, resolveState, type StoryState, type TrackedStat } from "../../lib/tracked-stats.ts";
-import { buildModelContext, type ConversationMessage } from "./context.server.ts";
-import { createOfflineStoryteller } from "./offline-storyteller.server.ts";
-import { StateBlockFilter } from "./state-block.server.ts";
-import { midSentence, readWorld, seededRandom, shortName, type World } from "./offline-world.server.ts";
-import { isWorldContentType, parseSystemPrompt, WORLD_CONTENT_TYPES, type StoryBrief, type WorldSection } from "./story-brief.server.ts";
+import { PLAY_TEXTS } from "../../../lib/play-texts.ts";
+import { splitStoryChoices } from "../../../lib/story-choices.ts";
+import { applyStateChanges, resolveState, type StoryState, type TrackedStat } from "../../../lib/tracked-stats.ts";
+import { buildModelContext, type ConversationMessage } from "../context.server.ts";
+import { StateBlockFilter } from "../state-block.server.ts";
+import { isWorldContentType, parseSystemPrompt, WORLD_CONTENT_TYPES, type StoryBrief, type WorldSection } from "../story-brief.server.ts";
+import { midSentence, shortName } from "./names.server.ts";
+import { createOfflineStoryteller } from "./storyteller.server.ts";
+import { seededRandom } from "./text.server.ts";
+import { readWorld, type World } from "./world.server.ts";
 
 /**
  * Stories played through the offline storyteller as the site plays them: each turn's context is
  * built by buildModelContext within the default budget (so a long story reaches the model as its
  * opening and newest turns only), and the reply is the model's. A scripted player makes the moves
  * a new player makes: "2", a choice's text, questions, a name, travel, talk. Used by the
- * storyteller's property tests and by scripts/offline-transcript.ts.
+ * storyteller's property tests and by the game page's preview.
  */
 
 /** What a turn sends at the default AI_CONTEXT_TOKENS and AI_MAX_OUTPUT_TOKENS. */

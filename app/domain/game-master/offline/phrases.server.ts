@@ -1,6 +1,6 @@
 /**
  * What the offline storyteller says around the world's own sentences: the phrases that frame a
- * paragraph, the lines people speak, the choices it offers. Data only; offline-narrator.server.ts
+ * paragraph, the lines people speak, the choices it offers. Data only; narrator.server.ts
  * decides which to use.
  *
  * A paragraph is framed by an opener and a closer, and the pair is picked by the story's turn, so

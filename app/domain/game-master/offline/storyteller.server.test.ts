@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { fill, narrateTurn } from "./offline-narrator.server.ts";
-import { FRAMES } from "./offline-phrases.server.ts";
-import { createOfflineStoryteller } from "./offline-storyteller.server.ts";
-import { parseStatusLine, readWorld } from "./offline-world.server.ts";
-import { streamReply } from "./reply-stream.server.ts";
-import { StateBlockFilter } from "./state-block.server.ts";
-import { parseSystemPrompt, readTrackedState, renderSystemPrompt, type StoryBrief, type TrackedState } from "./story-brief.server.ts";
+import { narrateTurn } from "./narrator.server.ts";
+import { FRAMES } from "./phrases.server.ts";
+import { createOfflineStoryteller } from "./storyteller.server.ts";
+import { parseStatusLine } from "./status-line.server.ts";
+import { fill } from "./teller.server.ts";
+import { readWorld } from "./world.server.ts";
+import { streamReply } from "../reply-stream.server.ts";
+import { StateBlockFilter } from "../state-block.server.ts";
+import { parseSystemPrompt, readTrackedState, renderSystemPrompt, type StoryBrief, type TrackedState } from "../story-brief.server.ts";
 
 const brief: StoryBrief = {
   title: "Lantern Harbor",

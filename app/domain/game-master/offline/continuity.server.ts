@@ -1,5 +1,7 @@
-import { splitStoryChoices } from "../../lib/story-choices.ts";
-import { escapeRegExp, midSentence, WATCHES, type Entity, type World } from "./offline-world.server.ts";
+import { splitStoryChoices } from "../../../lib/story-choices.ts";
+import { midSentence } from "./names.server.ts";
+import { escapeRegExp } from "./text.server.ts";
+import { type Entity, WATCHES, type World } from "./world.server.ts";
 
 /**
  * What the offline storyteller remembers, read back from the story itself: it keeps no memory of

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadSeedGames } from "../../db/seed/seed.server.ts";
-import { applyStateChanges } from "../../lib/tracked-stats.ts";
-import { splitStoryChoices } from "../../lib/story-choices.ts";
-import { briefOf, playScripted, tellOffline, type Move, type PlayedTurn } from "./offline-playthrough.server.ts";
-import type { World } from "./offline-world.server.ts";
-import { CONTINUE_INSTRUCTION, type StoryBrief } from "./story-brief.server.ts";
+import { loadSeedGames } from "../../../db/seed/seed.server.ts";
+import { applyStateChanges } from "../../../lib/tracked-stats.ts";
+import { splitStoryChoices } from "../../../lib/story-choices.ts";
+import { briefOf, playScripted, tellOffline, type Move, type PlayedTurn } from "./playthrough.server.ts";
+import type { World } from "./world.server.ts";
+import { CONTINUE_INSTRUCTION, type StoryBrief } from "../story-brief.server.ts";
 
 /**
  * The offline storyteller, played for 200 turns in every seeded game by a scripted player who

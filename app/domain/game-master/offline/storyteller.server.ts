@@ -5,10 +5,10 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
-import { narrateTurn } from "./offline-narrator.server.ts";
-import { readWorld, type World } from "./offline-world.server.ts";
-import { CONTINUE_INSTRUCTION, parseSystemPrompt, readTrackedState, withoutAuthorNote } from "./story-brief.server.ts";
-import { estimateTokens, truncateToTokens } from "./tokens.server.ts";
+import { CONTINUE_INSTRUCTION, parseSystemPrompt, readTrackedState, withoutAuthorNote } from "../story-brief.server.ts";
+import { estimateTokens, truncateToTokens } from "../tokens.server.ts";
+import { narrateTurn } from "./narrator.server.ts";
+import { readWorld, type World } from "./world.server.ts";
 
 /**
  * The embedded Game Master: a language model that needs no network. It reads the same prompt a

@@ -1,0 +1,100 @@
+import { nameForms } from "./names.server.ts";
+import { escapeRegExp } from "./text.server.ts";
+import { type Entity, type World } from "./world.server.ts";
+
+/** Which of the world's people, places and things a text names, best match first. */
+
+// ---------------------------------------------------------------------------------------------
+// What a message names
+
+const namePatterns = new Map<string, { pattern: RegExp; weight: number }[]>();
+
+/** The patterns that find an entity's name in a text, compiled once per name. */
+function patternsFor(name: string, person: boolean) {
+  const key = `${person ? "person" : "thing"}\n${name}`;
+  let patterns = namePatterns.get(key);
+  if (!patterns) {
+    // Short name words ("Gu", "Mu") only count with their capital letter.
+    patterns = nameForms(name, { person }).map(({ form, weight }) => ({
+      pattern: new RegExp(`(?<![\\p{L}])${escapeRegExp(form)}(?![\\p{L}])`, form.length < 4 ? "u" : "iu"),
+      weight,
+    }));
+    // A bound for a server whose games keep changing: the names of a few hundred worlds.
+    if (namePatterns.size >= 10_000) namePatterns.clear();
+    namePatterns.set(key, patterns);
+  }
+  return patterns;
+}
+
+export function mentionScore(entity: Entity, text: string, person: boolean) {
+  let best = 0;
+  let at = Number.POSITIVE_INFINITY;
+  for (const { pattern, weight } of patternsFor(entity.name, person)) {
+    if (weight <= best) continue;
+    const match = pattern.exec(text);
+    if (match) {
+      best = weight;
+      at = match.index;
+    }
+  }
+  return { score: best, at };
+}
+
+/**
+ * The entities a text names, best match first (a whole name before a shared surname). People
+ * are also named by one word of their name ("Deshun"); everything else only in full.
+ */
+export function mentioned(entities: Entity[], text: string, { people = false } = {}): Entity[] {
+  return entities
+    .map((entity) => ({ entity, ...mentionScore(entity, text, people) }))
+    .filter(({ score }) => score > 0)
+    .sort((a, b) => b.score - a.score || a.at - b.at)
+    .map(({ entity }) => entity);
+}
+
+/** Everything the world names, for finding what a message is about. */
+export function named(world: World) {
+  return [
+    ...world.people.map((entity) => ({ entity, people: true })),
+    ...[...world.places, ...world.groups, ...world.challenges, ...world.facts].map((entity) => ({ entity, people: false })),
+  ];
+}
+
+/**
+ * What a text is about: the best-named entity of any kind ("Orlaith Weir" is the weir, not
+ * Matriarch Genevra Orlaith; "Life-Death Stage duels" the duels, not the stage).
+ */
+export function bestMention(world: World, text: string): Entity | undefined {
+  let best: { entity: Entity; score: number; length: number; at: number } | undefined;
+  for (const { entity, people } of named(world)) {
+    const { score, at } = mentionScore(entity, text, people);
+    if (score === 0) continue;
+    const length = score >= 3 ? entity.name.length : 0;
+    if (!best || score > best.score || (score === best.score && (length > best.length || (length === best.length && at < best.at)))) {
+      best = { entity, score, length, at };
+    }
+  }
+  return best?.entity;
+}
+
+/** The text without the full names of places, groups and troubles, so "Orlaith Weir" names no person. */
+export function withoutThings(world: World, text: string) {
+  let rest = text;
+  for (const entity of [...world.places, ...world.groups, ...world.challenges]) {
+    for (const { form, weight } of nameForms(entity.name)) {
+      if (weight >= 3) rest = rest.replace(new RegExp(`(?<![\\p{L}])${escapeRegExp(form)}(?![\\p{L}])`, "giu"), " ");
+    }
+  }
+  return rest;
+}
+
+/** A group's voice: someone the content names with it ("led by Grand Chancellor Duan Wenhai"). */
+export function spokesperson(world: World, group: Entity): Entity | undefined {
+  const about = [group.detail, ...world.knowledge.filter((sentence) => mentioned([group], sentence).length > 0)].join(" ");
+  return mentioned(world.people, about, { people: true })[0];
+}
+
+/**
+ * Reads the player's message. `lastChoices` are the choices the previous reply offered: "2", "2."
+ * or a choice's exact text picks that choice.
+ */

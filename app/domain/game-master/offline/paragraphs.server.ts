@@ -1,0 +1,249 @@
+import type { PlayerAction } from "./action.server.ts";
+import { clockAt } from "./continuity.server.ts";
+import { midSentence } from "./names.server.ts";
+import { FRAMES } from "./phrases.server.ts";
+import {
+  called,
+  capitalise,
+  challengePhrase,
+  confidant,
+  fill,
+  hash,
+  nth,
+  peopleAround,
+  peopleAt,
+  pick,
+  spoken,
+  standsAlone,
+  Teller,
+} from "./teller.server.ts";
+import { splitSentences } from "./text.server.ts";
+import type { Entity } from "./world.server.ts";
+
+/** The paragraphs of a reply, one per kind of action, each a sentence of the world framed by two phrases. */
+
+const TALK_FRAMES = { neutral: FRAMES.talkNeutral, kind: FRAMES.talkKind, harsh: FRAMES.talkHarsh };
+
+// ---------------------------------------------------------------------------------------------
+// The paragraphs
+
+export function answerParagraph(teller: Teller, action: PlayerAction, subjectEntity: Entity | undefined, speaker: Entity | undefined) {
+  const subject = subjectEntity ? called(subjectEntity) : (action.subject ?? "");
+  const knowledge = teller.knowledgeAbout(subjectEntity, action.subject);
+  const other = teller.world.people.find((person) => person !== speaker && person !== subjectEntity);
+  const lead = action.told ? `${action.told} ` : "";
+  if (!speaker) {
+    // A world without people: the answer comes from what the player sees and hears.
+    if (knowledge.length === 0) {
+      return teller.frame(`nobody\n${subject}`, FRAMES.nobody, (opener, closer) =>
+        [lead + fill(opener, { subject: subject || "that" }), closer].join(" ").trim(),
+      );
+    }
+    return teller.frame(`recall\n${subject}`, FRAMES.recall, (opener, closer) =>
+      [lead + fill(opener, { subject: subject || "it" }), ...knowledge, closer].join(" "),
+    );
+  }
+  const who = teller.who(speaker, lead);
+  if (knowledge.length === 0) {
+    return teller.frame(`unknown\n${subject}\n${who}`, FRAMES.unknown, (opener, closer) =>
+      [
+        lead + fill(opener, teller.values({ who, subject: capitalise(subject.replace(/^(the|a|an)\s+/i, (article) => article.toLowerCase())) })),
+        fill(closer, { other: other ? called(other) : "someone older than me" }),
+      ].join(" "),
+    );
+  }
+  const said = spoken(knowledge);
+  const echo = subject && !said.toLowerCase().startsWith(subject.toLowerCase()) ? `${capitalise(subject)}{, you}? ` : "";
+  return teller.frame(`answer\n${subject}\n${who}\n${said}`, FRAMES.answer, (opener, closer) =>
+    [lead + fill(opener, { who }), `“${fill(echo, teller.values({}))}${said} ${closer}”`].join(" "),
+  );
+}
+
+/** Who the player is, as the opening said it, and the name they gave. */
+export function selfParagraph(teller: Teller, speaker: Entity | undefined, name: string | undefined) {
+  const opening = teller.world.opening ?? "";
+  const youAre = splitSentences(opening).find((sentence) => /\byou are\b/i.test(sentence));
+  const role = teller.world.player.role;
+  const said = [name ? `Your name is ${name}.` : "", youAre ?? (role ? `You are ${role}.` : "")].filter(Boolean).join(" ");
+  if (!said) return undefined;
+  const quoted = spoken([said]);
+  if (!speaker)
+    return teller.frame(`self\n${said}`, FRAMES.recall, (opener, closer) => [fill(opener, { subject: "yourself" }), said, closer].join(" "));
+  return teller.frame(`self\n${called(speaker)}\n${said}`, FRAMES.answer, (opener, closer) =>
+    [fill(opener, { who: called(speaker) }), `“${quoted} ${closer}”`].join(" "),
+  );
+}
+
+export function recallParagraph(teller: Teller, action: PlayerAction, subjectEntity: Entity | undefined) {
+  const subject = subjectEntity ? called(subjectEntity) : (action.subject ?? "");
+  const knowledge = teller.knowledgeAbout(subjectEntity, action.subject);
+  if (knowledge.length === 0) {
+    const speaker = confidant(teller.world);
+    return answerParagraph(teller, { ...action, kind: "question" }, subjectEntity, speaker);
+  }
+  return teller.frame(`recall\n${subject}`, FRAMES.recall, (opener, closer) =>
+    [fill(opener, { subject: midSentence(subject) }), ...knowledge, closer].join(" "),
+  );
+}
+
+/** What a confidant would tell the player to see to first: a trouble, else a power, else a place worth knowing. */
+function pressingMatter(teller: Teller): Entity | undefined {
+  const { world } = teller;
+  const known = (entities: Entity[]) => entities.filter((entity) => teller.knowledgeAbout(entity, undefined, { limit: 1 }).length > 0);
+  const candidates = [known(world.challenges), known(world.groups), known(world.places)].find((list) => list.length > 0) ?? [];
+  return nth(candidates, teller.story.turn + teller.variant);
+}
+
+export function adviceParagraph(teller: Teller, action: PlayerAction, speaker: Entity | undefined) {
+  const matter = pressingMatter(teller);
+  if (!speaker || !matter) return actParagraphs(teller, action)[0] ?? "";
+  const who = called(speaker);
+  const about = teller.knowledgeAbout(matter, undefined, { limit: 1 });
+  const lead = action.told ? `${action.told} ` : "";
+  return teller.frame(`advice\n${matter.name}\n${who}`, FRAMES.advice, (opener, closer) =>
+    [lead + fill(opener, teller.values({ who, challenge: challengePhrase(matter) })), ...about, closer].join(" "),
+  );
+}
+
+export function talkParagraph(teller: Teller, action: PlayerAction, person: Entity) {
+  const who = teller.who(person, action.told);
+  const about = teller.knowledgeAbout(person, undefined, { limit: 1, vivid: true });
+  return teller.frame(`talk\n${called(person)}\n${action.text}`, TALK_FRAMES[action.tone], (opener, line) =>
+    [action.told ?? "", fill(opener, { who }), ...about, fill(line, teller.values({}))].filter(Boolean).join(" "),
+  );
+}
+
+export function arrivalParagraph(teller: Teller, action: PlayerAction, place: Entity) {
+  const { watch } = clockAt(teller.world, teller.story.turn);
+  const about = teller.knowledgeAbout(place, undefined, { limit: 1 });
+  const present = peopleAt(teller.world, place);
+  const person = nth(present.length > 0 ? present : peopleAround(teller.world, place), teller.story.turn);
+  const aboutText = [action.told ?? "", ...about].join(" ");
+  return teller.frame(`arrive\n${place.name}\n${action.text}`, FRAMES.arrival, (opener, presence) =>
+    [
+      action.told ?? "",
+      fill(opener, { place: midSentence(place.name), watch }),
+      ...about,
+      person ? fill(presence, { who: teller.who(person, aboutText) }) : "",
+    ]
+      .filter(Boolean)
+      .join(" "),
+  );
+}
+
+export function discoveryParagraph(teller: Teller, action: PlayerAction) {
+  const target = action.person ?? action.place ?? action.group ?? action.challenge ?? teller.story.place;
+  let about = teller.knowledgeAbout(target, undefined, { limit: 1, vivid: true, freshOnly: true });
+  if (about.length === 0) {
+    // Nothing new about what the player looks at: something else the world knows comes to light.
+    const unseen = teller.world.knowledge.filter(
+      (sentence) =>
+        !teller.said(sentence) && standsAlone(sentence) && !/^You\b/.test(sentence) && !/^\w+(?: \w+)? (?:he|she|they|it)\b/.test(sentence),
+    );
+    const found = nth(unseen.length > 0 ? unseen : teller.world.knowledge, teller.story.turn + hash(action.text));
+    about = found ? [found] : teller.knowledgeAbout(target, undefined, { limit: 1 });
+  }
+  return teller.frame(`discover\n${about.join(" ")}\n${action.text}`, FRAMES.discovery, (opener, closer) =>
+    [action.told ?? "", opener, ...about, closer].filter(Boolean).join(" "),
+  );
+}
+
+export function restParagraph(teller: Teller, action: PlayerAction) {
+  const { watch, nextWatch } = clockAt(teller.world, teller.story.turn);
+  return teller.frame(`rest\n${action.text}`, FRAMES.rest, (opener, closer) =>
+    [action.told ?? "", fill(opener, { watch }), fill(closer, { nextWatch })].filter(Boolean).join(" "),
+  );
+}
+
+/** Something said or waited out, and how someone present takes it: `speech` is answered aloud. */
+export function reactionParagraph(teller: Teller, action: PlayerAction, key: "speech" | "wait") {
+  const person = action.person ?? pickPerson(teller);
+  const other = teller.world.people.find((candidate) => candidate !== person);
+  if (!person) {
+    return teller.frame(`${key}\n${action.text}`, key === "speech" ? FRAMES.speechAlone : FRAMES.waitAlone, (opener, outcome) =>
+      [action.told ?? "", fill(opener, { who: "someone" }), outcome].filter(Boolean).join(" "),
+    );
+  }
+  return teller.frame(`${key}\n${action.text}\n${person.name}`, key === "speech" ? FRAMES.speech : FRAMES.wait, (opener, closer) => {
+    const first = fill(opener, { who: teller.who(person, action.told) });
+    const before = `${action.told ?? ""} ${first}`;
+    const second = fill(closer, teller.values({ who: teller.who(person, before), other: other ? called(other) : "the others" }));
+    return [action.told ?? "", first, second].filter(Boolean).join(" ");
+  });
+}
+
+export function actParagraphs(teller: Teller, action: PlayerAction): string[] {
+  const paragraphs: string[] = [];
+  if (action.kind === "challenge" && action.challenge) {
+    const about = teller.knowledgeAbout(action.challenge, undefined, { limit: 1 });
+    const person = pickPerson(teller);
+    const other = teller.world.people.find((candidate) => candidate !== person);
+    paragraphs.push(
+      teller.frame(`challenge\n${action.challenge.name}\n${action.text}`, FRAMES.act, (outcome, reaction) =>
+        [
+          action.told ?? "",
+          ...about,
+          outcome,
+          person ? fill(reaction, teller.values({ who: called(person), other: other ? called(other) : "the others" })) : "",
+        ]
+          .filter(Boolean)
+          .join(" "),
+      ),
+    );
+    return paragraphs;
+  }
+  const person = action.person ?? pickPerson(teller);
+  const other = teller.world.people.find((candidate) => candidate !== person);
+  paragraphs.push(
+    teller.frame(`act\n${action.text}\n${person?.name ?? ""}`, FRAMES.act, (outcome, reaction) =>
+      [
+        action.told ?? "",
+        outcome,
+        person ? fill(reaction, teller.values({ who: called(person), other: other ? called(other) : "the others" })) : "",
+      ]
+        .filter(Boolean)
+        .join(" "),
+    ),
+  );
+  return paragraphs;
+}
+
+export function nameParagraph(teller: Teller, name: string) {
+  const person = confidant(teller.world);
+  const who = person ? called(person) : "The nearest listener";
+  return teller.frame(`name\n${name}`, FRAMES.name, (opener, closer) => [fill(opener, { who, name }), closer].join(" "));
+}
+
+export function pressureParagraph(teller: Teller, challenge: Entity) {
+  const about = teller.knowledgeAbout(challenge, undefined, { limit: 1 });
+  if (about.length === 0) return undefined;
+  return teller.frame(`pressure\n${challenge.name}\n${about.join(" ")}`, FRAMES.pressure, (lead, closer) => [lead, ...about, closer].join(" "));
+}
+
+export function aftermathParagraph(teller: Teller, key: string) {
+  const place = nth(
+    teller.world.places.filter((candidate) => candidate !== teller.story.place),
+    teller.story.turn * 3 + hash(key),
+  );
+  const person = pickPerson(teller);
+  if (!place || !person) return undefined;
+  const { watch } = clockAt(teller.world, teller.story.turn);
+  return teller.frame(`aftermath\n${key}\n${place.name}\n${person.name}`, FRAMES.aftermath, (scene, closer) =>
+    [fill(scene, { place: midSentence(place.name), watch }), fill(closer, { who: called(person) })].join(" "),
+  );
+}
+
+export function pickPerson(teller: Teller): Entity | undefined {
+  const present = peopleAt(teller.world, teller.story.place);
+  const pool = present.length > 0 && teller.random() < 0.6 ? present : peopleAround(teller.world, teller.story.place);
+  return pool.length > 0 ? pick(teller.random, pool) : undefined;
+}
+
+/** A trouble to bring up: one with something to say about it that neither this reply nor the last one said. */
+export function pickChallenge(teller: Teller): Entity | undefined {
+  const challenges = teller.world.challenges.filter((challenge) => {
+    const about = teller.knowledgeAbout(challenge, undefined, { limit: 1 })[0];
+    return about !== undefined && !teller.recently(about);
+  });
+  return nth(challenges, teller.story.turn + teller.variant);
+}

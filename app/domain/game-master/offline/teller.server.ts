@@ -1,0 +1,300 @@
+import type { Continuity } from "./continuity.server.ts";
+import { statement } from "./knowledge.server.ts";
+import { mentioned } from "./mentions.server.ts";
+import { laterName, midSentence, nameForms, shortName } from "./names.server.ts";
+import type { Frame } from "./phrases.server.ts";
+import { escapeRegExp, seededRandom } from "./text.server.ts";
+import { type Entity, type World } from "./world.server.ts";
+
+/**
+ * The teller of one reply: the story it continues, how it addresses the player, a seeded random
+ * choice, and what the world says about whom, freshest first.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Deterministic choice
+
+export function hash(text: string) {
+  let value = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1) {
+    value ^= text.charCodeAt(index);
+    value = Math.imul(value, 0x01000193);
+  }
+  return value >>> 0;
+}
+
+export type Random = () => number;
+
+export function pick<T>(random: Random, items: readonly T[]): T {
+  const item = items[Math.floor(random() * items.length)];
+  if (item === undefined) throw new RangeError("pick() needs at least one item.");
+  return item;
+}
+
+/** A seeded shuffle. */
+export function shuffled<T>(random: Random, items: readonly T[]): T[] {
+  const keyed = items.map((item) => ({ item, key: random() }));
+  return keyed.sort((a, b) => a.key - b.key).map(({ item }) => item);
+}
+
+/** The n-th item of a list, counting round. */
+export function nth<T>(items: readonly T[], index: number): T | undefined {
+  return items.length === 0 ? undefined : items[((index % items.length) + items.length) % items.length];
+}
+
+/**
+ * `{key}` → the value, `{Key}` → capitalised, `{, key}` → ", value" (nothing when the value is
+ * empty), `{key, }` → "value, ". A key the template does not get is a bug, not a blank.
+ */
+export function fill(template: string, values: Record<string, string | undefined>) {
+  return template.replace(/\{(, )?(\w+)(, )?\}/g, (_match, before: string | undefined, key: string, after: string | undefined) => {
+    const lower = key.charAt(0).toLowerCase() + key.slice(1);
+    if (!(lower in values)) throw new Error(`The template "${template}" needs {${key}}.`);
+    const value = values[lower] ?? "";
+    if (!value) return "";
+    const shown = key === lower ? value : capitalise(value);
+    return `${before ?? ""}${shown}${after ?? ""}`;
+  });
+}
+
+export function capitalise(text: string) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** "Marquis Mu Tieyan" (first mention) and the like: the name a narrator uses for a person. */
+export function called(person: Entity) {
+  return shortName(person.name);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The teller: one reply's choices, made from the turn and the story
+
+export interface Address {
+  /** How the world's people address the player in speech ("Your Majesty", "Lin Mei", or nothing). */
+  spoken: string;
+  /** How the narrator's closing question addresses the player ("Lin Mei", "Your Majesty", "disciple"). */
+  narrator: string;
+}
+
+export class Teller {
+  readonly world: World;
+  readonly story: Continuity;
+  readonly address: Address;
+  readonly variant: number;
+  readonly random: Random;
+  private readonly written = new Set<string>();
+
+  constructor(world: World, story: Continuity, address: Address, variant: number, seed: string) {
+    this.world = world;
+    this.story = story;
+    this.address = address;
+    this.variant = variant;
+    this.random = seededRandom(hash(seed));
+  }
+
+  /**
+   * One paragraph framed by an opener and a closer: the pair is the turn's (offset by what the
+   * paragraph is about), so 56 turns pass before the same framing of the same content returns.
+   */
+  frame(key: string, { openers, closers }: Frame, render: (opener: string, closer: string) => string) {
+    const period = openers.length * closers.length;
+    const salt = hash(key) + this.variant * 23;
+    let paragraph = "";
+    for (let attempt = 0; attempt < period; attempt += 1) {
+      const index = (((this.story.turn + salt + attempt) % period) + period) % period;
+      paragraph = render(openers[index % openers.length] ?? "", closers[Math.floor(index / openers.length)] ?? "");
+      if (this.isFresh(paragraph)) break;
+    }
+    this.written.add(paragraph);
+    return paragraph;
+  }
+
+  isFresh(paragraph: string) {
+    return !this.story.seen.has(paragraph) && !this.written.has(paragraph);
+  }
+
+  /**
+   * What the world says about something, freshest first: a sentence no visible reply has used yet.
+   * Who or what it is comes first, unless `vivid` asks for what the content tells of them first.
+   */
+  knowledgeAbout(
+    entity: Entity | undefined,
+    phrase: string | undefined,
+    { limit = 2, vivid = false, freshOnly = false }: { limit?: number; vivid?: boolean; freshOnly?: boolean } = {},
+  ): string[] {
+    const own = entity
+      ? statement(entity, { person: this.world.people.includes(entity), glossary: this.world.challenges.includes(entity) })
+      : undefined;
+    const about = entity ? sentencesAbout(this.world, entity) : phrase ? searchKnowledge(this.world.knowledge, phrase) : [];
+    const ordered = vivid ? [...about, ...(own ? [own] : [])] : [...(own ? [own] : []), ...about];
+    const all = [...new Set(ordered)].filter((sentence) => !/\?$/.test(sentence));
+    const fresh = all.filter((sentence) => !this.said(sentence));
+    if (freshOnly) return fresh.slice(0, limit);
+    // Fresh sentences first; if there are too few, the rest come round in turn.
+    const stale = all.filter((sentence) => !fresh.includes(sentence));
+    const start = this.story.turn % Math.max(1, stale.length);
+    return [...fresh, ...stale.slice(start), ...stale.slice(0, start)].slice(0, limit);
+  }
+
+  /** Whether this reply or the one before it already says this. */
+  recently(text: string) {
+    return this.story.lastReply.includes(text) || [...this.written].some((paragraph) => paragraph.includes(text));
+  }
+
+  /** Whether a visible reply, or this one, already says this. */
+  said(text: string) {
+    return [...this.story.seen, ...this.written].some((paragraph) => paragraph.includes(text));
+  }
+
+  /** A person's name, or a shorter reference when `before` (the paragraph so far) already names them. */
+  who(person: Entity, before = "") {
+    const name = called(person);
+    if (!before.includes(name)) return name;
+    return laterName(person, this.world.knowledge.join(" "));
+  }
+
+  values(extra: Record<string, string | undefined>) {
+    return { you: this.address.spoken, ...extra };
+  }
+}
+
+/**
+ * The world's sentences naming an entity, those about it (naming it early) first. A person is
+ * named by their name, or by one word of it that no one else shares ("Deshun", not "Rong").
+ */
+const sentencesCache = new WeakMap<World, Map<Entity, string[]>>();
+
+export function sentencesAbout(world: World, entity: Entity): string[] {
+  let cache = sentencesCache.get(world);
+  if (!cache) {
+    cache = new Map<Entity, string[]>();
+    sentencesCache.set(world, cache);
+  }
+  let found = cache.get(entity);
+  if (!found) {
+    found = findSentencesAbout(world, entity);
+    cache.set(entity, found);
+  }
+  return found;
+}
+
+function findSentencesAbout(world: World, entity: Entity): string[] {
+  const people = world.people.includes(entity);
+  const others = world.people
+    .filter((person) => person !== entity)
+    .flatMap((person) => nameForms(person.name, { person: true }).map(({ form }) => form));
+  const forms = nameForms(entity.name, { person: people }).filter(
+    ({ form, weight }) => weight >= 3 || (form.length >= 4 && !others.includes(form)),
+  );
+  return world.knowledge
+    .flatMap((sentence) => {
+      if (!standsAlone(sentence)) return [];
+      if (!forms.some(({ form }) => new RegExp(`(?<![\\p{L}])${escapeRegExp(form)}(?![\\p{L}])`, "u").test(sentence))) return [];
+      const at = Math.min(...forms.map(({ form }) => sentence.indexOf(form)).filter((index) => index >= 0));
+      // About it first: sentences that open with its name, then those that name it early.
+      const rank = at <= 4 ? 0 : at <= 40 ? 1 : 2;
+      return [{ sentence, rank }];
+    })
+    .sort((a, b) => a.rank - b.rank)
+    .map(({ sentence }) => sentence);
+}
+
+/** A sentence that makes sense on its own, not one that leans on the sentence before it ("It names…", "His son…"). */
+export function standsAlone(sentence: string) {
+  if (/^(It|Its|He|His|Him|She|Her|They|Their|This|These|That|Those|Both|Then|There)\b/.test(sentence)) return false;
+  // "On the seventh, …, he dictated an edict": a "he" whose name is in another sentence.
+  if (/^(On|By|At|In|When|After|Before|Since|Now|Later|Once|Within)\b/.test(sentence) && /\b(he|she|they)\b/.test(sentence)) return false;
+  // "How you spend his childhood decides…": a "his" with no one named to be his.
+  if (/\b(he|she|his|her|him|they|their)\b/.test(sentence) && !/\s[A-Z]/.test(sentence)) return false;
+  // "Penny calls it the Transfer Student Curse": "it" is whatever the sentence before was about.
+  const opening = sentence
+    .replace(/[“"][^”"]*[”"]/g, "")
+    .split(/\s+/)
+    .slice(0, 6);
+  return !opening.some((word) => /^(it|this|them|these|those)[,.]?$/.test(word));
+}
+
+/** The world's sentences about words the player used ("the Jade Seal" → sentences naming it). */
+export function searchKnowledge(knowledge: string[], phrase: string): string[] {
+  const clean = phrase
+    .replace(/^(the|a|an|my|your|this|that)\s+/i, "")
+    .replace(/[^\p{L}\p{N}' -]/gu, "")
+    .trim();
+  if (clean.length < 3) return [];
+  const exact = knowledge.filter((sentence) => new RegExp(`\\b${clean.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`, "i").test(sentence));
+  if (exact.length > 0) return exact;
+  const STOP = new Set(
+    "about what when where which while with would could should their there these those them they this that have from into your know really".split(
+      " ",
+    ),
+  );
+  const words = clean
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word.length >= 4 && !STOP.has(word));
+  if (words.length === 0) return [];
+  return knowledge
+    .map((sentence) => ({ sentence, score: words.filter((word) => sentence.toLowerCase().includes(word)).length }))
+    .filter(({ score }) => score >= Math.min(2, words.length))
+    .sort((a, b) => b.score - a.score)
+    .map(({ sentence }) => sentence);
+}
+
+/** A sentence of the world spoken aloud: "The Cold Palace is a quiet courtyard…". */
+export function spoken(sentences: string[]) {
+  return sentences.map((sentence) => sentence.replace(/"([^"]*)"/g, "‘$1’").replace(/“([^”]*)”/g, "‘$1’")).join(" ");
+}
+
+const CONFIDANT = /\b(lady-in-waiting|roommate|dormitory friend|steward|secretary|assistant|mentor|confidant|maid)\b/i;
+
+/** Who is at the player's side to answer, most trusted first: a confidant ("your lady-in-waiting"), family, then anyone. */
+export function confidants(world: World): Entity[] {
+  const yours = world.people.filter((person) => /^your\b/i.test(person.detail));
+  const close = world.people.filter((person) => CONFIDANT.test(person.name) || CONFIDANT.test(person.detail));
+  return [...new Set([...yours, ...close, ...world.people])];
+}
+
+/** The person who is with the player and answers questions (not the one the question is about). */
+export function confidant(world: World, not?: Entity): Entity | undefined {
+  return confidants(world).find((person) => person !== not);
+}
+
+export const peopleAtCache = new WeakMap<World, Map<string, Entity[]>>();
+
+/** The people the world places somewhere: named in what it says about the place. */
+export function peopleAt(world: World, place: Entity | undefined): Entity[] {
+  if (!place) return [];
+  let cache = peopleAtCache.get(world);
+  if (!cache) {
+    cache = new Map<string, Entity[]>();
+    peopleAtCache.set(world, cache);
+  }
+  let found = cache.get(place.name);
+  if (!found) {
+    const text = [place.detail, ...world.knowledge.filter((sentence) => mentioned([place], sentence).length > 0)].join(" ");
+    found = mentioned(world.people, text, { people: true });
+    cache.set(place.name, found);
+  }
+  return found;
+}
+
+/**
+ * Who can plausibly turn up where the player is: those the world places there, the player's
+ * confidants, and anyone the world ties to no place in particular (not the Khagan beyond the pass).
+ */
+export function peopleAround(world: World, place: Entity | undefined): Entity[] {
+  const elsewhere = new Set(world.places.filter((other) => other.name !== place?.name).flatMap((other) => peopleAt(world, other)));
+  const here = peopleAt(world, place);
+  const around = world.people.filter((person) => here.includes(person) || !elsewhere.has(person) || person === confidant(world));
+  return around.length > 0 ? around : world.people;
+}
+
+/** "Border alarms" → "the border alarms"; a proper name keeps its capitals ("the Blood Lotus Sect"). */
+export function challengePhrase(challenge: Entity) {
+  if (/^the\b/i.test(challenge.name)) return midSentence(challenge.name);
+  const proper = challenge.name
+    .split(/\s+/)
+    .slice(1)
+    .some((word) => /^[A-Z]/.test(word));
+  return `the ${proper ? challenge.name : challenge.name.toLowerCase()}`;
+}
