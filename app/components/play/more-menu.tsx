@@ -12,7 +12,7 @@ import { cn } from "#app/lib/utils.ts";
  */
 
 const ITEM =
-  "flex w-full items-center gap-2.5 rounded-md px-3 py-2.5 text-left text-sm text-parchment hover:bg-gold/10 focus-visible:bg-gold/10 focus-visible:outline-none disabled:pointer-events-none disabled:opacity-50 [&_svg]:size-4 [&_svg]:shrink-0 [&_svg]:text-parchment-dim";
+  "flex w-full items-center gap-2.5 rounded-md px-3 py-2.5 text-left text-sm text-parchment hover:bg-gold/10 focus-visible:bg-gold/10 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-gold disabled:pointer-events-none disabled:opacity-50 [&_svg]:size-4 [&_svg]:shrink-0 [&_svg]:text-parchment-dim";
 
 const GAP_PX = 4;
 
