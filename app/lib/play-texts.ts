@@ -30,7 +30,7 @@ export const PLAY_TEXTS = {
 
 /** What picking a suggested choice does (it sends at once: docs/decisions/048) and costs, priced by turnCost. */
 export function choiceCost(price: number) {
-  return `Sends this choice · ${price === 0 ? "free: this is the opening scene" : creditsInWords(price)}`;
+  return `Picking a choice sends it at once · ${price === 0 ? "free: this is the opening scene" : creditsInWords(price)}`;
 }
 
 /** Toasts: a title and a description each. */

@@ -1,11 +1,24 @@
 import { mkdirSync } from "node:fs";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { choiceCost, PLAY_TEXTS } from "#app/lib/play-texts.ts";
-import { signInBrowser, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
-import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
-import { description, distanceFromEnd, latestReplyTop, overlaps, settle, whenHydrated, type Box } from "#tests/helpers/play-page.ts";
-import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
+import {
+  balance,
+  control,
+  description,
+  distanceFromEnd,
+  GAME,
+  input,
+  latestReplyTop,
+  log,
+  overlaps,
+  playerMessages,
+  playScreenTest as test,
+  settle,
+  whenHydrated,
+  type Box,
+} from "#tests/helpers/play-screen.ts";
 
 /**
  * The play screen's rough edges of issue 33, as a player meets them in Chromium, found by their
@@ -15,67 +28,36 @@ import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
  */
 
 const SCREENSHOTS = "test-results/play-screen";
-const GAME = "empress-simulator";
 const PHONE = { width: 390, height: 844 };
 const WIDE = { width: 1280, height: 800 };
 
-let server: TestServer;
-let browser: TestBrowser;
+test.override("serverEnv", { AI_OFFLINE_WORD_DELAY_MS: "2" });
+mkdirSync(SCREENSHOTS, { recursive: true });
 
-beforeAll(async () => {
-  server = await startTestServer({ AI_OFFLINE_WORD_DELAY_MS: "2" });
-  browser = await launchBrowser();
-  mkdirSync(SCREENSHOTS, { recursive: true });
-});
-
-afterEach(() => browser.closePages());
-
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
-
-const log = (page: Page) => page.getByRole("log");
-const input = (page: Page) => page.getByLabel("Your action or response");
 const choices = (page: Page) => page.getByRole("list", { name: "Suggested actions" }).getByRole("button");
-const playerMessages = (page: Page) => log(page).locator('li[data-role="user"]');
-const balance = (page: Page) => page.locator('[data-testid="credits-balance"]:visible').first().textContent();
 const chatRequest = (page: Page) => page.waitForRequest((request) => request.url().endsWith("/api/game-chat"));
 
-async function player(): Promise<TestAccount> {
-  const account = await signUp(server);
-  await signInBrowser(browser.context, server, account);
-  return account;
-}
-
-async function open(size = WIDE) {
-  const page = await browser.newPage(size);
-  await page.goto(`${server.url}/play/${GAME}`);
-  await log(page).waitFor();
-  return page;
-}
-
-/** Waits until the latest reply is finished: its choices and its controls are back. */
-async function replyDone(page: Page) {
-  await page.getByRole("button", { name: "Retry", exact: true }).waitFor({ timeout: 30_000 });
+/** Waits until the latest reply is finished: its controls and its choices are back. */
+async function answered(page: Page) {
+  await control(page, "Retry").waitFor({ timeout: 30_000 });
   await choices(page).first().waitFor();
 }
 
 async function begin(page: Page) {
   await page.getByRole("button", { name: PLAY_TEXTS.beginChoice }).click();
-  await replyDone(page);
+  await answered(page);
 }
 
 describe("Continue", () => {
-  it("keeps the reply's choices as its last part, still buttons, and a typed number still means a choice", async () => {
-    await player();
+  test("keeps the reply's choices as its last part, still buttons, and a typed number still means a choice", async ({ player, open }) => {
+    await player({ begun: false });
     const page = await open();
     await begin(page);
     const offered = await choices(page).allTextContents();
     const before = (await log(page).locator('li[data-role="assistant"]').last().innerText()).length;
 
-    await page.getByRole("button", { name: "Continue", exact: true }).click();
-    await replyDone(page);
+    await control(page, "Continue").click();
+    await answered(page);
     const reply = log(page).locator('li[data-role="assistant"]').last();
     expect((await reply.innerText()).length).toBeGreaterThan(before);
     expect(await choices(page).allTextContents()).toEqual(offered);
@@ -85,7 +67,7 @@ describe("Continue", () => {
       return next?.nextElementSibling ? "more" : (next?.textContent ?? "");
     });
     expect(after).toBe(choiceCost(1));
-    expect(await balance(page)).toBe("19 Credits");
+    await expect.poll(() => balance(page)).toBe("19 Credits");
 
     const sent = chatRequest(page);
     await input(page).fill("2");
@@ -93,24 +75,24 @@ describe("Continue", () => {
     const second = (offered[1] ?? "").replace(/^2/, "");
     expect(JSON.parse((await sent).postData() ?? "{}")).toMatchObject({ message: second });
     await expect.poll(() => playerMessages(page).last().textContent()).toContain(second);
-    await replyDone(page);
-    expect(await balance(page)).toBe("18 Credits");
+    await answered(page);
+    await expect.poll(() => balance(page)).toBe("18 Credits");
     await page.screenshot({ path: `${SCREENSHOTS}/continued-1280.png` });
     expect(page.errors).toEqual([]);
   });
 });
 
 describe("a suggested choice", () => {
-  it("sends itself on the opening and on a later reply, saying what it costs", async () => {
-    await player();
+  test("sends itself on the opening and on a later reply, saying what it costs", async ({ player, open }) => {
+    await player({ begun: false });
     const page = await open();
     const opening = page.getByRole("button", { name: PLAY_TEXTS.beginChoice });
     expect(await description(opening)).toBe(choiceCost(0));
     const first = chatRequest(page);
     await opening.click();
     expect(JSON.parse((await first).postData() ?? "{}")).toMatchObject({ message: PLAY_TEXTS.beginChoice });
-    await replyDone(page);
-    expect(await balance(page)).toBe("20 Credits");
+    await answered(page);
+    await expect.poll(() => balance(page)).toBe("20 Credits");
 
     const later = choices(page).nth(2);
     expect(await description(later)).toBe(choiceCost(1));
@@ -119,18 +101,21 @@ describe("a suggested choice", () => {
     const second = chatRequest(page);
     await later.click();
     expect(JSON.parse((await second).postData() ?? "{}")).toMatchObject({ message: text });
-    await replyDone(page);
+    await answered(page);
     expect(await playerMessages(page).last().textContent()).toContain(text);
     expect(await input(page).inputValue()).toBe("A thought I keep.");
-    expect(await balance(page)).toBe("19 Credits");
+    await expect.poll(() => balance(page)).toBe("19 Credits");
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
   });
 });
 
 describe("the view after a reply", () => {
   for (const size of [WIDE, PHONE]) {
-    it(`at ${size.width} px rests on the start of a reply taller than the screen, and follows a shorter one to its end`, async () => {
-      await player();
+    test(`at ${size.width} px rests on the start of a reply taller than the screen, and follows a shorter one to its end`, async ({
+      player,
+      open,
+    }) => {
+      await player({ begun: false });
       const page = await open(size);
       await begin(page);
       await expect.poll(() => latestReplyTop(page)).toBeGreaterThanOrEqual(0);
@@ -141,9 +126,9 @@ describe("the view after a reply", () => {
 
       // On a screen tall enough for the whole reply, the view follows it to its end.
       const tall = await open({ width: size.width, height: 4000 });
-      await tall.getByRole("button", { name: "Undo", exact: true }).click();
+      await control(tall, "Undo").click();
       await tall.getByRole("button", { name: PLAY_TEXTS.beginChoice }).click();
-      await replyDone(tall);
+      await answered(tall);
       await expect.poll(() => distanceFromEnd(tall)).toBeLessThan(2);
       expect(page.errors).toEqual([]);
     });
@@ -151,8 +136,8 @@ describe("the view after a reply", () => {
 });
 
 describe("the header on a phone", () => {
-  it("names its tools, and More opens a menu of named actions used by keyboard, closed by Escape", async () => {
-    await player();
+  test("names its tools, and More opens a menu of named actions used by keyboard, closed by Escape", async ({ player, open }) => {
+    await player({ begun: false });
     const page = await open(PHONE);
     await begin(page);
     const header = page.locator("header").filter({ has: page.getByRole("heading", { level: 1 }) });
@@ -195,8 +180,8 @@ describe("the header on a phone", () => {
 
 describe("toasts", () => {
   for (const size of [WIDE, PHONE]) {
-    it(`at ${size.width} px cover neither the title, the balance nor the composer`, async () => {
-      await player();
+    test(`at ${size.width} px cover neither the title, the balance nor the composer`, async ({ player, open }) => {
+      await player({ begun: false });
       const page = await open(size);
       await begin(page);
       if (size === PHONE) {
@@ -225,8 +210,8 @@ describe("toasts", () => {
 });
 
 describe("while the page hydrates", () => {
-  it("nothing moves, so a click on a choice right after load lands on it", async () => {
-    await player();
+  test("nothing moves, so a click on a choice right after load lands on it", async ({ player, open, browser, server }) => {
+    await player({ begun: false });
     await begin(await open());
     const named = (page: Page) =>
       page
@@ -257,9 +242,9 @@ describe("while the page hydrates", () => {
       const sent = chatRequest(page);
       await page.mouse.click(spot.x + spot.width / 2, spot.y + spot.height / 2);
       expect(JSON.parse((await sent).postData() ?? "{}")).toMatchObject({ message: text });
-      await replyDone(page);
+      await answered(page);
       // Back to the story as it was drawn, for the next width.
-      await page.getByRole("button", { name: "Undo", exact: true }).click();
+      await control(page, "Undo").click();
       await expect.poll(() => choices(page).nth(1).textContent()).toContain(text);
       await browser.closePages();
     }
@@ -267,8 +252,12 @@ describe("while the page hydrates", () => {
 });
 
 describe("two tabs before the first turn", () => {
-  it("a tab on a story not yet begun follows the one another tab begins, and continues it at the right price", async () => {
-    await player();
+  test("a tab on a story not yet begun follows the one another tab begins, and continues it at the right price", async ({
+    player,
+    open,
+    server,
+  }) => {
+    await player({ begun: false });
     const second = await open();
     const first = await open();
     await begin(first);
@@ -276,7 +265,7 @@ describe("two tabs before the first turn", () => {
     await expect
       .poll(() => playerMessages(second).allTextContents(), { timeout: 30_000 })
       .toEqual([expect.stringContaining(PLAY_TEXTS.beginChoice)]);
-    await replyDone(second);
+    await answered(second);
     const exported = (await first.locator('a[href*="/export?format="]').first().getAttribute("href")) ?? "";
     const storyId = /\/api\/stories\/([0-9a-f-]{36})\//.exec(exported)?.[1];
     expect(storyId).toBeDefined();
@@ -285,12 +274,12 @@ describe("two tabs before the first turn", () => {
     await input(second).fill("I listen to the court.");
     await input(second).press("Enter");
     const body = JSON.parse((await sent).postData() ?? "{}") as { story_id?: string };
-    await replyDone(second);
+    await answered(second);
     expect(body.story_id).toBe(storyId);
     expect(second.url()).toBe(`${server.url}/play/${GAME}`);
     // Exchange 2 of the story both tabs show, for one credit; the first tab follows it too.
     expect(await playerMessages(second).count()).toBe(2);
-    expect(await balance(second)).toBe("19 Credits");
+    await expect.poll(() => balance(second)).toBe("19 Credits");
     await expect
       .poll(() => playerMessages(first).allTextContents())
       .toEqual([expect.stringContaining(PLAY_TEXTS.beginChoice), expect.stringContaining("I listen to the court.")]);

@@ -12,12 +12,13 @@ import { cn } from "#app/lib/utils.ts";
  */
 
 const ITEM =
-  "flex w-full items-center gap-2.5 rounded-md px-3 py-2.5 text-left text-sm text-parchment hover:bg-gold/10 focus-visible:bg-gold/10 focus-visible:outline-none disabled:pointer-events-none disabled:opacity-50 [&_svg]:size-4 [&_svg]:shrink-0 [&_svg]:text-parchment-dim";
+  "flex w-full items-center gap-2.5 rounded-md px-3 py-2.5 text-left text-sm text-parchment hover:bg-gold/10 focus-visible:bg-gold/10 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-gold disabled:pointer-events-none disabled:opacity-50 [&_svg]:size-4 [&_svg]:shrink-0 [&_svg]:text-parchment-dim";
 
 const GAP_PX = 4;
 
+/** The items the arrow keys move between: those shown at this width, and not disabled. */
 function itemsOf(menu: HTMLElement) {
-  return [...menu.querySelectorAll<HTMLElement>('[role="menuitem"]:not([disabled])')];
+  return [...menu.querySelectorAll<HTMLElement>('[role="menuitem"]:not([disabled])')].filter((item) => item.checkVisibility());
 }
 
 export function MoreMenu({ label = "More", className, children }: { label?: string; className?: string; children: ReactNode }) {
@@ -89,6 +90,7 @@ export function MoreMenuItem({
   href,
   download,
   disabled,
+  className,
 }: {
   icon: ReactNode;
   children: ReactNode;
@@ -96,17 +98,19 @@ export function MoreMenuItem({
   href?: string;
   download?: boolean;
   disabled?: boolean;
+  /** Where it is shown only at some widths (its tool is in the header at the others). */
+  className?: string;
 }) {
   if (href) {
     return (
-      <a role="menuitem" href={href} download={download} className={ITEM}>
+      <a role="menuitem" href={href} download={download} className={cn(ITEM, className)}>
         {icon}
         {children}
       </a>
     );
   }
   return (
-    <button type="button" role="menuitem" onClick={onSelect} disabled={disabled} className={ITEM}>
+    <button type="button" role="menuitem" onClick={onSelect} disabled={disabled} className={cn(ITEM, className)}>
       {icon}
       {children}
     </button>

@@ -25,7 +25,7 @@ import { StateSheet } from "./state-panel.tsx";
 function ExportMenu({ storyId }: { storyId: string }) {
   const link = "block rounded-md px-3 py-2 text-sm text-parchment hover:bg-gold/10";
   return (
-    <details className="relative hidden sm:block">
+    <details className="relative hidden xl:block">
       <summary className="inline-flex h-8 cursor-pointer list-none items-center gap-1.5 rounded-full px-2.5 text-sm font-medium text-parchment hover:bg-gold/10 [&::-webkit-details-marker]:hidden">
         <Download className="size-4" aria-hidden />
         Export
@@ -81,8 +81,8 @@ function StartOverDialog({
 const NEW_STORY_HINT = "Begin another story in this game; this one is kept in My Stories";
 
 /**
- * The story's tools, each by its name: all of them side by side from 640 px; on a phone, State
- * and Memory, and the rest in the More menu.
+ * The story's tools, each by its name: on a phone State and Memory, and the rest in the More
+ * menu; from 640 px Start Over and Save Chat too, from 768 px Find in story, from 1280 px all.
  */
 function StoryTools() {
   const { state, dispatch, client, game } = useStory();
@@ -98,7 +98,9 @@ function StoryTools() {
   const canSave = storyMessages(state).length > 0 && !pending && !state.saving;
   const storyState = shownStoryState(state, game.trackedStats);
   const saveLabel = state.saving ? PLAY_TEXTS.saving : "Save Chat";
-  const wide = "hidden sm:inline-flex";
+  // Inline from 640 px: Start Over and Save Chat; from 768 px Find too; from 1280 px all of them. The rest are in More.
+  const fromSm = "hidden sm:inline-flex";
+  const fromXl = "hidden xl:inline-flex";
   return (
     <div className="ml-auto flex flex-wrap items-center justify-end gap-1.5 sm:gap-2">
       <Button
@@ -107,7 +109,7 @@ function StoryTools() {
         disabled={!canFind}
         onClick={() => dispatch({ type: "findToggled" })}
         aria-expanded={state.finding}
-        className={cn("px-2.5", wide)}
+        className="hidden px-2.5 md:inline-flex"
       >
         <Search aria-hidden />
         Find in story
@@ -120,22 +122,22 @@ function StoryTools() {
         size="sm"
         disabled={!canRestart || state.beginningNewStory}
         onClick={() => void client.newStory()}
-        className={cn("px-2.5", wide)}
+        className={cn("px-2.5", fromXl)}
         title={NEW_STORY_HINT}
       >
         <BookPlus aria-hidden />
         New story
       </Button>
-      <Button variant="secondary" size="sm" disabled={!canRestart} onClick={confirmStartOver} className={cn("px-3", wide)}>
+      <Button variant="secondary" size="sm" disabled={!canRestart} onClick={confirmStartOver} className={cn("px-3", fromSm)}>
         <RotateCcw aria-hidden />
         Start Over
       </Button>
-      <Button variant="outline" size="sm" disabled={!canSave} onClick={() => void client.saveChat()} className={cn("px-3", wide)}>
+      <Button variant="outline" size="sm" disabled={!canSave} onClick={() => void client.saveChat()} className={cn("px-3", fromSm)}>
         <Save aria-hidden />
         {saveLabel}
       </Button>
-      <MoreMenu className="sm:hidden">
-        <MoreMenuItem icon={<Search aria-hidden />} disabled={!canFind} onSelect={() => dispatch({ type: "findToggled" })}>
+      <MoreMenu className="xl:hidden">
+        <MoreMenuItem icon={<Search aria-hidden />} disabled={!canFind} onSelect={() => dispatch({ type: "findToggled" })} className="md:hidden">
           Find in story
         </MoreMenuItem>
         {state.storyId && canFind
@@ -148,10 +150,10 @@ function StoryTools() {
         <MoreMenuItem icon={<BookPlus aria-hidden />} disabled={!canRestart || state.beginningNewStory} onSelect={() => void client.newStory()}>
           New story
         </MoreMenuItem>
-        <MoreMenuItem icon={<RotateCcw aria-hidden />} disabled={!canRestart} onSelect={confirmStartOver}>
+        <MoreMenuItem icon={<RotateCcw aria-hidden />} disabled={!canRestart} onSelect={confirmStartOver} className="sm:hidden">
           Start Over
         </MoreMenuItem>
-        <MoreMenuItem icon={<Save aria-hidden />} disabled={!canSave} onSelect={() => void client.saveChat()}>
+        <MoreMenuItem icon={<Save aria-hidden />} disabled={!canSave} onSelect={() => void client.saveChat()} className="sm:hidden">
           {saveLabel}
         </MoreMenuItem>
       </MoreMenu>

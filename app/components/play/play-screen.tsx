@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useSyncExternalStore } from "react";
 import { placeToastsOver } from "#app/components/toast.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
 import { cn } from "#app/lib/utils.ts";
@@ -11,7 +11,10 @@ import { StoryProvider, useStory, type PlayGame } from "./story-provider.tsx";
 import { replyBeingWritten, shownStoryState } from "./story-selectors.ts";
 import { useFollowLatest } from "./use-follow-latest.ts";
 
+/** The story scrolled to its newest text, as a script the page runs while it is read. */
 const SHOW_NEWEST = `var story=document.getElementById("${STORY_LOG_ID}");if(story)story.scrollTop=story.scrollHeight;`;
+
+const noSubscription = () => () => undefined;
 
 function PlayLayout({ nonce }: { nonce: string }) {
   const { state, game } = useStory();
@@ -26,6 +29,12 @@ function PlayLayout({ nonce }: { nonce: string }) {
     writingKey: writing?.key ?? null,
     continuing: Boolean(writing?.before),
   });
+  // True on the server and while hydrating what it drew; false once the page is React's.
+  const fromServer = useSyncExternalStore(
+    noSubscription,
+    () => false,
+    () => true,
+  );
   // Toasts over the story: neither the title and balance above it nor the composer below is covered.
   useEffect(() => (view.scroller.current ? placeToastsOver(view.scroller.current) : undefined), [view.scroller]);
   return (
@@ -41,8 +50,9 @@ function PlayLayout({ nonce }: { nonce: string }) {
         <StoryLog view={view} />
         <ComposerPanel />
         {/* Run as the server's page is read, once the story has its height and before the page's
-            scripts: the story is drawn at its newest text, so nothing moves when they take over. */}
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: SHOW_NEWEST }} />
+            scripts: the story is drawn at its newest text, so nothing moves when they take over.
+            (A page drawn in the browser has no use for it: its layout effects do the same.) */}
+        {fromServer ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: SHOW_NEWEST }} /> : null}
       </div>
       {storyState ? <StateSidebar state={storyState} /> : null}
     </div>

@@ -64,7 +64,11 @@ export function callReducer(state: StoryScreenState, action: CallAction): StoryS
       return withOpenCall(state, action.callId, (call) => refused(state, call, action.code));
     case "settled":
       if (state.call?.id !== action.callId) return state;
-      return { ...state, call: null, composerFocus: state.call.composed ? state.composerFocus + 1 : state.composerFocus };
+      return {
+        ...state,
+        call: null,
+        composerFocus: state.call.composed && !state.call.composed.picked ? state.composerFocus + 1 : state.composerFocus,
+      };
     case "replyAttached":
       if (state.call) return state;
       return { ...state, attached: { key: String(action.turn.replyId), before: action.turn.replySoFar, text: "" } };
@@ -118,7 +122,7 @@ function submitted(state: StoryScreenState, text: string, at: string): StoryScre
  */
 function choiceSent(state: StoryScreenState, choice: string, at: string): StoryScreenState {
   if (isPending(state) || state.editing || !choice.trim()) return state;
-  return turnStarted({ ...state, highlighted: null }, choice, { text: choice, editing: false }, at);
+  return turnStarted({ ...state, highlighted: null }, choice, { text: choice, editing: false, picked: true }, at);
 }
 
 function turnStarted(state: StoryScreenState, message: string, composed: StoryCall["composed"], at: string): StoryScreenState {

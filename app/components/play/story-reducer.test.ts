@@ -18,6 +18,8 @@ describe("the composer", () => {
       expect(sent.call).toMatchObject({ kind: "send", exchange: exchanges + 1, message: "Seek out the Prince" });
       expect(contents(sent).slice(-2)).toEqual(["Seek out the Prince", ""]);
       expect(sent.draft).toBe("half a thought");
+      // Answered: the composer does not take the focus (on a phone, its keyboard would cover the reply).
+      expect(reduce(sent, { type: "settled", callId: sent.call?.id ?? 0 }).composerFocus).toBe(sent.composerFocus);
       // Refused (the Game Master busy): the composer keeps what the player was typing.
       expect(reduce(sent, { type: "refused", callId: sent.call?.id ?? 0, code: "busy" }).draft).toBe("half a thought");
     }

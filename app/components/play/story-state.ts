@@ -44,7 +44,12 @@ export interface StoryCall {
   /** The latest exchange's messages as they were, so a refusal can put them back (the controls). */
   replaced: ChatMessage[];
   /** Sent from the composer: its text and mode, given back when the server refuses. */
-  composed: { text: string; editing: boolean } | null;
+  composed: {
+    text: string;
+    editing: boolean;
+    /** A suggested choice picked, not the composer's text: the composer does not take the focus after it (a phone's keyboard stays shut). */
+    picked?: boolean;
+  } | null;
 }
 
 export type PageDirection = "older" | "newer";
