@@ -52,6 +52,7 @@ describe("migrations", () => {
       "daily_turns",
       "free_openings",
       "game_content",
+      "game_lore_entries",
       "game_messages",
       "games",
       "guides",
@@ -59,13 +60,16 @@ describe("migrations", () => {
       "profiles",
       "public_content_version",
       "rate_limit",
+      "reply_ratings",
       "reply_versions",
       "seed_history",
       "session",
       "stories",
+      "story_lore_entries",
       "user",
       "user_roles",
       "verification",
+      "world_versions",
     ]);
     await runMigrations(connection.db);
     const [applied] = await queryRows<{ count: string }>(connection.db, sql`select count(*) as count from drizzle.__drizzle_migrations`);
