@@ -15,6 +15,24 @@ export interface TestAccount {
   token: string;
 }
 
+/** How a test calls the JSON API: GET without a body, POST with one, unless `method` says otherwise. */
+export interface ApiInit {
+  method?: string;
+  body?: unknown;
+}
+
+/** A JSON API request as a player (by their bearer token), or as a visitor (`null`). */
+export function apiRequest(server: Pick<TestServer, "fetch">, account: TestAccount | null, path: string, init: ApiInit = {}) {
+  return server.fetch(path, {
+    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+    headers: {
+      ...(account ? { Authorization: `Bearer ${account.token}` } : {}),
+      ...(init.body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+}
+
 /**
  * A client address from the benchmarking range 198.18.0.0/15, sent as X-Forwarded-For (the test
  * client is a trusted loopback proxy), so helpers do not share one per-address rate limit.

@@ -7,7 +7,7 @@ import { connectDatabase, type Database } from "#app/db/client.server.ts";
 import { STARTER_CREDITS } from "#app/lib/constants.ts";
 import type { TrackedStat } from "#app/lib/tracked-stats.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
-import { signIn, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
+import { signIn, signUp, type TestAccount, apiRequest } from "#tests/helpers/accounts.ts";
 import { createTestDatabase, queryRows, type TestDatabase } from "#tests/helpers/database.ts";
 import { createTestGame, postChat, readTurn, startStoryTestServer } from "#tests/helpers/game-chat.ts";
 import { createPayment } from "#tests/helpers/payments.ts";
@@ -74,13 +74,7 @@ async function rowsOf(database: TestDatabase) {
   }
 }
 
-function api(account: TestAccount, pathname: string, method = "GET", body?: unknown) {
-  return server.fetch(pathname, {
-    method,
-    headers: { Authorization: `Bearer ${account.token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const api = (account: TestAccount, pathname: string, method = "GET", body?: unknown) => apiRequest(server, account, pathname, { method, body });
 
 function replyWithState(prose: string, favour: number) {
   return { tokens: [prose, `\n\n<state>${JSON.stringify({ Favour: favour })}</state>\n`] };

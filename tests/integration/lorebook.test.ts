@@ -5,7 +5,7 @@ import { setDatabaseConnection } from "#app/db/database.server.ts";
 import { loreOfStory } from "#app/domain/lorebook.server.ts";
 import { loreForTurn } from "#app/domain/game-master/lorebook.server.ts";
 import { MAX_STORY_LORE_ENTRIES, type LoreEntryView } from "#app/lib/lorebook.ts";
-import { makeAdmin, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
+import { makeAdmin, signUp, type TestAccount, apiRequest, type ApiInit } from "#tests/helpers/accounts.ts";
 import { createTestGame, TEST_GAME } from "#tests/helpers/game-chat.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 import { beginStory } from "#tests/helpers/stories.ts";
@@ -27,16 +27,7 @@ beforeAll(async () => {
 
 afterAll(() => server.close());
 
-function api(account: TestAccount | null, path: string, init: { method?: string; body?: unknown } = {}) {
-  return server.fetch(path, {
-    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-    headers: {
-      ...(account ? { Authorization: `Bearer ${account.token}` } : {}),
-      ...(init.body === undefined ? {} : { "Content-Type": "application/json" }),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-}
+const api = (account: TestAccount | null, path: string, init?: ApiInit) => apiRequest(server, account, path, init);
 
 async function playing() {
   const player = await signUp(server);

@@ -6,7 +6,7 @@ import { GAME_MESSAGES_PAGE } from "#app/domain/game-messages.server.ts";
 import { MAX_STREAMS_PER_USER, openReplyWatchers } from "#app/domain/realtime.server.ts";
 import { storiesKeptMessage } from "#app/domain/story-library.server.ts";
 import { STARTER_CREDITS } from "#app/lib/constants.ts";
-import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
+import { signUp, type TestAccount, apiRequest } from "#tests/helpers/accounts.ts";
 import { gameMasterTest as test } from "#tests/helpers/fixtures.ts";
 import { balanceAndLedger, eventually, postChat, STORY_MODEL_ENV, TEST_GAME } from "#tests/helpers/game-chat.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
@@ -28,16 +28,8 @@ test.override("serverEnv", {
   STORIES_PER_PLAYER: String(STORIES_PER_PLAYER),
 });
 
-function api(server: TestServer, account: TestAccount, path: string, init: { method?: string; body?: unknown } = {}) {
-  return server.fetch(path, {
-    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-    headers: { Authorization: `Bearer ${account.token}`, ...(init.body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-}
-
 function newStory(server: TestServer, account: TestAccount) {
-  return api(server, account, "/api/stories", { body: { game_slug: TEST_GAME.slug } });
+  return apiRequest(server, account, "/api/stories", { body: { game_slug: TEST_GAME.slug } });
 }
 
 function storiesOf(server: TestServer, account: TestAccount) {
@@ -79,7 +71,7 @@ describe("New story (POST /api/stories)", () => {
     expect(await storiesOf(server, player)).toBe(STORIES_PER_PLAYER);
 
     // The refusal did not count against the hour: three deleted, three begun.
-    for (const id of kept.slice(0, 3)) expect((await api(server, player, `/api/stories/${id}`, { method: "DELETE" })).status).toBe(200);
+    for (const id of kept.slice(0, 3)) expect((await apiRequest(server, player, `/api/stories/${id}`, { method: "DELETE" })).status).toBe(200);
     for (let index = 0; index < STORIES_PER_HOUR; index += 1) expect((await newStory(server, player)).status).toBe(200);
     expect(await storiesOf(server, player)).toBe(STORIES_PER_PLAYER);
   });
@@ -123,7 +115,7 @@ describe("following a reply (GET /api/stories/{id}/reply)", () => {
     }
     expect(openReplyWatchers()).toBe(before + MAX_STREAMS_PER_USER);
 
-    const refused = await api(server, player, `/api/stories/${storyId}/reply`);
+    const refused = await apiRequest(server, player, `/api/stories/${storyId}/reply`);
     expect(refused.status).toBe(429);
     expect(await refused.json()).toEqual({ error: TOO_MANY_WATCHERS_MESSAGE, code: "rate_limited" });
     expect(openReplyWatchers()).toBe(before + MAX_STREAMS_PER_USER);
@@ -146,7 +138,7 @@ describe("GET /api/game-messages, a page at a time", () => {
   }
 
   async function page(server: TestServer, account: TestAccount, path: string): Promise<Page> {
-    const response = await api(server, account, path);
+    const response = await apiRequest(server, account, path);
     expect(response.status).toBe(200);
     return (await response.json()) as Page;
   }
@@ -211,7 +203,7 @@ describe("GET /api/game-messages, a page at a time", () => {
       ["before=1e12", '"before" must be the number of an exchange.'],
     ];
     for (const [query, error] of cases) {
-      const response = await api(server, player, `/api/game-messages?game_slug=${TEST_GAME.slug}&${query}`);
+      const response = await apiRequest(server, player, `/api/game-messages?game_slug=${TEST_GAME.slug}&${query}`);
       expect(response.status, query).toBe(400);
       expect(await response.json()).toMatchObject({ error, code: "invalid_input" });
     }

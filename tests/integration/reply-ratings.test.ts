@@ -6,7 +6,7 @@ import { RATING_REFUSALS } from "#app/domain/reply-ratings.server.ts";
 import { DASHBOARD_DATASETS, datasetRows, toCsv, type Dashboard, type DashboardPeriod } from "#app/lib/admin-dashboard.ts";
 import { replyRatingPath, type ReplyRating } from "#app/lib/reply-ratings.ts";
 import type { StoryMessageView, StoryView } from "#app/lib/story-view.ts";
-import { makeAdmin, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
+import { makeAdmin, signUp, type TestAccount, apiRequest, type ApiInit } from "#tests/helpers/accounts.ts";
 import { eventually, postChat, readTurn, startStoryTestServer, TEST_GAME } from "#tests/helpers/game-chat.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
 import { beginStory, seedStory } from "#tests/helpers/stories.ts";
@@ -38,16 +38,7 @@ beforeEach(() => {
   model.script(() => ({ tokens: ["The court ", "falls silent."] }));
 });
 
-function api(account: TestAccount | null, path: string, init: { method?: string; body?: unknown } = {}) {
-  return server.fetch(path, {
-    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-    headers: {
-      ...(account ? { Authorization: `Bearer ${account.token}` } : {}),
-      ...(init.body === undefined ? {} : { "Content-Type": "application/json" }),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-}
+const api = (account: TestAccount | null, path: string, init?: ApiInit) => apiRequest(server, account, path, init);
 
 /** A player whose story has its opening (seeded) and one reply written by the model; the reply's id. */
 async function playing() {

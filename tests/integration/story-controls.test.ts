@@ -4,7 +4,7 @@ import { gameMessages, games, replyVersions, stories, user } from "#app/db/schem
 import { TURN_SWEEP_MS } from "#app/domain/game-master/turn-leases.server.ts";
 import { PLAY_TEXTS, PLAY_TOASTS, STORY_REFUSALS } from "#app/lib/play-texts.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
-import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
+import { signUp, type TestAccount, apiRequest, type ApiInit } from "#tests/helpers/accounts.ts";
 import {
   balanceAndLedger,
   createTestGame,
@@ -44,13 +44,7 @@ beforeEach(() => {
   });
 });
 
-function api(account: TestAccount, path: string, init: { method?: string; body?: unknown } = {}) {
-  return server.fetch(path, {
-    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-    headers: { Authorization: `Bearer ${account.token}`, ...(init.body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-}
+const api = (account: TestAccount | null, path: string, init?: ApiInit) => apiRequest(server, account, path, init);
 
 async function storyOf(account: TestAccount, storyId: string): Promise<StoryView> {
   const response = await api(account, `/api/stories/${storyId}`);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stories } from "#app/db/schema.ts";
 import { MAX_PLAYER_MESSAGE_LENGTH } from "#app/lib/constants.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
-import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
+import { signUp, type TestAccount, apiRequest, type ApiInit } from "#tests/helpers/accounts.ts";
 import { eventually, ledgerRows, postChat, readTurn, setBalance, startGameMasterServer, TEST_GAME } from "#tests/helpers/game-chat.ts";
 import { seedStory } from "#tests/helpers/stories.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
@@ -34,13 +34,7 @@ beforeAll(async () => {
 
 afterAll(() => stop());
 
-function api(account: TestAccount, path: string, init: { method?: string; body?: unknown } = {}) {
-  return server.fetch(path, {
-    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-    headers: { Authorization: `Bearer ${account.token}`, ...(init.body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-}
+const api = (account: TestAccount | null, path: string, init?: ApiInit) => apiRequest(server, account, path, init);
 
 interface Summary {
   id: string;

@@ -5,7 +5,7 @@ import { FAILED_REPLY_LIMIT } from "#app/domain/game-master/reply-writer.server.
 import { rateLimitKey } from "#app/domain/rate-limit.server.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
 import type { TrackedStat } from "#app/lib/tracked-stats.ts";
-import { makeAdmin, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
+import { makeAdmin, signUp, type TestAccount, apiRequest } from "#tests/helpers/accounts.ts";
 import { balanceAndLedger, createTestGame, postChat, readTurn, startStoryTestServer, TEST_GAME } from "#tests/helpers/game-chat.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
 import type { FakeModelServer, RecordedRequest } from "#tests/fakes/streaming-model.ts";
@@ -42,13 +42,7 @@ function replyWithState(prose: string, state: unknown) {
   return { tokens: [prose, ...(block.match(/[\s\S]{1,3}/g) ?? [])] };
 }
 
-function api(account: TestAccount, path: string, body?: unknown) {
-  return server.fetch(path, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { Authorization: `Bearer ${account.token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const api = (account: TestAccount, path: string, body?: unknown) => apiRequest(server, account, path, { body });
 
 async function viewOf(account: TestAccount, storyId: string) {
   return (await (await api(account, `/api/stories/${storyId}`)).json()) as StoryView;
