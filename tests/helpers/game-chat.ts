@@ -2,7 +2,7 @@ import { and, asc, desc, eq, isNull } from "drizzle-orm";
 import { applyCreditChange, getBalance, ledgerTotal } from "#app/domain/credits.server.ts";
 import { creditLedger, gameContent, gameMessages, games } from "#app/db/schema.ts";
 import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
-import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
+import type { FakeModelServer, RecordedRequest, ScriptedReply } from "#tests/fakes/streaming-model.ts";
 import type { TestAccount } from "./accounts.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 
@@ -166,4 +166,16 @@ export async function eventually<T>(check: () => Promise<T | undefined | false>,
     if (Date.now() > deadline) throw new Error("condition not met in time");
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * The fake model's script for a file whose replies are told apart by number: "Reply number N.",
+ * N counting every reply the file asks for (set it again in `beforeEach` after a test's own script).
+ */
+export function numberedReplies(): (request: RecordedRequest) => ScriptedReply {
+  let replies = 0;
+  return () => {
+    replies += 1;
+    return { tokens: [`Reply `, `number ${replies}.`] };
+  };
 }

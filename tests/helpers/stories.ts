@@ -1,5 +1,10 @@
+import { expect } from "vitest";
 import type { Database } from "#app/db/client.server.ts";
 import { gameMessages, stories } from "#app/db/schema.ts";
+import type { StoryView } from "#app/lib/story-view.ts";
+import { apiRequest, signUp, type TestAccount } from "./accounts.ts";
+import { postChat, readTurn, TEST_GAME } from "./game-chat.ts";
+import type { TestServer } from "./server.ts";
 
 export interface SeededExchange {
   message: string;
@@ -27,4 +32,21 @@ export const OPENING_EXCHANGE: SeededExchange = { message: "I am ready.", reply:
 /** Begins the player's story in a game, as if they had played its free opening scene. */
 export function beginStory(server: { connection: { db: Database } }, account: { userId: string }, gameSlug: string) {
   return seedStory(server.connection.db, { userId: account.userId, gameSlug, exchanges: [OPENING_EXCHANGE] });
+}
+
+/** A story as its player's page reads it (`GET /api/stories/{id}`), which must answer 200. */
+export async function storyOf(server: TestServer, account: TestAccount, storyId: string): Promise<StoryView> {
+  const response = await apiRequest(server, account, `/api/stories/${storyId}`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as StoryView;
+}
+
+/** A new player with a begun story of the tests' game and `turns` paid exchanges after its opening. */
+export async function playingStory(server: TestServer, turns = 1) {
+  const player = await signUp(server);
+  const storyId = await beginStory(server, player, TEST_GAME.slug);
+  for (let turn = 0; turn < turns; turn += 1) {
+    expect((await readTurn(await postChat(server, player, { message: `Action ${turn + 1}`, game_slug: TEST_GAME.slug }))).done).toBe(true);
+  }
+  return { player, storyId };
 }

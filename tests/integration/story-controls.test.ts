@@ -1,15 +1,11 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { gameMessages, games, replyVersions, stories, user } from "#app/db/schema.ts";
-import { TURN_SWEEP_MS } from "#app/domain/game-master/turn-leases.server.ts";
-import { PLAY_TEXTS, PLAY_TOASTS, STORY_REFUSALS } from "#app/lib/play-texts.ts";
-import type { StoryView } from "#app/lib/story-view.ts";
+import { gameMessages, replyVersions, user } from "#app/db/schema.ts";
 import { signUp, type TestAccount, apiRequest, type ApiInit } from "#tests/helpers/accounts.ts";
 import {
   balanceAndLedger,
-  createTestGame,
-  eventually,
   ledgerRows,
+  numberedReplies,
   postChat,
   readTurn,
   setBalance,
@@ -18,12 +14,13 @@ import {
   TEST_GAME,
 } from "#tests/helpers/game-chat.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
-import { beginStory, OPENING_EXCHANGE } from "#tests/helpers/stories.ts";
+import { beginStory, OPENING_EXCHANGE, playingStory, storyOf } from "#tests/helpers/stories.ts";
 import type { FakeModelServer, RecordedRequest } from "#tests/fakes/streaming-model.ts";
 
 /**
  * The story controls of issue 16 against a real server and a local OpenAI-compatible model:
- * Retry (versions), Continue, Edit, Undo, the free opening, and turns that outlive their page.
+ * Retry (versions), Continue, Edit, Undo, the free opening and Save Chat (turns that outlive their
+ * page: turn-leases.test.ts).
  */
 
 let model: FakeModelServer;
@@ -36,31 +33,10 @@ beforeAll(async () => {
 
 afterAll(() => stop());
 
-let replies = 0;
-beforeEach(() => {
-  model.script(() => {
-    replies += 1;
-    return { tokens: [`Reply `, `number ${replies}.`] };
-  });
-});
+const replies = numberedReplies();
+beforeEach(() => model.script(replies));
 
 const api = (account: TestAccount | null, path: string, init?: ApiInit) => apiRequest(server, account, path, init);
-
-async function storyOf(account: TestAccount, storyId: string): Promise<StoryView> {
-  const response = await api(account, `/api/stories/${storyId}`);
-  expect(response.status).toBe(200);
-  return (await response.json()) as StoryView;
-}
-
-/** A player with a begun story of `turns` paid exchanges after the opening; returns its id. */
-async function playing(turns = 1) {
-  const player = await signUp(server);
-  const storyId = await beginStory(server, player, TEST_GAME.slug);
-  for (let turn = 0; turn < turns; turn += 1) {
-    expect((await readTurn(await postChat(server, player, { message: `Action ${turn + 1}`, game_slug: TEST_GAME.slug }))).done).toBe(true);
-  }
-  return { player, storyId };
-}
 
 function lastMessageSent(request: RecordedRequest) {
   return (request.body.messages as { role: string; content: string }[]).at(-1)?.content;
@@ -68,19 +44,19 @@ function lastMessageSent(request: RecordedRequest) {
 
 describe("Retry", () => {
   it("adds a version of the latest reply for 1 credit, keeps the earlier ones, and the story continues from the one on screen", async () => {
-    const { player, storyId } = await playing();
+    const { player, storyId } = await playingStory(server);
     const first = (await storedMessages(server, player)).at(-1)!.content;
     const retried = await readTurn(await api(player, `/api/stories/${storyId}/retry`, { body: { exchange: 2 } }));
     expect(retried.done).toBe(true);
     expect(retried.text).not.toBe(first);
     expect(await balanceAndLedger(player)).toEqual({ balance: 18, ledger: 18 });
 
-    let view = await storyOf(player, storyId);
+    let view = await storyOf(server, player, storyId);
     expect(view.messages.at(-1)).toMatchObject({ role: "assistant", content: retried.text, version: 2, versions: 2, status: "complete" });
 
     // Previous version: the first reply is back on screen, and it is what the model sees next.
     expect((await api(player, `/api/stories/${storyId}/version`, { body: { exchange: 2, version: 1 } })).status).toBe(200);
-    view = await storyOf(player, storyId);
+    view = await storyOf(server, player, storyId);
     expect(view.messages.at(-1)).toMatchObject({ content: first, version: 1, versions: 2 });
     await readTurn(await postChat(server, player, { message: "Action 2", game_slug: TEST_GAME.slug }));
     const request = model.requests.findLast((entry) => lastMessageSent(entry) === "Action 2")!;
@@ -92,7 +68,7 @@ describe("Retry", () => {
   });
 
   it("of two Retry at once on one reply, one is played and the other refused with 409, spending nothing", async () => {
-    const { player, storyId } = await playing();
+    const { player, storyId } = await playingStory(server);
     model.script(() => ({ tokens: ["A ", "slow ", "retry."], tokenDelayMs: 30 }));
     const [a, b] = await Promise.all([
       api(player, `/api/stories/${storyId}/retry`, { body: { exchange: 2 } }),
@@ -103,19 +79,19 @@ describe("Retry", () => {
     expect(await refused.json()).toMatchObject({ code: "story_busy" });
     await readTurn(a.status === 200 ? a : b);
     expect(await balanceAndLedger(player)).toEqual({ balance: 18, ledger: 18 });
-    const view = await storyOf(player, storyId);
+    const view = await storyOf(server, player, storyId);
     expect(view.messages.at(-1)).toMatchObject({ content: "A slow retry.", version: 2, versions: 2 });
   });
 
   it("refunds and returns to the version on screen when the model fails before any text", async () => {
-    const { player, storyId } = await playing();
+    const { player, storyId } = await playingStory(server);
     await readTurn(await api(player, `/api/stories/${storyId}/retry`, { body: { exchange: 2 } }));
     await api(player, `/api/stories/${storyId}/version`, { body: { exchange: 2, version: 1 } });
-    const before = await storyOf(player, storyId);
+    const before = await storyOf(server, player, storyId);
     model.script(() => ({ status: 500 }));
     const failed = await readTurn(await api(player, `/api/stories/${storyId}/retry`, { body: { exchange: 2 } }));
     expect(failed.error).toMatch(/refunded/);
-    const after = await storyOf(player, storyId);
+    const after = await storyOf(server, player, storyId);
     expect(after.messages).toEqual(before.messages);
     expect(after.busy).toBe(false);
     expect(await balanceAndLedger(player)).toEqual({ balance: 18, ledger: 18 });
@@ -127,11 +103,11 @@ describe("Retry", () => {
   });
 
   it("keeps what arrived as the new version, paid for, when the model is cut off after text", async () => {
-    const { player, storyId } = await playing();
+    const { player, storyId } = await playingStory(server);
     model.script(() => ({ tokens: ["Half ", "a ", "reply"], cutAfter: 2, tokenDelayMs: 10 }));
     const cut = await readTurn(await api(player, `/api/stories/${storyId}/retry`, { body: { exchange: 2 } }));
     expect(cut.error).toMatch(/interrupted/);
-    expect((await storyOf(player, storyId)).messages.at(-1)).toMatchObject({ content: "Half a ", version: 2, versions: 2 });
+    expect((await storyOf(server, player, storyId)).messages.at(-1)).toMatchObject({ content: "Half a ", version: 2, versions: 2 });
     expect(await balanceAndLedger(player)).toEqual({ balance: 18, ledger: 18 });
   });
 
@@ -148,7 +124,7 @@ describe("Retry", () => {
 
 describe("Continue", () => {
   it("appends the Game Master's next words to the latest reply for 1 credit", async () => {
-    const { player, storyId } = await playing();
+    const { player, storyId } = await playingStory(server);
     const before = (await storedMessages(server, player)).at(-1)!.content;
     model.script(() => ({ tokens: [" And ", "then the bell rang."] }));
     const continued = await readTurn(await api(player, `/api/stories/${storyId}/continue`, { body: { exchange: 2 } }));
@@ -185,7 +161,7 @@ describe("Continue", () => {
   });
 
   it("leaves the reply as it was and refunds when the model fails before any text", async () => {
-    const { player, storyId } = await playing();
+    const { player, storyId } = await playingStory(server);
     const before = await storedMessages(server, player);
     model.script(() => ({ status: 500 }));
     expect((await readTurn(await api(player, `/api/stories/${storyId}/continue`, { body: { exchange: 2 } }))).error).toMatch(/refunded/);
@@ -196,7 +172,7 @@ describe("Continue", () => {
 
 describe("Edit", () => {
   it("replaces the latest exchange with the edited message and a new reply for 1 credit, keeping the old one aside", async () => {
-    const { player, storyId } = await playing();
+    const { player, storyId } = await playingStory(server);
     const edited = await readTurn(await api(player, `/api/stories/${storyId}/edit`, { body: { exchange: 2, message: "  Action 1, better.  " } }));
     expect(edited.done).toBe(true);
     expect(await storedMessages(server, player)).toEqual([
@@ -214,7 +190,7 @@ describe("Edit", () => {
   });
 
   it("restores the exchange it was replacing, and refunds, when the model fails before any text", async () => {
-    const { player, storyId } = await playing();
+    const { player, storyId } = await playingStory(server);
     const before = await storedMessages(server, player);
     model.script(() => ({ status: 500 }));
     const failed = await readTurn(await api(player, `/api/stories/${storyId}/edit`, { body: { exchange: 2, message: "Something else" } }));
@@ -224,7 +200,7 @@ describe("Edit", () => {
   });
 
   it("needs the edited message", async () => {
-    const { player, storyId } = await playing();
+    const { player, storyId } = await playingStory(server);
     const response = await api(player, `/api/stories/${storyId}/edit`, { body: { exchange: 2 } });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ code: "invalid_input", fieldErrors: { message: expect.any(String) } });
@@ -233,7 +209,7 @@ describe("Edit", () => {
 
 describe("Undo", () => {
   it("removes the latest exchange for free, walks back further when repeated, and refuses a stale one", async () => {
-    const { player, storyId } = await playing(2);
+    const { player, storyId } = await playingStory(server, 2);
     expect(await balanceAndLedger(player)).toEqual({ balance: 18, ledger: 18 });
     expect((await api(player, `/api/stories/${storyId}/undo`, { body: { exchange: 3 } })).status).toBe(200);
     expect((await api(player, `/api/stories/${storyId}/undo`, { body: { exchange: 2 } })).status).toBe(200);
@@ -249,11 +225,11 @@ describe("Undo", () => {
     await readTurn(await postChat(server, player, { message: "A new direction", game_slug: TEST_GAME.slug }));
     const sent = JSON.stringify(model.requests.at(-1)!.body.messages);
     expect(sent).not.toContain("Action 1");
-    expect((await storyOf(player, storyId)).exchanges).toBe(2);
+    expect((await storyOf(server, player, storyId)).exchanges).toBe(2);
   });
 
   it("answers 404 for another player's story, changing nothing", async () => {
-    const { player, storyId } = await playing();
+    const { player, storyId } = await playingStory(server);
     const stranger = await signUp(server);
     for (const path of ["undo", "retry", "version"]) {
       const response = await api(stranger, `/api/stories/${storyId}/${path}`, { body: { exchange: 2, version: 1 } });
@@ -287,175 +263,9 @@ describe("the opening scene", () => {
   });
 });
 
-describe("a turn that outlives its page", () => {
-  it("is stored when it starts: the story shows the message at once, and a returning page attaches to the reply", async () => {
-    const { player, storyId } = await playing();
-    const tokens = Array.from({ length: 20 }, (_, index) => `w${index} `);
-    model.script(() => ({ tokens, tokenDelayMs: 25 }));
-    const controller = new AbortController();
-    const sending = await server.fetch("/api/game-chat", {
-      method: "POST",
-      headers: { Authorization: `Bearer ${player.token}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ message: "I leave mid-reply.", game_slug: TEST_GAME.slug }),
-      signal: controller.signal,
-    });
-    const reader = sending.body!.getReader();
-    let received = "";
-    while (!received.includes("w2 ")) received += new TextDecoder().decode((await reader.read()).value);
-    controller.abort(); // The tab is closed.
-
-    const mid = await storyOf(player, storyId);
-    expect(mid.busy).toBe(true);
-    expect(mid.messages.at(-2)).toMatchObject({ role: "user", content: "I leave mid-reply." });
-    expect(mid.messages.at(-1)).toMatchObject({ role: "assistant", status: "streaming" });
-    // The page comes back: the reply so far at once, then the rest.
-    const attached = await readTurn(await api(player, `/api/stories/${storyId}/reply`));
-    expect(attached.done).toBe(true);
-    expect(attached.text).toBe(tokens.join(""));
-    expect(attached.pieces[0]!.length).toBeGreaterThan(3);
-
-    const after = await storyOf(player, storyId);
-    expect(after.busy).toBe(false);
-    expect(after.messages.at(-1)).toMatchObject({ content: tokens.join(""), status: "complete" });
-    // A second turn cannot start while one is in flight; once settled, the next one can.
-    expect((await api(player, `/api/stories/${storyId}/reply`)).status).toBe(204);
-  });
-
-  it("is settled, refunded, by whoever finds it after its instance stopped renewing its lease; the player's message stays", async () => {
-    const { player, storyId } = await playing();
-    model.script(() => ({ hang: true }));
-    const hanging = postChat(server, player, { message: "Into the void.", game_slug: TEST_GAME.slug });
-    await eventually(async () => ((await storyOf(player, storyId)).busy ? true : undefined));
-    // The instance holding the turn "dies": its lease runs out without a heartbeat.
-    await server.connection.db
-      .update(stories)
-      .set({ activeTurnLeaseUntil: sql`now() - interval '1 second'` })
-      .where(eq(stories.id, storyId));
-    const settled = await storyOf(player, storyId);
-    expect(settled.busy).toBe(false);
-    expect(settled.messages.slice(-2)).toMatchObject([
-      { role: "user", content: "Into the void.", status: "complete" },
-      { role: "assistant", content: "", status: "interrupted" },
-    ]);
-    // An export says what became of the reply.
-    const exported = await (await api(player, `/api/stories/${storyId}/export?format=markdown`)).text();
-    expect(exported).toContain(`**You:**\n\nInto the void.\n\n**Game Master:**\n\n*${PLAY_TEXTS.interruptedReply}*`);
-    await hanging.then(readTurn);
-    expect(await balanceAndLedger(player)).toEqual({ balance: 19, ledger: 19 });
-  });
-
-  it("is settled by an instance's sweeper, with no page read or turn to find it", async () => {
-    const { player, storyId } = await playing();
-    // A turn begun by an instance that died at once: no one holds it, and its lease has run out.
-    await server.connection.db.execute(
-      sql`SELECT * FROM begin_turn(${player.userId}, NULL, ${storyId}::uuid, gen_random_uuid(), 'send', NULL, 'Lost with its server.', 1, 0, (extract(epoch FROM now()) * 1000)::bigint, 60000, 'test:chat', 1000, 'test:failed', 1000, 60000, 1, 'test', 0, 0, 0, 0, 10, 100000, 1000)`,
-    );
-    expect(await balanceAndLedger(player)).toEqual({ balance: 18, ledger: 18 });
-    // Read without settling: the sweeper (every TURN_SWEEP_MS) is what must find it.
-    const activeTurn = async () =>
-      (await server.connection.db.select({ turn: stories.activeTurnId }).from(stories).where(eq(stories.id, storyId)))[0]?.turn;
-    await eventually(async () => ((await activeTurn()) === null ? true : undefined), 2 * TURN_SWEEP_MS);
-    const replies = await server.connection.db
-      .select({ content: gameMessages.content, status: gameMessages.status })
-      .from(gameMessages)
-      .where(and(eq(gameMessages.storyId, storyId), eq(gameMessages.exchange, 3)));
-    expect(replies).toEqual(
-      expect.arrayContaining([
-        { content: "Lost with its server.", status: "complete" },
-        { content: "", status: "interrupted" },
-      ]),
-    );
-    expect(await balanceAndLedger(player)).toEqual({ balance: 19, ledger: 19 });
-  });
-
-  it("refuses Retry and Continue on a lost reply, spending nothing; Send again answers it", async () => {
-    const { player, storyId } = await playing();
-    await server.connection.db.execute(
-      sql`SELECT * FROM begin_turn(${player.userId}, NULL, ${storyId}::uuid, gen_random_uuid(), 'send', NULL, 'Lost with its server.', 1, 0, (extract(epoch FROM now()) * 1000)::bigint, 60000, 'test:chat', 1000, 'test:failed', 1000, 60000, 1, 'test', 0, 0, 0, 0, 10, 100000, 1000)`,
-    );
-    expect((await storyOf(player, storyId)).messages.at(-1)).toMatchObject({ content: "", status: "interrupted" });
-    const before = { story: await storyOf(player, storyId), credits: await balanceAndLedger(player) };
-
-    for (const control of ["retry", "continue"]) {
-      const refused = await api(player, `/api/stories/${storyId}/${control}`, { body: { exchange: 3 } });
-      expect({ control, status: refused.status, body: await refused.json() }).toEqual({
-        control,
-        status: 409,
-        body: { code: "story_changed", error: STORY_REFUSALS.lost },
-      });
-    }
-    expect(await storyOf(player, storyId)).toEqual(before.story);
-    expect(await balanceAndLedger(player)).toEqual(before.credits);
-    const lostReply = before.story.messages.at(-1)!.id;
-    expect(await server.connection.db.select().from(replyVersions).where(eq(replyVersions.messageId, lostReply))).toEqual([]);
-
-    model.script(() => ({ tokens: ["Found ", "again."] }));
-    const sentAgain = await readTurn(
-      await api(player, `/api/stories/${storyId}/edit`, { body: { exchange: 3, message: "Lost with its server." } }),
-    );
-    expect(sentAgain).toMatchObject({ text: "Found again.", done: true });
-    expect((await storyOf(player, storyId)).messages.slice(-2)).toMatchObject([
-      { role: "user", content: "Lost with its server.", status: "complete" },
-      { role: "assistant", content: "Found again.", status: "complete" },
-    ]);
-    expect(await balanceAndLedger(player)).toEqual({ balance: before.credits.balance - 1, ledger: before.credits.ledger - 1 });
-  });
-
-  it("is settled by the next turn itself, which then begins in its place", async () => {
-    const { player, storyId } = await playing();
-    model.script(() => ({ hang: true }));
-    const hanging = postChat(server, player, { message: "Into the void.", game_slug: TEST_GAME.slug });
-    await eventually(async () => ((await storyOf(player, storyId)).busy ? true : undefined));
-    await server.connection.db
-      .update(stories)
-      .set({ activeTurnLeaseUntil: sql`now() - interval '1 second'` })
-      .where(eq(stories.id, storyId));
-    // No page read settles it first: the next turn finds the call abandoned, refunds it and begins.
-    model.script(() => ({ tokens: ["The ", "lamp ", "relit."] }));
-    const next = await readTurn(await postChat(server, player, { message: "I light the lamp again.", game_slug: TEST_GAME.slug }));
-    expect(next).toMatchObject({ text: "The lamp relit.", done: true });
-    await hanging.then(readTurn);
-    const contents = (await storyOf(player, storyId)).messages.map((message) => message.content);
-    expect(contents.slice(-4)).toEqual(["Into the void.", "", "I light the lamp again.", "The lamp relit."]);
-    // The model is not shown the exchange it never answered.
-    expect(JSON.stringify(model.requests.at(-1)!.body.messages)).not.toContain("Into the void.");
-    // 20 − the first turn − the abandoned one (refunded) − this one.
-    expect(await balanceAndLedger(player)).toEqual({ balance: 18, ledger: 18 });
-  });
-
-  it("refuses a control on a story whose game was retired, spending nothing", async () => {
-    const slug = await createTestGame(server, { slug: "retired-harbor" });
-    const player = await signUp(server);
-    const storyId = await beginStory(server, player, slug);
-    model.script(() => ({ tokens: ["Never ", "written."] }));
-    expect((await readTurn(await postChat(server, player, { message: "I sail in.", game_slug: slug }))).done).toBe(true);
-    await server.connection.db.update(games).set({ isActive: false }).where(eq(games.slug, slug));
-    const refused = await api(player, `/api/stories/${storyId}/retry`, { body: { exchange: 2 } });
-    expect(refused.status).toBe(404);
-    expect(await refused.json()).toEqual({ code: "not_found", error: PLAY_TOASTS.gameNotFound.description });
-    expect(await balanceAndLedger(player)).toEqual({ balance: 19, ledger: 19 });
-  });
-
-  it("tells the player's other tabs about every change on the live channel", async () => {
-    const { player, storyId } = await playing();
-    const controller = new AbortController();
-    const live = await server.fetch("/api/credits/events", { headers: { Authorization: `Bearer ${player.token}` }, signal: controller.signal });
-    const reader = live.body!.getReader();
-    let received = "";
-    const untilStoryEvent = async () => {
-      while (!/event: story\ndata: \{"storyId":"[^"]+","gameSlug":"[^"]+","revision":\d+\}/.test(received))
-        received += new TextDecoder().decode((await reader.read()).value);
-    };
-    await api(player, `/api/stories/${storyId}/undo`, { body: { exchange: 2 } });
-    await untilStoryEvent();
-    expect(received).toContain(`"storyId":"${storyId}","gameSlug":"${TEST_GAME.slug}"`);
-    controller.abort();
-  });
-});
-
 describe("Save Chat", () => {
   it("confirms the newest messages on screen are the stored ones", async () => {
-    const { player } = await playing(2);
+    const { player } = await playingStory(server, 2);
     const stored = await storedMessages(server, player);
     const shown = stored.slice(-2);
     const response = await api(player, "/api/game-messages", { method: "PUT", body: { game_slug: TEST_GAME.slug, messages: shown } });
@@ -469,7 +279,7 @@ describe("Save Chat", () => {
   });
 
   it("keeps the ledger equal to the balance through every control", async () => {
-    const { player, storyId } = await playing();
+    const { player, storyId } = await playingStory(server);
     await setBalance(player, 3);
     await readTurn(await api(player, `/api/stories/${storyId}/retry`, { body: { exchange: 2 } }));
     await readTurn(await api(player, `/api/stories/${storyId}/continue`, { body: { exchange: 2 } }));
