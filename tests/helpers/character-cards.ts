@@ -1,4 +1,5 @@
-import { crc32, deflateSync } from "node:zlib";
+import { deflateSync } from "node:zlib";
+import { pngChunk } from "./image-files.ts";
 
 /** Character cards V2 and V3 shaped as their specs give them, written here by hand, and a PNG built byte by byte to carry them. */
 
@@ -83,15 +84,6 @@ export const v2Card = {
   },
 };
 
-function chunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, "latin1");
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-  return Buffer.concat([head, data, crc]);
-}
-
 /** A 1×1 RGB PNG, byte by byte, with these tEXt chunks after its pixels. */
 export function png(texts: Record<string, string> = {}): Buffer {
   const header = Buffer.alloc(13);
@@ -101,9 +93,9 @@ export function png(texts: Record<string, string> = {}): Buffer {
   header[9] = 2; // truecolour
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", deflateSync(Buffer.from([0, 200, 30, 60]))),
-    ...Object.entries(texts).map(([keyword, text]) => chunk("tEXt", Buffer.from(`${keyword}\0${text}`, "latin1"))),
-    chunk("IEND", Buffer.alloc(0)),
+    pngChunk("IHDR", header),
+    pngChunk("IDAT", deflateSync(Buffer.from([0, 200, 30, 60]))),
+    ...Object.entries(texts).map(([keyword, text]) => pngChunk("tEXt", Buffer.from(`${keyword}\0${text}`, "latin1"))),
+    pngChunk("IEND", Buffer.alloc(0)),
   ]);
 }
