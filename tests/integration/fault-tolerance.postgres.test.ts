@@ -15,6 +15,7 @@ import { startServerProcess, type ServerProcess } from "#tests/helpers/process.t
 import { freePort } from "#tests/helpers/server.ts";
 import { isRunning, startNginx, startPrivatePostgres, type Nginx, type PrivatePostgres } from "#tests/helpers/service.ts";
 import { openEventStream } from "#tests/helpers/sse.ts";
+import { balanceAndLedger, grantCredits, SEEDED_GAME, site, steadyLoad, turn } from "#tests/helpers/remote-site.ts";
 
 /**
  * The site as an operator runs it (issue 19): three instances of the built site on one PostgreSQL
@@ -23,7 +24,6 @@ import { openEventStream } from "#tests/helpers/sse.ts";
  * restart under load, PostgreSQL restarting under load. The figures it measures are printed.
  */
 
-const GAME = "empress-simulator";
 const AUTH_SECRET = randomBytes(32).toString("base64url");
 const INSTANCES = 3;
 
@@ -67,46 +67,8 @@ async function stopInstances() {
   await Promise.all(instances.map((instance) => instance.stop()));
 }
 
-/** A client of the site through nginx (or of one instance), signed in with a bearer token where given. */
-function site(base: string, account?: TestAccount) {
-  return (path: string, init: { method?: string; body?: string; signal?: AbortSignal } = {}) =>
-    fetch(`${base}${path}`, {
-      ...init,
-      headers: {
-        ...(account ? { Authorization: `Bearer ${account.token}` } : {}),
-        ...(init.body ? { "Content-Type": "application/json" } : {}),
-      },
-    });
-}
-
-function turn(base: string, account: TestAccount, message: string, signal?: AbortSignal) {
-  return site(base, account)("/api/game-chat", { method: "POST", body: JSON.stringify({ message, game_slug: GAME }), signal });
-}
-
 async function signUpThroughNginx() {
   return signUp({ url: nginx.url, fetch: (path: string, init?: RequestInit) => fetch(`${nginx.url}${path}`, init) });
-}
-
-/** Balance and ledger sum of a player, read from the database itself. */
-async function balanceAndLedger(url: string, userId: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ balance: number; ledger: string }>(
-      "SELECT (SELECT credits FROM profiles WHERE user_id = $1) AS balance, (SELECT sum(delta) FROM credit_ledger WHERE user_id = $1) AS ledger",
-      [userId],
-    );
-    return { balance: rows[0]!.balance, ledger: Number(rows[0]!.ledger) };
-  } finally {
-    await client.end();
-  }
-}
-
-async function grantCredits(url: string, userId: string, credits: number) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query("SELECT apply_credit_change($1, $2, 'admin_grant', $3)", [userId, credits, `test:${randomBytes(6).toString("hex")}`]);
-  await client.end();
 }
 
 /** A new player's balance stream on the first instance hears the debit of a turn played on the second, within 3 seconds. */
@@ -149,7 +111,7 @@ describe("three instances behind nginx on one PostgreSQL", () => {
     try {
       await signInBrowser(browser.context, nginx, player);
       const page = await browser.newPage();
-      await page.goto(`${nginx.url}/play/${GAME}`);
+      await page.goto(`${nginx.url}/play/${SEEDED_GAME}`);
       const story = page.getByRole("log");
       const balance = () => page.getByTestId("credits-balance").first().textContent();
       // The opening scene is free; the next turn costs a credit, and the balance follows live.
@@ -230,7 +192,7 @@ describe("three instances behind nginx on one PostgreSQL", () => {
       ]);
       expect(await balanceAndLedger(databaseUrl, player.userId)).toEqual(before);
       // The play screen says what happened, in the reply's place.
-      const playPage = await (await fetch(`${nginx.url}/play/${GAME}/${storyId}`, { headers: { Cookie: player.cookie } })).text();
+      const playPage = await (await fetch(`${nginx.url}/play/${SEEDED_GAME}/${storyId}`, { headers: { Cookie: player.cookie } })).text();
       expect(playPage).toContain(PLAY_TEXTS.interruptedReply);
 
       instances[victim] = await startInstance(ports[victim]!);
@@ -243,7 +205,7 @@ describe("three instances behind nginx on one PostgreSQL", () => {
       await grantCredits(databaseUrl, player.userId, 1000);
       expect(await readTurn(await turn(nginx.url, player, "I begin."))).toMatchObject({ done: true });
     }
-    const load = steadyLoad(players);
+    const load = steadyLoad(nginx.url, players);
 
     await new Promise((resolve) => setTimeout(resolve, 1000));
     for (const [index, instance] of instances.entries()) {
@@ -280,49 +242,6 @@ describe("three instances behind nginx on one PostgreSQL", () => {
     }
   });
 });
-
-/** Players each playing turns and viewing pages through nginx, one request after another, until stopped. */
-function steadyLoad(players: TestAccount[]) {
-  let stopped = false;
-  let served = 0;
-  const failures: string[] = [];
-  const attempt = async (name: string, request: () => Promise<true | string>) => {
-    try {
-      const outcome = await request();
-      if (outcome === true) served += 1;
-      else failures.push(`${name}: ${outcome}`);
-    } catch (error) {
-      failures.push(`${name}: ${(error as Error).message}`);
-    }
-  };
-  const workers = players.map(async (player, index) => {
-    for (let round = 0; !stopped; round += 1) {
-      await attempt("GET /", async () => {
-        const page = await fetch(`${nginx.url}/`);
-        await page.arrayBuffer();
-        return page.status === 200 || `status ${page.status}`;
-      });
-      await attempt(`GET /play/${GAME}`, async () => {
-        const page = await fetch(`${nginx.url}/play/${GAME}`, { headers: { Cookie: player.cookie } });
-        await page.arrayBuffer();
-        return page.status === 200 || `status ${page.status}`;
-      });
-      await attempt("POST /api/game-chat", async () => {
-        const answer = await turn(nginx.url, player, `Player ${index}, round ${round}.`);
-        if (answer.status !== 200) return `status ${answer.status}: ${await answer.text()}`;
-        const reply = await readTurn(answer);
-        return (reply.done && !reply.error) || `reply ${JSON.stringify(reply)}`;
-      });
-    }
-  });
-  return {
-    async stop() {
-      stopped = true;
-      await Promise.all(workers);
-      return { served, failures };
-    },
-  };
-}
 
 describe("PostgreSQL restarting under load", () => {
   let postgres: PrivatePostgres;
