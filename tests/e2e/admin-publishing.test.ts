@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect } from "vitest";
 import { games } from "#app/db/schema.ts";
+import { CONTENT_TYPES } from "#app/lib/constants.ts";
 import {
   addContentInPanel,
   choose,
@@ -143,20 +144,7 @@ describe("stored-XSS attempts in every rich field", () => {
       description: "A garden of glass.",
       prompt: "Game Master.",
     });
-    const types = [
-      "story_background",
-      "character_development",
-      "world_setting",
-      "combat_mechanics",
-      "dialogue_system",
-      "character_progression",
-      "beginner_tips",
-      "advanced_strategies",
-      "community_insights",
-      "strategy_guide",
-      "pro_tips",
-    ];
-    for (const contentType of types) {
+    for (const contentType of CONTENT_TYPES) {
       await adminApi("POST", "/api/admin/game-content", {
         gameSlug: "glass-garden",
         contentType,
