@@ -282,17 +282,18 @@ export function SignUpForm({ redirectTo }: { redirectTo: string }) {
           aria-describedby="signup-username-hint"
         />
       </Field>
-      <Field label="Password" id="signup-password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}>
-        <PasswordInput
-          id="signup-password"
-          name="password"
-          autoComplete="new-password"
-          placeholder="Choose a password"
-          aria-describedby="signup-password-hint"
-        />
-      </Field>
+      <NewPasswordField id="signup-password" label="Password" />
       <SubmitButton pending={pending} label="Create Account" pendingLabel="Creating account..." />
     </form>
+  );
+}
+
+/** A password being chosen (sign-up, reset), with the length rule under it. */
+function NewPasswordField({ id, label }: { id: string; label: string }) {
+  return (
+    <Field label={label} id={id} hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}>
+      <PasswordInput id={id} name="password" autoComplete="new-password" placeholder="Choose a password" aria-describedby={`${id}-hint`} />
+    </Field>
   );
 }
 
@@ -363,15 +364,7 @@ export function NewPasswordForm({ token }: { token: string }) {
 
   return (
     <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Choose a new password">
-      <Field label="New password" id="new-password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}>
-        <PasswordInput
-          id="new-password"
-          name="password"
-          autoComplete="new-password"
-          placeholder="Choose a password"
-          aria-describedby="new-password-hint"
-        />
-      </Field>
+      <NewPasswordField id="new-password" label="New password" />
       <SubmitButton pending={pending} label="Save New Password" pendingLabel="Saving..." />
     </form>
   );
