@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, isNull } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { applyCreditChange, getBalance, ledgerTotal } from "#app/domain/credits.server.ts";
 import { creditLedger, gameContent, gameMessages, games } from "#app/db/schema.ts";
 import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
@@ -170,12 +171,28 @@ export async function eventually<T>(check: () => Promise<T | undefined | false>,
 
 /**
  * The fake model's script for a file whose replies are told apart by number: "Reply number N.",
- * N counting every reply the file asks for (set it again in `beforeEach` after a test's own script).
+ * N counting every reply the file asks for.
  */
-export function numberedReplies(): (request: RecordedRequest) => ScriptedReply {
+function numberedReplies(): (request: RecordedRequest) => ScriptedReply {
   let replies = 0;
   return () => {
     replies += 1;
     return { tokens: [`Reply `, `number ${replies}.`] };
   };
+}
+
+/**
+ * A test file's story server (startStoryTestServer), started before its first test and closed
+ * after its last, handed to `use` once it runs; before each test its model answers with
+ * numberedReplies again, whatever script the test before set.
+ */
+export function withStoryTestServer(use: (started: { model: FakeModelServer; server: TestServer }) => void) {
+  let started: Awaited<ReturnType<typeof startStoryTestServer>> | undefined;
+  const replies = numberedReplies();
+  beforeAll(async () => {
+    started = await startStoryTestServer();
+    use(started);
+  });
+  afterAll(() => started?.close());
+  beforeEach(() => started?.model.script(replies));
 }

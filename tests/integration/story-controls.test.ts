@@ -1,15 +1,14 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { gameMessages, replyVersions, user } from "#app/db/schema.ts";
 import { signUp, type TestAccount, apiRequest, type ApiInit } from "#tests/helpers/accounts.ts";
 import {
   balanceAndLedger,
   ledgerRows,
-  numberedReplies,
   postChat,
   readTurn,
   setBalance,
-  startStoryTestServer,
+  withStoryTestServer,
   storedMessages,
   TEST_GAME,
 } from "#tests/helpers/game-chat.ts";
@@ -25,16 +24,7 @@ import type { FakeModelServer, RecordedRequest } from "#tests/fakes/streaming-mo
 
 let model: FakeModelServer;
 let server: TestServer;
-let stop: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ model, server, close: stop } = await startStoryTestServer());
-});
-
-afterAll(() => stop());
-
-const replies = numberedReplies();
-beforeEach(() => model.script(replies));
+withStoryTestServer((started) => ({ model, server } = started));
 
 const api = (account: TestAccount | null, path: string, init?: ApiInit) => apiRequest(server, account, path, init);
 

@@ -1,19 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { gameMessages, games, replyVersions, stories } from "#app/db/schema.ts";
 import { TURN_SWEEP_MS } from "#app/domain/game-master/turn-leases.server.ts";
 import { PLAY_TEXTS, PLAY_TOASTS, STORY_REFUSALS } from "#app/lib/play-texts.ts";
 import { apiRequest, signUp, type ApiInit, type TestAccount } from "#tests/helpers/accounts.ts";
-import {
-  balanceAndLedger,
-  createTestGame,
-  eventually,
-  numberedReplies,
-  postChat,
-  readTurn,
-  startStoryTestServer,
-  TEST_GAME,
-} from "#tests/helpers/game-chat.ts";
+import { balanceAndLedger, createTestGame, eventually, postChat, readTurn, withStoryTestServer, TEST_GAME } from "#tests/helpers/game-chat.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
 import { beginStory, playingStory, storyOf } from "#tests/helpers/stories.ts";
 import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
@@ -26,16 +17,7 @@ import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
 
 let model: FakeModelServer;
 let server: TestServer;
-let stop: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ model, server, close: stop } = await startStoryTestServer());
-});
-
-afterAll(() => stop());
-
-const replies = numberedReplies();
-beforeEach(() => model.script(replies));
+withStoryTestServer((started) => ({ model, server } = started));
 
 const api = (account: TestAccount | null, path: string, init?: ApiInit) => apiRequest(server, account, path, init);
 
