@@ -5,24 +5,13 @@ import { user } from "#app/db/schema.ts";
 import { STARTER_CREDITS } from "#app/lib/constants.ts";
 import { signUp, testClientAddress, uniqueEmail } from "#tests/helpers/accounts.ts";
 import { expectToast, seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
-import { browserTest } from "#tests/helpers/fixtures.ts";
-import { startOidcProvider } from "#tests/fakes/oidc.ts";
-import { startSmtpServer } from "#tests/fakes/smtp.ts";
+import { browserTest, fakeGoogle, fakeSmtp } from "#tests/helpers/fixtures.ts";
 
 const SCREENSHOTS = "test-results/auth";
 
 const test = browserTest
-  /** Google, as a local OpenID Connect provider. */
-  .extend("google", { scope: "file" }, async ({}, { onCleanup }) => {
-    const google = await startOidcProvider();
-    onCleanup(() => google.stop());
-    return google;
-  })
-  .extend("smtp", { scope: "file" }, async ({}, { onCleanup }) => {
-    const smtp = await startSmtpServer();
-    onCleanup(() => smtp.close());
-    return smtp;
-  })
+  .extend("google", { scope: "file" }, fakeGoogle)
+  .extend("smtp", { scope: "file" }, fakeSmtp)
   /** A tab on `path` whose requests come from their own client address, so journeys do not share rate limits. */
   .extend("openPage", ({ browser, server }) => async (path: string, size?: { width: number; height: number }) => {
     const page = await browser.newPage(size);

@@ -3,11 +3,10 @@ import { expect } from "vitest";
 import { creditLedger } from "#app/db/schema.ts";
 import { getBalance, ledgerTotal } from "#app/domain/credits.server.ts";
 import { STARTER_CREDITS } from "#app/lib/constants.ts";
-import { startOidcProvider, type OidcIdentity } from "#tests/fakes/oidc.ts";
-import { startSmtpServer } from "#tests/fakes/smtp.ts";
+import type { OidcIdentity } from "#tests/fakes/oidc.ts";
 import { testClientAddress } from "./accounts.ts";
 import { CookieJar } from "./cookie-jar.ts";
-import { serverTest } from "./fixtures.ts";
+import { fakeGoogle, fakeSmtp, serverTest } from "./fixtures.ts";
 
 /**
  * Accounts over HTTP (tests/integration/auth*.test.ts): a server that mails through a local SMTP
@@ -20,16 +19,8 @@ export interface PostOptions {
 }
 
 export const authTest = serverTest
-  .extend("google", { scope: "file" }, async ({}, { onCleanup }) => {
-    const google = await startOidcProvider();
-    onCleanup(() => google.stop());
-    return google;
-  })
-  .extend("smtp", { scope: "file" }, async ({}, { onCleanup }) => {
-    const smtp = await startSmtpServer();
-    onCleanup(() => smtp.close());
-    return smtp;
-  })
+  .extend("google", { scope: "file" }, fakeGoogle)
+  .extend("smtp", { scope: "file" }, fakeSmtp)
   .extend("serverEnv", { scope: "file" }, ({ smtp, google }) => ({
     SMTP_URL: smtp.url,
     MAIL_FROM: "Play as Empress <hello@playasempress.test>",

@@ -1,5 +1,7 @@
 import { test as base } from "vitest";
 import { startAnthropicServer } from "#tests/fakes/anthropic.ts";
+import { startOidcProvider } from "#tests/fakes/oidc.ts";
+import { startSmtpServer } from "#tests/fakes/smtp.ts";
 import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
 import { makeAdmin, signInBrowser, signUp, type TestAccount } from "./accounts.ts";
 import { launchBrowser } from "./browser.ts";
@@ -22,6 +24,25 @@ import { startTestServer } from "./server.ts";
  * - `model` (gameMasterTest): the Game Master's provider as a local fake, `modelProvider` says
  *   which; the server talks to it and has the tests' game (TEST_GAME) in its database.
  */
+
+/** What a builder fixture is handed to clean up after itself. */
+interface FixtureTools {
+  onCleanup: (cleanup: () => Promise<void> | void) => void;
+}
+
+/** Google, as a local OpenID Connect provider, for a file: `.extend("google", { scope: "file" }, fakeGoogle)`. */
+export async function fakeGoogle({}: object, { onCleanup }: FixtureTools) {
+  const google = await startOidcProvider();
+  onCleanup(() => google.stop());
+  return google;
+}
+
+/** A local SMTP server that keeps what it is sent, for a file: `.extend("smtp", { scope: "file" }, fakeSmtp)`. */
+export async function fakeSmtp({}: object, { onCleanup }: FixtureTools) {
+  const smtp = await startSmtpServer();
+  onCleanup(() => smtp.close());
+  return smtp;
+}
 
 export type ServerEnv = Record<string, string | undefined>;
 
