@@ -166,7 +166,7 @@ export async function toggleLike(userId: string, gameId: string, showMature: boo
 export async function remixWorld(userId: string, gameId: string, showMature: boolean): Promise<string> {
   const { game, creatorName, creatorHandle } = await findPublishedWorld(gameId, { showMature, publicOnly: true });
   await countNewWorld(userId);
-  const handle = creatorHandle ?? (await ensureHandle(db(), game.creatorId ?? ""));
+  const handle = creatorHandle ?? (await ensureHandle(game.creatorId ?? ""));
   const credit: RemixCredit = { slug: game.slug, title: game.title, creatorName, creatorHandle: handle };
   const [created] = await db()
     .insert(games)

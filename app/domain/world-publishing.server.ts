@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
-import type { Queryable } from "../db/client.server.ts";
 import { db } from "../db/database.server.ts";
 import { games, user, worldVersions } from "../db/schema.ts";
 import { isUniqueViolation } from "../db/unique-violation.server.ts";
@@ -69,21 +68,21 @@ function handleFrom(name: string): string {
 }
 
 /** The player's handle, given from their name the first time they need one (a short suffix when it is taken). */
-export async function ensureHandle(executor: Queryable, userId: string): Promise<string> {
-  const [player] = await executor.select({ name: user.name, handle: user.handle }).from(user).where(eq(user.id, userId));
+export async function ensureHandle(userId: string): Promise<string> {
+  const [player] = await db().select({ name: user.name, handle: user.handle }).from(user).where(eq(user.id, userId));
   if (!player) throw new Error("The player does not exist.");
   if (player.handle) return player.handle;
   const base = handleFrom(player.name);
   for (const candidate of [base, `${base}-${randomBytes(2).toString("hex")}`, `${base}-${randomBytes(4).toString("hex")}`]) {
     try {
-      const [given] = await executor
+      const [given] = await db()
         .update(user)
         .set({ handle: candidate })
         .where(and(eq(user.id, userId), isNull(user.handle)))
         .returning({ handle: user.handle });
       if (given?.handle) return given.handle;
       // Given meanwhile by another request of theirs.
-      return await ensureHandle(executor, userId);
+      return await ensureHandle(userId);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
@@ -102,8 +101,9 @@ export async function publishWorld(userId: string, id: string, status: Published
   if (refusal) throw new InvalidInputError(refusal);
   const hourly: RateLimitRule = { name: "world-publish", limit: WORLD_PUBLISHES_PER_HOUR, windowMs: HOUR_MS };
   await enforceRateLimit(hourly, userId, (wait) => `You can publish ${WORLD_PUBLISHES_PER_HOUR} times an hour. Try again in ${wait}.`);
+  // Outside the transaction: a handle someone else holds fails its statement, which would abort a transaction.
+  await ensureHandle(userId);
   return db().transaction(async (tx) => {
-    await ensureHandle(tx, userId);
     // The row is locked so that two publishes at once number their versions one after the other.
     const [current] = await tx
       .select()

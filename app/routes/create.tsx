@@ -16,8 +16,12 @@ import { DIFFICULTIES, GAME_CATEGORIES, GAME_ICONS } from "#app/lib/constants.ts
 import { CONTENT_RATINGS, PUBLISHED_STATUSES, WORLD_LIMITS, worldFormSchema, type WorldFormField } from "#app/lib/worlds.ts";
 import type { Route } from "./+types/create";
 
-/** Personal: never kept by a browser or a shared cache. */
-export const headers = personalPageHeaders;
+/** Personal: never kept by a browser or a shared cache; a refusal's Retry-After is kept. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  const headers = new Headers(actionHeaders);
+  for (const [name, value] of Object.entries(personalPageHeaders())) headers.set(name, value);
+  return headers;
+}
 
 /** Alternative openings the form offers at once (a card may bring more; they are kept). */
 const OPENING_FIELDS = 3;
