@@ -37,28 +37,13 @@ export function WorldCredits({ world, signedIn }: { world: WorldCreditsData; sig
           {count(world.plays, "play", "plays")} · {count(world.likes, "like", "likes")}
         </span>
       </p>
-      {world.remixedFrom.length > 0 ? (
-        <ul className="space-y-1 text-sm text-parchment-dim">
-          {world.remixedFrom.map((credit) => (
-            <li key={credit.slug}>
-              Remixed from{" "}
-              <Link to={`/game/${credit.slug}`} className="text-parchment underline underline-offset-4">
-                {credit.title}
-              </Link>{" "}
-              by{" "}
-              <Link to={`/creators/${credit.creatorHandle}`} className="text-parchment underline underline-offset-4">
-                {credit.creatorName}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      {world.remixedFrom.length > 0 ? <RemixCredits credits={world.remixedFrom} /> : null}
       {signedIn ? (
         <div className="flex flex-wrap gap-3">
           <Form method="post" action={`/worlds/${world.id}/like`}>
             <Button type="submit" variant="outline" aria-pressed={world.liked}>
               <Heart aria-hidden className={world.liked ? "fill-current text-gold" : undefined} />
-              {world.liked ? "Liked" : "Like"}
+              Like
             </Button>
           </Form>
           {world.remixable && !world.ownWorld ? (
@@ -79,6 +64,26 @@ export function WorldCredits({ world, signedIn }: { world: WorldCreditsData; sig
         </p>
       )}
     </section>
+  );
+}
+
+/** "Remixed from {title} by {creator}" for each world a remix came from, nearest first, each a link. */
+export function RemixCredits({ credits }: { credits: readonly RemixCredit[] }) {
+  return (
+    <ul aria-label="Remix credits" className="space-y-1 text-sm text-parchment-dim">
+      {credits.map((credit) => (
+        <li key={credit.slug}>
+          Remixed from{" "}
+          <Link to={`/game/${credit.slug}`} className="text-parchment underline underline-offset-4">
+            {credit.title}
+          </Link>{" "}
+          by{" "}
+          <Link to={`/creators/${credit.creatorHandle}`} className="text-parchment underline underline-offset-4">
+            {credit.creatorName}
+          </Link>
+        </li>
+      ))}
+    </ul>
   );
 }
 

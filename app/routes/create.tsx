@@ -4,6 +4,7 @@ import { data, Form, Link, redirect, useFetcher, useNavigation } from "react-rou
 import { PageHeader, SectionHeading } from "#app/components/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
+import { RemixCredits } from "#app/components/world-credits.tsx";
 import { WorldPublishPanel } from "#app/components/world-publish-panel.tsx";
 import { fieldClassName, Input, Textarea } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
@@ -80,6 +81,7 @@ export async function loader({ request }: Route.LoaderArgs) {
           slug: world.slug,
           status: world.status,
           publishedVersion: world.publishedVersion,
+          remixedFrom: world.remixedFrom,
           values: {
             title: world.title,
             tagline: world.tagline ?? "",
@@ -269,6 +271,11 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
               {changed ? CHANGE_NOTES[changed] : world.status === "draft" ? "Your draft is saved." : "Your changes are saved."}
             </p>
           ) : null}
+          {world && world.remixedFrom.length > 0 ? (
+            <div className="mb-6">
+              <RemixCredits credits={world.remixedFrom} />
+            </div>
+          ) : null}
           {world ? <WorldPublishPanel world={world} refusal={refused} /> : null}
           {refused && !world ? (
             <p role="alert" className="mb-6 rounded-lg border border-danger/50 bg-danger/10 px-4 py-3 text-parchment">
@@ -362,6 +369,13 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
         </div>
         <aside className="space-y-6">
           <ImportCard />
+          <p className="text-sm text-parchment-dim">
+            Worlds rated Mature are shown only to players who confirm their age in their{" "}
+            <Link to="/settings" className="text-gold underline-offset-4 hover:underline">
+              settings
+            </Link>
+            .
+          </p>
           <section aria-labelledby="my-worlds">
             <SectionHeading id="my-worlds" title="My worlds" />
             {worlds.length === 0 ? (
