@@ -81,7 +81,7 @@ export function CommunitySection({
         {showMature ? null : (
           <p className="mt-6 text-sm text-parchment-dim">
             Mature worlds are shown only to signed-in players who confirm their age in their{" "}
-            <Link to="/settings" className="text-gold underline-offset-4 hover:underline">
+            <Link to="/settings" className="text-gold underline underline-offset-4">
               settings
             </Link>
             .

@@ -35,7 +35,7 @@ export function CommunityGrid({ worlds }: { worlds: readonly CommunityCard[] }) 
               <span className="text-parchment-dim">
                 by{" "}
                 {world.creatorHandle ? (
-                  <Link to={`/creators/${world.creatorHandle}`} className="text-parchment underline-offset-4 hover:underline">
+                  <Link to={`/creators/${world.creatorHandle}`} className="text-parchment underline underline-offset-4">
                     {world.creatorName}
                   </Link>
                 ) : (

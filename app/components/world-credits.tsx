@@ -26,7 +26,7 @@ export function WorldCredits({ world, signedIn }: { world: WorldCreditsData; sig
       <p className="text-parchment">
         A world by{" "}
         {world.creatorHandle ? (
-          <Link to={`/creators/${world.creatorHandle}`} className="text-gold underline-offset-4 hover:underline">
+          <Link to={`/creators/${world.creatorHandle}`} className="text-gold underline underline-offset-4">
             {world.creatorName}
           </Link>
         ) : (
@@ -57,7 +57,7 @@ export function WorldCredits({ world, signedIn }: { world: WorldCreditsData; sig
         </div>
       ) : (
         <p className="text-sm text-parchment-dim">
-          <Link to="/auth" className="text-gold underline-offset-4 hover:underline">
+          <Link to="/auth" className="text-gold underline underline-offset-4">
             Sign in
           </Link>{" "}
           to like or remix this world.

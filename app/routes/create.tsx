@@ -283,7 +283,7 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
           <ImportCard />
           <p className="text-sm text-parchment-dim">
             Worlds rated Mature are shown only to players who confirm their age in their{" "}
-            <Link to="/settings" className="text-gold underline-offset-4 hover:underline">
+            <Link to="/settings" className="text-gold underline underline-offset-4">
               settings
             </Link>
             .
