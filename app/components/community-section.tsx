@@ -41,11 +41,11 @@ export function CommunitySection({
           <form method="get" action="/games" className="flex flex-wrap items-end gap-3">
             {search ? <input type="hidden" name="search" value={search} /> : null}
             {filters.sort === "trending" ? null : <input type="hidden" name="sort" value={filters.sort} />}
-            <div className="space-y-1">
+            <div className="flex flex-col gap-1">
               <Label htmlFor="community-tag">Tag</Label>
               <Input id="community-tag" name="tag" defaultValue={filters.tag ?? ""} placeholder="court intrigue" className="w-44" />
             </div>
-            <div className="space-y-1">
+            <div className="flex flex-col gap-1">
               <Label htmlFor="community-rating">Rating</Label>
               <select id="community-rating" name="rating" defaultValue={filters.rating ?? ""} className={`${fieldClassName} h-11 w-36`}>
                 <option value="">Any rating</option>

@@ -188,7 +188,6 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
               <RemixCredits credits={world.remixedFrom} />
             </div>
           ) : null}
-          {world ? <WorldPublishPanel world={world} refusal={refused} /> : null}
           {refused && !world ? (
             <p role="alert" className="mb-6 rounded-lg border border-danger/50 bg-danger/10 px-4 py-3 text-parchment">
               {refused}
@@ -200,7 +199,7 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
               <Button asChild size="sm">
                 <Link to={`/play/${world.slug}`}>
                   <Play aria-hidden className="size-4" />
-                  Play privately
+                  {world.status === "draft" ? "Play privately" : "Play"}
                 </Link>
               </Button>
               <Button asChild variant="outline" size="sm">
@@ -222,6 +221,7 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
               ) : null}
             </div>
           ) : null}
+          {world ? <WorldPublishPanel world={world} refusal={refused} /> : null}
           {/* Keyed by the world: its fields are uncontrolled, and another world's must not keep this one's values. */}
           <Form key={world?.id ?? "new"} method="post" className="space-y-6" noValidate>
             {world ? <input type="hidden" name="worldId" value={world.id} /> : null}
