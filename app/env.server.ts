@@ -61,6 +61,21 @@ const environmentSchema = z
     // Per-player bounds on New story (issue 31): so many an hour, so many kept in all.
     STORIES_PER_HOUR: positiveInteger(30),
     STORIES_PER_PLAYER: positiveInteger(200),
+    // Players' worlds (issue 36): so many begun a day (saved, imported or remixed), so many publishes an hour,
+    // and the operator's blocked terms (comma-separated), refused on publish.
+    WORLDS_PER_DAY: positiveInteger(20),
+    WORLD_PUBLISHES_PER_HOUR: positiveInteger(10),
+    WORLD_BLOCKED_TERMS: z
+      .string()
+      .default("")
+      .transform((terms) => [
+        ...new Set(
+          terms
+            .split(",")
+            .map((term) => term.trim().toLowerCase())
+            .filter(Boolean),
+        ),
+      ]),
     STRIPE_SECRET_KEY: optionalText,
     STRIPE_WEBHOOK_SECRET: optionalText,
     STRIPE_API_URL: z.url().optional(),

@@ -1,4 +1,5 @@
 import { Users } from "lucide-react";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { Difficulty } from "#app/lib/constants.ts";
 import { CARD_COVER_SIZES, CoverPicture } from "./cover-picture.tsx";
@@ -19,7 +20,18 @@ export interface GameCardData {
 }
 
 /** SPEC's game card under its cover: icon, difficulty badge, title, optional tagline, description, optional players, Play. */
-export function GameCard({ game, headingLevel = 3, priority = false }: { game: GameCardData; headingLevel?: 2 | 3; priority?: boolean }) {
+export function GameCard({
+  game,
+  headingLevel = 3,
+  priority = false,
+  byline,
+}: {
+  game: GameCardData;
+  headingLevel?: 2 | 3;
+  priority?: boolean;
+  /** A player's world's creator and figures, under its description. */
+  byline?: ReactNode;
+}) {
   const href = `/game/${game.slug}`;
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
@@ -45,6 +57,7 @@ export function GameCard({ game, headingLevel = 3, priority = false }: { game: G
       </Heading>
       {game.tagline ? <p className="mt-1 text-sm font-medium text-gold">{game.tagline}</p> : null}
       <p className="mt-3 line-clamp-2 text-sm text-parchment-dim">{game.description}</p>
+      {byline ? <div className="relative z-10 mt-3">{byline}</div> : null}
       {game.players ? (
         <p className="mt-3 inline-flex items-center gap-1.5 text-xs text-parchment-dim">
           <Users className="size-3.5" strokeWidth={1.75} aria-hidden />

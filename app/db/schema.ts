@@ -32,7 +32,7 @@ import {
   USER_ROLES,
 } from "../lib/constants.ts";
 import { BAD_REPLY_REASONS, REPLY_RATINGS } from "../lib/reply-ratings.ts";
-import { CONTENT_RATINGS, WORLD_STATUSES, type WorldExtra, type WorldLoreEntry } from "../lib/worlds.ts";
+import { CONTENT_RATINGS, WORLD_STATUSES, type RemixCredit, type WorldExtra, type WorldLoreEntry } from "../lib/worlds.ts";
 import type { TrackedStat } from "../lib/tracked-stats.ts";
 
 /** `column IN ('a', 'b')` for a CHECK constraint built from one of our constant lists. */
@@ -65,6 +65,10 @@ export const user = pgTable(
     image: text("image"),
     /** Set by an admin: the account cannot sign in or play, and its sessions were revoked (docs/decisions/034). */
     disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    /** The address of their public worlds, /creators/{handle}: given from their name when they first publish. */
+    handle: text("handle").unique(),
+    /** When they confirmed in their settings that they are an adult: only then are Mature worlds shown to them. */
+    matureConfirmedAt: timestamp("mature_confirmed_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -171,12 +175,18 @@ export const games = pgTable(
     lorebook: jsonb("lorebook").$type<WorldLoreEntry[]>().notNull().default([]),
     /** What an imported character card held that the site does not use, exported again. */
     extra: jsonb("extra").$type<WorldExtra>().notNull().default({ data: {} }),
+    /** The last version published to world_versions; null while never published (docs/decisions/059). */
+    publishedVersion: integer("published_version"),
+    firstPublishedAt: timestamp("first_published_at", { withTimezone: true }),
+    /** The worlds this one was remixed from, nearest first, as they were named then: the credit outlives them. */
+    remixedFrom: jsonb("remixed_from").$type<RemixCredit[]>().notNull().default([]),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (table) => [
     index("games_cover_hash_idx").on(table.coverHash),
     index("games_creator_idx").on(table.creatorId, table.updatedAt),
+    index("games_community_idx").on(table.status, table.firstPublishedAt),
     check("games_status_check", oneOf("status", WORLD_STATUSES)),
     check("games_content_rating_check", oneOf("content_rating", CONTENT_RATINGS)),
     check("games_difficulty_check", oneOf("difficulty", DIFFICULTIES)),
@@ -200,6 +210,21 @@ export const worldVersions = pgTable(
     createdAt: createdAt(),
   },
   (table) => [uniqueIndex("world_versions_game_version_idx").on(table.gameId, table.version)],
+);
+
+/** One like per player and world. */
+export const worldLikes = pgTable(
+  "world_likes",
+  {
+    gameId: uuid("game_id")
+      .notNull()
+      .references(() => games.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.gameId, table.userId] }), index("world_likes_recent_idx").on(table.gameId, table.createdAt)],
 );
 
 /**

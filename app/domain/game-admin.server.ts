@@ -1,4 +1,4 @@
-import { and, asc, eq, ne } from "drizzle-orm";
+import { and, asc, eq, isNull, ne } from "drizzle-orm";
 import type { Queryable } from "../db/client.server.ts";
 import { db } from "../db/database.server.ts";
 import { games, type Game } from "../db/schema.ts";
@@ -12,8 +12,13 @@ import { slugForNew } from "./slugs.server.ts";
  * the soft delete. Public reads live in games.server.ts.
  */
 
+/** The site's active games: players' published worlds are active too, and are not the admin's to edit here. */
 export async function listGamesForAdmin(): Promise<Game[]> {
-  return db().select().from(games).where(eq(games.isActive, true)).orderBy(asc(games.sortOrder), asc(games.title));
+  return db()
+    .select()
+    .from(games)
+    .where(and(eq(games.isActive, true), isNull(games.creatorId)))
+    .orderBy(asc(games.sortOrder), asc(games.title));
 }
 
 async function slugTaken(executor: Queryable, slug: string, exceptId?: string): Promise<SlugTakenError | undefined> {

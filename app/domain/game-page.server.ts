@@ -10,16 +10,16 @@ export interface GamePage {
 
 /**
  * An active game and its published content, for /game/{slug} and its guide and tips pages; none
- * for a missing slug, an unknown or inactive game, or a failing query (docs/spec.md §2 sends all
+ * for a missing slug, an unknown or inactive game, a Mature world without `showMature`, or a failing query (docs/spec.md §2 sends all
  * three to /games: app/http/guards.server.ts).
  */
 export async function loadGamePage(
   slug: string | undefined,
-  { contentTypes, logger }: { contentTypes?: readonly ContentType[]; logger: Logger },
+  { contentTypes, logger, showMature }: { contentTypes?: readonly ContentType[]; logger: Logger; showMature?: boolean },
 ): Promise<GamePage | undefined> {
   if (!slug) return undefined;
   try {
-    const [game, content] = await Promise.all([getActiveGame(slug), getPublishedContent(slug, contentTypes)]);
+    const [game, content] = await Promise.all([getActiveGame(slug, { showMature }), getPublishedContent(slug, contentTypes)]);
     return game ? { game, content } : undefined;
   } catch (error) {
     logger.error({ err: error, slug }, "the game page failed to load");

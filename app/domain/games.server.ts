@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, ilike, isNull, ne, or, type SQL } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
 import { games, type Game } from "../db/schema.ts";
 import { FEATURED_GAME_COUNT, type Difficulty } from "../lib/constants.ts";
@@ -12,10 +12,23 @@ import type { TrackedStat } from "../lib/tracked-stats.ts";
 /** What a game card, the catalogue and a game's pages need (never the Game Master prompt). */
 export type GameSummary = Pick<
   Game,
-  "id" | "slug" | "title" | "tagline" | "description" | "icon" | "difficulty" | "players" | "category" | "sortOrder" | "coverHash"
+  | "id"
+  | "slug"
+  | "title"
+  | "tagline"
+  | "description"
+  | "icon"
+  | "difficulty"
+  | "players"
+  | "category"
+  | "sortOrder"
+  | "coverHash"
+  | "creatorId"
+  | "status"
+  | "contentRating"
 >;
 
-const summaryColumns = {
+export const summaryColumns = {
   id: games.id,
   slug: games.slug,
   title: games.title,
@@ -27,6 +40,9 @@ const summaryColumns = {
   category: games.category,
   sortOrder: games.sortOrder,
   coverHash: games.coverHash,
+  creatorId: games.creatorId,
+  status: games.status,
+  contentRating: games.contentRating,
 };
 
 export const MAX_SEARCH_LENGTH = 100;
@@ -45,12 +61,13 @@ export function normalizeSearch(value: string | null | undefined): string | unde
 }
 
 /** `%term%` for ILIKE, with the term's own wildcards taken literally. */
-function containsPattern(term: string) {
+export function containsPattern(term: string) {
   return `%${term.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
+/** The site's own games (players' worlds are listed under Community: community.server.ts). */
 export async function listActiveGames(filter: GameFilter = {}): Promise<GameSummary[]> {
-  const conditions: SQL[] = [eq(games.isActive, true)];
+  const conditions: SQL[] = [eq(games.isActive, true), isNull(games.creatorId)];
   if (filter.difficulty) conditions.push(eq(games.difficulty, filter.difficulty));
   const search = normalizeSearch(filter.search);
   if (search) {
@@ -73,14 +90,16 @@ export function listFeaturedGames(): Promise<GameSummary[]> {
 }
 
 /**
- * An active game by slug, for its public pages. Without the prompt: the Game Master's
- * instructions are secret, and a column never read cannot end up in a page's data.
+ * An active game by slug, for its public pages: a site game or a published world (Unlisted ones
+ * too: anyone with the link may see them), a Mature one only with `showMature`. Without the
+ * prompt: the Game Master's instructions are secret, and a column never read cannot end up in a
+ * page's data.
  */
-export async function getActiveGame(slug: string): Promise<GameSummary | undefined> {
+export async function getActiveGame(slug: string, { showMature = false }: { showMature?: boolean } = {}): Promise<GameSummary | undefined> {
   const [game] = await db()
     .select(summaryColumns)
     .from(games)
-    .where(and(eq(games.slug, slug), eq(games.isActive, true)))
+    .where(and(eq(games.slug, slug), eq(games.isActive, true), showMature ? undefined : ne(games.contentRating, "Mature")))
     .limit(1);
   return game;
 }

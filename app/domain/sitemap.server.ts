@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNull, ne, or } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
 import { games } from "../db/schema.ts";
 import { DIFFICULTY_LEVELS } from "../lib/difficulty-levels.ts";
@@ -21,7 +21,8 @@ export async function listSitemapEntries(): Promise<SitemapEntry[]> {
     db()
       .select({ slug: games.slug, updatedAt: games.updatedAt })
       .from(games)
-      .where(eq(games.isActive, true))
+      // The site's games and players' Public worlds: never an Unlisted or a Mature one (docs/decisions/059).
+      .where(and(eq(games.isActive, true), or(isNull(games.creatorId), and(eq(games.status, "public"), ne(games.contentRating, "Mature")))))
       .orderBy(asc(games.sortOrder), asc(games.title)),
     listPublishedGamePages(),
     listPublishedGuides(),

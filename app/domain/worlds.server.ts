@@ -5,7 +5,9 @@ import { coverVariants, games } from "../db/schema.ts";
 import { slugify } from "../lib/slugify.ts";
 import type { WorldForm } from "../lib/worlds.ts";
 import { characterCardPng, characterCardV3, readCharacterCard, type CardWorld } from "./character-cards.server.ts";
+import { env } from "../env.server.ts";
 import { NotFoundError } from "./errors.server.ts";
+import { enforceRateLimit } from "./rate-limit.server.ts";
 
 /**
  * Worlds a player makes (issue 36, docs/decisions/053): games with a creator. A draft is an
@@ -21,8 +23,18 @@ function noSuchWorld(): NotFoundError {
   return new NotFoundError("There is no such world among yours.");
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Counts a world begun (saved, imported or remixed); 429 past WORLDS_PER_DAY. */
+export async function countNewWorld(userId: string): Promise<void> {
+  const { WORLDS_PER_DAY } = env();
+  await enforceRateLimit({ name: "world-create", limit: WORLDS_PER_DAY, windowMs: DAY_MS }, userId, (wait) => {
+    return `You can begin ${WORLDS_PER_DAY} worlds a day. Try again in ${wait}.`;
+  });
+}
+
 /** A new world's slug: its title's, with a random suffix so that drafts never collide or reveal each other. */
-function worldSlug(title: string): string {
+export function worldSlug(title: string): string {
   return `${slugify(title).slice(0, 80) || "world"}-${randomBytes(3).toString("hex")}`;
 }
 
@@ -34,6 +46,7 @@ export function listOwnWorlds(userId: string) {
       title: games.title,
       status: games.status,
       contentRating: games.contentRating,
+      publishedVersion: games.publishedVersion,
       updatedAt: games.updatedAt,
     })
     .from(games)
@@ -64,6 +77,7 @@ export async function saveWorld(userId: string, form: WorldForm, id?: string): P
       .where(and(eq(games.id, id), eq(games.creatorId, userId)));
     return id;
   }
+  await countNewWorld(userId);
   const [created] = await db()
     .insert(games)
     .values({ ...form, slug: worldSlug(form.title), creatorId: userId, status: "draft", isActive: false })
@@ -78,6 +92,7 @@ export async function saveWorld(userId: string, form: WorldForm, id?: string): P
  */
 export async function importCharacterCard(userId: string, bytes: Buffer): Promise<string> {
   const card = readCharacterCard(bytes);
+  await countNewWorld(userId);
   const [created] = await db()
     .insert(games)
     .values({

@@ -60,7 +60,8 @@ export class RequestError extends Error {
 
 /** A page action's refusal, for its form to show: the domain error's sentence and code, with the code's status. */
 export function formRefusal(error: DomainError) {
-  return data({ error: error.message, code: error.code }, { status: statusOf(error.code) });
+  const headers: HeadersInit = error instanceof RetryLaterError ? { "Retry-After": String(error.retryAfterSeconds) } : {};
+  return data({ error: error.message, code: error.code }, { status: statusOf(error.code), headers });
 }
 
 /** The one JSON shape of a refusal: `{ error, code }` and what the code needs besides. */

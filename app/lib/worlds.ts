@@ -11,8 +11,24 @@ import { DIFFICULTIES, GAME_CATEGORIES, GAME_ICONS } from "./constants.ts";
 export const WORLD_STATUSES = ["draft", "unlisted", "public"] as const;
 export type WorldStatus = (typeof WORLD_STATUSES)[number];
 
+/** What Publish offers: Unlisted (anyone with the link plays it) or Public (listed under Community too). */
+export const PUBLISHED_STATUSES = ["unlisted", "public"] as const;
+export type PublishedStatus = (typeof PUBLISHED_STATUSES)[number];
+
 export const CONTENT_RATINGS = ["Everyone", "Teen", "Mature"] as const;
 export type ContentRating = (typeof CONTENT_RATINGS)[number];
+
+/** Community's orders: likes and plays of the last week, likes of all time, first published. */
+export const COMMUNITY_SORTS = ["trending", "top", "new"] as const;
+export type CommunitySort = (typeof COMMUNITY_SORTS)[number];
+
+/** A world this one was remixed from, as it was named when the remix was made. */
+export interface RemixCredit {
+  slug: string;
+  title: string;
+  creatorName: string;
+  creatorHandle: string;
+}
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };

@@ -1,7 +1,8 @@
 import { data, redirect } from "react-router";
 import { CARD_LIMITS } from "#app/domain/character-cards.server.ts";
-import { InvalidInputError } from "#app/domain/errors.server.ts";
+import { DomainError } from "#app/domain/errors.server.ts";
 import { importCharacterCard } from "#app/domain/worlds.server.ts";
+import { formRefusal } from "#app/http/errors.server.ts";
 import { requireUser } from "#app/http/guards.server.ts";
 import type { Route } from "./+types/create-import";
 
@@ -16,7 +17,8 @@ export async function action({ request }: Route.ActionArgs) {
     const id = await importCharacterCard(user.id, Buffer.from(await file.arrayBuffer()));
     return redirect(`/create?world=${id}`);
   } catch (error) {
-    if (error instanceof InvalidInputError) return data({ error: error.message }, { status: 400 });
+    // A malformed card (400) or one world too many today (429, with Retry-After).
+    if (error instanceof DomainError) return formRefusal(error);
     throw error;
   }
 }

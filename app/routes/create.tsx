@@ -1,24 +1,36 @@
-import { Download, FileUp, Play, Plus } from "lucide-react";
-import type { ReactNode } from "react";
-import { data, Form, Link, redirect, useFetcher, useNavigation } from "react-router";
+import { Download, Play, Plus } from "lucide-react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { PageHeader, SectionHeading } from "#app/components/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { Card } from "#app/components/ui/card.tsx";
-import { fieldClassName, Input, Textarea } from "#app/components/ui/input.tsx";
-import { Label } from "#app/components/ui/label.tsx";
-import { NotFoundError } from "#app/domain/errors.server.ts";
+import { RemixCredits } from "#app/components/world-credits.tsx";
+import { Choice, describedBy, Field, ImportCard } from "#app/components/world-form-fields.tsx";
+import { WorldPublishPanel } from "#app/components/world-publish-panel.tsx";
+import { Input, Textarea } from "#app/components/ui/input.tsx";
+import { DomainError, InvalidInputError, NotFoundError, RateLimitedError } from "#app/domain/errors.server.ts";
+import { publishWorld, unpublishWorld } from "#app/domain/world-publishing.server.ts";
 import { findOwnWorld, listOwnWorlds, saveWorld } from "#app/domain/worlds.server.ts";
+import { formRefusal } from "#app/http/errors.server.ts";
 import { personalPageHeaders, requireUser } from "#app/http/guards.server.ts";
 import { DIFFICULTIES, GAME_CATEGORIES, GAME_ICONS } from "#app/lib/constants.ts";
-import { CONTENT_RATINGS, WORLD_LIMITS, worldFormSchema, type WorldFormField } from "#app/lib/worlds.ts";
+import { CONTENT_RATINGS, PUBLISHED_STATUSES, WORLD_LIMITS, worldFormSchema, type WorldFormField } from "#app/lib/worlds.ts";
 import type { Route } from "./+types/create";
 
-/** Personal: never kept by a browser or a shared cache. */
-export const headers = personalPageHeaders;
+/** Personal: never kept by a browser or a shared cache; a refusal's Retry-After is kept. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  const headers = new Headers(actionHeaders);
+  for (const [name, value] of Object.entries(personalPageHeaders())) headers.set(name, value);
+  return headers;
+}
 
 /** Alternative openings the form offers at once (a card may bring more; they are kept). */
 const OPENING_FIELDS = 3;
 const STATUS_LABELS = { draft: "Draft", unlisted: "Unlisted", public: "Public" } as const;
+const STATUS_CHANGES = ["draft", "unlisted", "public"] as const;
+const CHANGE_NOTES = {
+  draft: "Your world is a draft again: only you can play it.",
+  unlisted: "Published as Unlisted: anyone with the link can play it.",
+  public: "Published as Public: it is listed under Community.",
+} as const;
 const HINTS: Partial<Record<WorldFormField, string>> = {
   prompt: "What the Game Master is told about your world. Players never see it.",
   tags: "Separate tags with commas.",
@@ -60,11 +72,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     worlds: worlds.map((item) => ({ ...item, updatedAt: item.updatedAt.toISOString() })),
     saved: url.searchParams.has("saved"),
+    changed: STATUS_CHANGES.find((status) => status === url.searchParams.get("changed")) ?? null,
     world: world
       ? {
           id: world.id,
           slug: world.slug,
           status: world.status,
+          publishedVersion: world.publishedVersion,
+          remixedFrom: world.remixedFrom,
           values: {
             title: world.title,
             tagline: world.tagline ?? "",
@@ -92,6 +107,8 @@ export async function action({ request }: Route.ActionArgs) {
     const value = form.get(name);
     return typeof value === "string" ? value : "";
   };
+  const intent = field("intent");
+  if (intent === "publish" || intent === "unpublish") return changePublication(user.id, intent, field("worldId"), field("visibility"));
   const values: Values = {
     ...(Object.fromEntries(Object.keys(EMPTY).map((name) => [name, field(name)])) as Omit<Values, "alternativeOpenings">),
     alternativeOpenings: form.getAll("alternativeOpenings").filter((value): value is string => typeof value === "string"),
@@ -104,8 +121,32 @@ export async function action({ request }: Route.ActionArgs) {
   }
   const worldId = field("worldId") || undefined;
   if (worldId) await ownWorld(user.id, worldId);
-  const id = await saveWorld(user.id, parsed.data, worldId);
-  return redirect(`/create?world=${id}&saved=1`);
+  try {
+    const id = await saveWorld(user.id, parsed.data, worldId);
+    return redirect(`/create?world=${id}&saved=1`);
+  } catch (error) {
+    // One world too many today: 429 with Retry-After, the form kept as it was.
+    if (error instanceof RateLimitedError) return formRefusal(error);
+    throw error;
+  }
+}
+
+/** Publish as Unlisted or Public (checked, kept as a new version), or back to a draft. */
+async function changePublication(userId: string, intent: "publish" | "unpublish", worldId: string, visibility: string) {
+  await ownWorld(userId, worldId);
+  try {
+    if (intent === "unpublish") {
+      await unpublishWorld(userId, worldId);
+      return redirect(`/create?world=${worldId}&changed=draft`);
+    }
+    const status = PUBLISHED_STATUSES.find((option) => option === visibility);
+    if (!status) return formRefusal(new InvalidInputError("Choose Unlisted or Public.", "visibility"));
+    await publishWorld(userId, worldId, status);
+    return redirect(`/create?world=${worldId}&changed=${status}`);
+  } catch (error) {
+    if (error instanceof DomainError) return formRefusal(error);
+    throw error;
+  }
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -113,97 +154,13 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: "robots", content: "noindex" },
 ];
 
-function Field({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint?: string; children: ReactNode }) {
-  return (
-    <div className="space-y-2">
-      <Label htmlFor={id}>{label}</Label>
-      {children}
-      {hint ? (
-        <p id={`${id}-hint`} className="text-sm text-parchment-dim">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="text-sm text-danger">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
-function describedBy(id: string, error?: string, hint?: string) {
-  return [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-}
-
-function Choice({
-  name,
-  label,
-  options,
-  value,
-  error,
-}: {
-  name: string;
-  label: string;
-  options: readonly string[];
-  value: string;
-  error?: string;
-}) {
-  return (
-    <Field id={name} label={label} error={error}>
-      <select
-        id={name}
-        name={name}
-        defaultValue={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(name, error)}
-        className={`${fieldClassName} h-11`}
-      >
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
-      </select>
-    </Field>
-  );
-}
-
-function ImportCard() {
-  const fetcher = useFetcher<{ error: string }>();
-  return (
-    <Card className="p-6">
-      <h2 className="text-xl text-parchment">Import a character card</h2>
-      <p className="mt-2 text-sm text-parchment-dim">
-        A SillyTavern character card, V2 or V3, as a PNG picture or a JSON file, becomes a new draft. Everything the card holds is kept and goes
-        back into its export.
-      </p>
-      <fetcher.Form method="post" action="/create/import" encType="multipart/form-data" className="mt-4 space-y-3">
-        <Field id="card" label="Character card file" error={fetcher.data?.error}>
-          <Input
-            id="card"
-            name="card"
-            type="file"
-            accept="image/png,application/json,.json,.png"
-            required
-            aria-describedby={describedBy("card", fetcher.data?.error)}
-            className="h-auto py-2"
-          />
-        </Field>
-        <Button type="submit" variant="secondary" disabled={fetcher.state !== "idle"}>
-          <FileUp aria-hidden className="size-4" />
-          {fetcher.state === "idle" ? "Import a character card" : "Importing…"}
-        </Button>
-      </fetcher.Form>
-    </Card>
-  );
-}
-
 export default function Create({ loaderData, actionData }: Route.ComponentProps) {
-  const { world, worlds, saved } = loaderData;
+  const { world, worlds, saved, changed } = loaderData;
   const navigation = useNavigation();
-  const values = actionData?.values ?? world?.values ?? EMPTY;
-  const errors: Partial<Record<WorldFormField, string>> = actionData?.errors ?? {};
+  const refused = actionData && "error" in actionData ? actionData.error : undefined;
+  const formState = actionData && "values" in actionData ? actionData : undefined;
+  const values = formState?.values ?? world?.values ?? EMPTY;
+  const errors: Partial<Record<WorldFormField, string>> = formState?.errors ?? {};
   const openings = [...values.alternativeOpenings, ...Array<string>(Math.max(0, OPENING_FIELDS - values.alternativeOpenings.length)).fill("")];
   const text = (name: keyof Omit<Values, "alternativeOpenings">) => ({
     id: name,
@@ -221,9 +178,19 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
       />
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 lg:grid-cols-[1fr_320px]">
         <div>
-          {saved && world ? (
+          {(saved || changed) && world ? (
             <p role="status" className="mb-6 rounded-lg border border-gold/40 bg-gold/10 px-4 py-3 text-parchment">
-              Your draft is saved.
+              {changed ? CHANGE_NOTES[changed] : world.status === "draft" ? "Your draft is saved." : "Your changes are saved."}
+            </p>
+          ) : null}
+          {world && world.remixedFrom.length > 0 ? (
+            <div className="mb-6">
+              <RemixCredits credits={world.remixedFrom} />
+            </div>
+          ) : null}
+          {refused && !world ? (
+            <p role="alert" className="mb-6 rounded-lg border border-danger/50 bg-danger/10 px-4 py-3 text-parchment">
+              {refused}
             </p>
           ) : null}
           {world ? (
@@ -232,7 +199,7 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
               <Button asChild size="sm">
                 <Link to={`/play/${world.slug}`}>
                   <Play aria-hidden className="size-4" />
-                  Play privately
+                  {world.status === "draft" ? "Play privately" : "Play"}
                 </Link>
               </Button>
               <Button asChild variant="outline" size="sm">
@@ -254,6 +221,7 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
               ) : null}
             </div>
           ) : null}
+          {world ? <WorldPublishPanel world={world} refusal={refused} /> : null}
           {/* Keyed by the world: its fields are uncontrolled, and another world's must not keep this one's values. */}
           <Form key={world?.id ?? "new"} method="post" className="space-y-6" noValidate>
             {world ? <input type="hidden" name="worldId" value={world.id} /> : null}
@@ -307,12 +275,19 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
               <Textarea {...text("creatorNotes")} rows={3} />
             </Field>
             <Button type="submit" size="lg" disabled={navigation.state === "submitting"}>
-              {navigation.state === "submitting" ? "Saving…" : "Save draft"}
+              {navigation.state === "submitting" ? "Saving…" : world && world.status !== "draft" ? "Save changes" : "Save draft"}
             </Button>
           </Form>
         </div>
         <aside className="space-y-6">
           <ImportCard />
+          <p className="text-sm text-parchment-dim">
+            Worlds rated Mature are shown only to players who confirm their age in their{" "}
+            <Link to="/settings" className="text-gold underline underline-offset-4">
+              settings
+            </Link>
+            .
+          </p>
           <section aria-labelledby="my-worlds">
             <SectionHeading id="my-worlds" title="My worlds" />
             {worlds.length === 0 ? (

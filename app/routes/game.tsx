@@ -13,12 +13,16 @@ import { RichText } from "#app/components/rich-text.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, ButtonGroup } from "#app/components/ui/button.tsx";
 import { useRootData } from "#app/components/use-root-data.ts";
+import { WorldCredits, type WorldCreditsData } from "#app/components/world-credits.tsx";
+import { getSessionUser } from "#app/domain/auth.server.ts";
+import { viewerSeesMature, worldDetails } from "#app/domain/community.server.ts";
 import type { PublishedContent } from "#app/domain/game-content.server.ts";
 import { requireGamePage } from "#app/http/guards.server.ts";
 import type { ContentType, Difficulty } from "#app/lib/constants.ts";
 import { socialCardPath } from "#app/lib/covers.ts";
 import { breadcrumbJsonLd, gameCrumbs, pageMeta, videoGameJsonLd } from "#app/lib/seo.ts";
 import { cacheForVisitors } from "#app/lib/visitor-cache.ts";
+import type { WorldStatus } from "#app/lib/worlds.ts";
 import { requestContext } from "#app/request-context.ts";
 import type { Route } from "./+types/game";
 
@@ -51,9 +55,14 @@ function sections(content: PublishedContent, list: readonly (readonly [ContentTy
   });
 }
 
-export async function loader({ params, context }: Route.LoaderArgs) {
-  const { game, content } = await requireGamePage(params.slug, { logger: context.get(requestContext).logger });
+export async function loader({ params, context, request }: Route.LoaderArgs) {
+  // A Mature world is in the page only for a player who confirmed their age: never in a visitor's,
+  // so never in a page kept for visitors (docs/decisions/059).
+  const showMature = await viewerSeesMature(request);
+  const { game, content } = await requireGamePage(params.slug, { logger: context.get(requestContext).logger, showMature });
   return {
+    world: game.creatorId ? await worldCredits(request, game) : null,
+    listed: game.status === "public" && game.contentRating !== "Mature",
     game: {
       slug: game.slug,
       title: game.title,
@@ -74,13 +83,20 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   };
 }
 
+async function worldCredits(request: Request, game: { id: string; status: WorldStatus }): Promise<WorldCreditsData | null> {
+  const viewer = await getSessionUser(request);
+  const details = await worldDetails(game.id, viewer?.id);
+  return details ? { id: game.id, remixable: game.status === "public", ...details } : null;
+}
+
 export const headers = () => cacheForVisitors();
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   const { site } = matches[0].loaderData;
-  const { game } = loaderData;
+  const { game, listed } = loaderData;
   const card = socialCardPath(game);
   return pageMeta(site, {
+    noindex: !listed,
     title: `${game.title} — Free AI ${game.category} Adventure`,
     description: game.tagline ? `${game.tagline}. ${game.description}` : game.description,
     path: `/game/${game.slug}`,
@@ -150,7 +166,7 @@ function Panel({ children, className }: { children: ReactNode; className?: strin
 }
 
 export default function GamePage({ loaderData }: Route.ComponentProps) {
-  const { game, introduction, mechanics, strategy, hasGuide, hasTips } = loaderData;
+  const { game, world, introduction, mechanics, strategy, hasGuide, hasTips } = loaderData;
   const hasStrategy = strategy.length > 0 || hasGuide || hasTips;
   const { viewer } = useRootData();
   const playPath = `/play/${game.slug}`;
@@ -178,6 +194,7 @@ export default function GamePage({ loaderData }: Route.ComponentProps) {
               </div>
               <p className="mt-6 max-w-2xl text-lg text-parchment-dim">{game.description}</p>
               {game.players ? <p className="mt-3 text-sm text-parchment-dim">{game.players}</p> : null}
+              {world ? <WorldCredits world={world} signedIn={Boolean(viewer)} /> : null}
               <ButtonGroup className="mt-8">
                 <Button asChild size="lg">
                   <Link to={playPath}>

@@ -6,37 +6,65 @@ import { GAMES_FAILED_TEXT, GAMES_FAILED_TITLE, GameListMessage } from "#app/com
 import { GameSearchForm } from "#app/components/game-search-form.tsx";
 import { PageHeader, SectionHeading } from "#app/components/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
+import { CommunitySection } from "#app/components/community-section.tsx";
+import { listCommunityWorlds, viewerSeesMature } from "#app/domain/community.server.ts";
 import { listActiveGames, normalizeSearch } from "#app/domain/games.server.ts";
 import { DIFFICULTIES, parseDifficulty, type Difficulty } from "#app/lib/constants.ts";
 import { breadcrumbJsonLd, pageMeta } from "#app/lib/seo.ts";
 import { cn } from "#app/lib/utils.ts";
+import { COMMUNITY_SORTS, CONTENT_RATINGS, WORLD_LIMITS, type CommunitySort, type ContentRating } from "#app/lib/worlds.ts";
 import { cacheForVisitors, visitorQuery } from "#app/lib/visitor-cache.ts";
 import { requestContext } from "#app/request-context.ts";
 import type { Route } from "./+types/games";
 
 /** What the page reads from its address: the visitor cache keeps a page per value of these, and no others (docs/decisions/042). */
-const gamesQuery = visitorQuery("difficulty", "search");
+const gamesQuery = visitorQuery("difficulty", "search", "sort", "tag", "rating");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const query = gamesQuery.read(request);
   const difficulty = parseDifficulty(query.difficulty ?? undefined) ?? null;
   const search = normalizeSearch(query.search) ?? null;
+  const community = {
+    sort: COMMUNITY_SORTS.find((sort) => sort === query.sort) ?? "trending",
+    tag: query.tag?.trim().toLowerCase().slice(0, WORLD_LIMITS.tag) || null,
+    rating: CONTENT_RATINGS.find((rating) => rating === query.rating) ?? null,
+  };
   try {
-    const games = await listActiveGames({ difficulty: difficulty ?? undefined, search: search ?? undefined });
-    return { games, difficulty, search, failed: false };
+    // A visitor's page never lists a Mature world, so the page kept for visitors never holds one (docs/decisions/059).
+    const showMature = await viewerSeesMature(request);
+    const [games, worlds] = await Promise.all([
+      listActiveGames({ difficulty: difficulty ?? undefined, search: search ?? undefined }),
+      listCommunityWorlds({
+        sort: community.sort,
+        tag: community.tag ?? undefined,
+        rating: community.rating ?? undefined,
+        search: search ?? undefined,
+        showMature,
+      }),
+    ]);
+    return { games, worlds, community, showMature, difficulty, search, failed: false };
   } catch (error) {
     context.get(requestContext).logger.error({ err: error }, "the games list failed to load");
-    return data({ games: [], difficulty, search, failed: true }, { status: 503 });
+    return data({ games: [], worlds: [], community, showMature: false, difficulty, search, failed: true }, { status: 503 });
   }
 }
 
 export const headers = () => cacheForVisitors({ query: gamesQuery });
 
+interface CommunityFilters {
+  sort?: CommunitySort;
+  tag?: string | null;
+  rating?: ContentRating | null;
+}
+
 /** /games with the filters that change what it shows; the filter value is lower case in URLs. */
-function gamesHref({ difficulty, search }: { difficulty?: Difficulty | null; search?: string | null }) {
+function gamesHref({ difficulty, search, sort, tag, rating }: { difficulty?: Difficulty | null; search?: string | null } & CommunityFilters) {
   const query = new URLSearchParams();
   if (difficulty) query.set("difficulty", difficulty.toLowerCase());
   if (search) query.set("search", search);
+  if (sort && sort !== "trending") query.set("sort", sort);
+  if (tag) query.set("tag", tag);
+  if (rating) query.set("rating", rating);
   const text = query.toString();
   return text ? `/games?${text}` : "/games";
 }
@@ -78,7 +106,7 @@ const COMING_SOON = [
 ] as const;
 
 export default function Games({ loaderData }: Route.ComponentProps) {
-  const { games, difficulty, search, failed } = loaderData;
+  const { games, worlds, community, showMature, difficulty, search, failed } = loaderData;
   const navigation = useNavigation();
   const loadingGames = navigation.state === "loading" && navigation.location.pathname === "/games";
   const filters = [null, ...DIFFICULTIES] as const;
@@ -171,6 +199,14 @@ export default function Games({ loaderData }: Route.ComponentProps) {
           )}
         </div>
       </section>
+
+      <CommunitySection
+        worlds={worlds}
+        filters={community}
+        showMature={showMature}
+        href={(change) => gamesHref({ difficulty, search, ...community, ...change })}
+        search={search}
+      />
 
       <section aria-labelledby="coming-soon-heading" className="border-t border-ink-line bg-ink-raised/30">
         <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6">

@@ -69,6 +69,7 @@ describe("migrations", () => {
       "user",
       "user_roles",
       "verification",
+      "world_likes",
       "world_versions",
     ]);
     await runMigrations(connection.db);

@@ -17,6 +17,8 @@ let player: TestAccount;
 let stranger: TestAccount;
 let admin: TestAccount;
 let ids: { game: string; content: string; guide: string; strangersCheckout: string };
+/** A draft of the stranger's (its id fixed, since forms are written before the server starts): the player may neither publish, like nor remix it. */
+const STRANGERS_WORLD = "5e1f0000-0000-4000-8000-000000000036";
 
 beforeAll(async () => {
   server = await startTestServer({ CHAT_TURNS_PER_MINUTE: "100000", AI_OFFLINE_WORD_DELAY_MS: "0" });
@@ -35,6 +37,11 @@ beforeAll(async () => {
     guide: (await first<{ id: string }>(sql`select id from guides limit 1`)).id,
     strangersCheckout: url.split("/").at(-1)!,
   };
+  await queryRows(
+    server.connection.db,
+    sql`insert into games (id, slug, title, description, prompt, creator_id, status, is_active)
+        values (${STRANGERS_WORLD}, 'strangers-draft', 'A stranger''s draft', 'Theirs.', 'Private.', ${stranger.userId}, 'draft', false)`,
+  );
 });
 
 afterAll(() => server.close());
@@ -49,6 +56,8 @@ const GUARDED_TABLES = [
   "payments",
   "contact_messages",
   "games",
+  "world_likes",
+  "world_versions",
   "game_content",
   "guides",
   "user",
@@ -164,6 +173,16 @@ const ROUTES: Record<string, Route> = {
   },
   "test checkout form": { method: "POST", path: () => `/checkout/test/${ids.strangersCheckout}`, who: "player", form: { intent: "pay" } },
   "sign-out form": { method: "POST", path: () => "/sign-out", who: "player", form: {}, openToVisitors: true },
+  "publish form": {
+    method: "POST",
+    path: () => "/create",
+    who: "player",
+    form: { intent: "publish", worldId: STRANGERS_WORLD, visibility: "public" },
+  },
+  "unpublish form": { method: "POST", path: () => "/create", who: "player", form: { intent: "unpublish", worldId: STRANGERS_WORLD } },
+  "like a world": { method: "POST", path: () => `/worlds/${STRANGERS_WORLD}/like`, who: "player", form: {} },
+  "remix a world": { method: "POST", path: () => `/worlds/${STRANGERS_WORLD}/remix`, who: "player", form: {} },
+  "settings form": { method: "POST", path: () => "/settings", who: "player", form: { mature: "confirm" } },
 };
 
 interface Probe {
