@@ -1,4 +1,4 @@
-import { ArrowLeft, BookPlus, Download, RotateCcw, Save, Search, Sparkles } from "lucide-react";
+import { ArrowLeft, BookOpen, BookPlus, Download, RotateCcw, Save, Search, Sparkles } from "lucide-react";
 import { useRef, useState, type RefObject } from "react";
 import { Link } from "react-router";
 import { CreditsBadge } from "#app/components/site-header.tsx";
@@ -15,6 +15,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
 import { STORY_EXPORT_FORMATS } from "#app/lib/story-view.ts";
 import { cn } from "#app/lib/utils.ts";
+import { LorebookDialog } from "./lorebook-panel.tsx";
 import { MemoryPanel } from "./memory-panel.tsx";
 import { MoreMenu, MoreMenuItem } from "./more-menu.tsx";
 import { useStory } from "./story-provider.tsx";
@@ -82,11 +83,12 @@ const NEW_STORY_HINT = "Begin another story in this game; this one is kept in My
 
 /**
  * The story's tools, each by its name: on a phone State and Memory, and the rest in the More
- * menu; from 640 px Start Over and Save Chat too, from 768 px Find in story, from 1280 px all.
+ * menu; from 640 px Lorebook, Start Over and Save Chat too, from 768 px Find in story, from 1280 px all.
  */
 function StoryTools() {
   const { state, dispatch, client, game } = useStory();
   const [confirmingStartOver, setConfirmingStartOver] = useState(false);
+  const [readingLore, setReadingLore] = useState(false);
   const startOverOpener = useRef<HTMLElement | null>(null);
   const confirmStartOver = () => {
     startOverOpener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -95,6 +97,8 @@ function StoryTools() {
   const pending = isPending(state);
   const canRestart = !pending && !state.restarting;
   const canFind = state.storyId !== null && state.exchanges > 0;
+  // A story's lorebook exists once the story does (its first reply).
+  const canReadLore = state.storyId !== null && !pending;
   const canSave = storyMessages(state).length > 0 && !pending && !state.saving;
   const storyState = shownStoryState(state, game.trackedStats);
   const saveLabel = state.saving ? PLAY_TEXTS.saving : "Save Chat";
@@ -116,6 +120,10 @@ function StoryTools() {
       </Button>
       {storyState ? <StateSheet state={storyState} /> : null}
       <MemoryPanel />
+      <Button variant="ghost" size="sm" disabled={!canReadLore} onClick={() => setReadingLore(true)} className={cn("px-2.5", fromSm)}>
+        <BookOpen aria-hidden />
+        Lorebook
+      </Button>
       {state.storyId && canFind ? <ExportMenu storyId={state.storyId} /> : null}
       <Button
         variant="ghost"
@@ -137,6 +145,9 @@ function StoryTools() {
         {saveLabel}
       </Button>
       <MoreMenu className="xl:hidden">
+        <MoreMenuItem icon={<BookOpen aria-hidden />} disabled={!canReadLore} onSelect={() => setReadingLore(true)} className="sm:hidden">
+          Lorebook
+        </MoreMenuItem>
         <MoreMenuItem icon={<Search aria-hidden />} disabled={!canFind} onSelect={() => dispatch({ type: "findToggled" })} className="md:hidden">
           Find in story
         </MoreMenuItem>
@@ -157,6 +168,7 @@ function StoryTools() {
           {saveLabel}
         </MoreMenuItem>
       </MoreMenu>
+      <LorebookDialog open={readingLore} onOpenChange={setReadingLore} />
       <StartOverDialog open={confirmingStartOver} onOpenChange={setConfirmingStartOver} opener={startOverOpener} />
     </div>
   );
