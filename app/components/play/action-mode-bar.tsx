@@ -46,7 +46,8 @@ export function ActionModeBar() {
                 value={mode}
                 checked={state.actionMode === mode}
                 onChange={() => choose(mode)}
-                className="sr-only"
+                // Over its label, unseen: the label is what shows, the input what is clicked and announced.
+                className="absolute inset-0 cursor-pointer appearance-none rounded-full opacity-0"
                 aria-describedby={`${name}-${mode}`}
               />
               {label}

@@ -1,5 +1,5 @@
 import { BookOpen, Pencil, Plus, Trash2 } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type RefObject } from "react";
 import { LoreEntryForm, type LoreEntrySaved } from "#app/components/lore-entry-form.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
@@ -13,10 +13,25 @@ import { useStory } from "./story-provider.tsx";
  * is controlled from outside. It reads the entries each time it opens: Remember this may have
  * added one since.
  */
-export function LorebookDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+export function LorebookDialog({
+  open,
+  onOpenChange,
+  opener,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** What opened it (a button, or the More menu's button), given the focus back. */
+  opener: RefObject<HTMLElement | null>;
+}) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="max-h-[90dvh] overflow-y-auto sm:max-w-2xl">
+      <DialogContent
+        className="max-h-[90dvh] overflow-y-auto sm:max-w-2xl"
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          opener.current?.focus();
+        }}
+      >
         <DialogTitle>Lorebook</DialogTitle>
         <DialogDescription>{LORE_TEXTS.storyExplanation}</DialogDescription>
         <Lorebook />

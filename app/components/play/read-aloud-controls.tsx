@@ -43,18 +43,22 @@ export function useReadAloudFollowsStory() {
 
 const unchanging = () => () => undefined;
 
-/** A reply's Read aloud (Stop reading while it is read). Not drawn where the browser has no speech synthesis. */
+/**
+ * A reply's Read aloud (Stop reading while it is read). Drawn on the server too, so nothing moves
+ * when the page becomes React's; closed where the browser has no speech synthesis.
+ */
 export function ReadAloudButton({ messageKey, content }: { messageKey: string; content: string }) {
   const reading = useReading() === messageKey;
-  // Known only in the browser: the server's page and the hydrating render draw no button.
+  // Known only in the browser: the server's page (and the hydrating render) draw it closed.
   const available = useSyncExternalStore(unchanging, canReadAloud, () => false);
-  if (!available) return null;
   return (
     <button
       type="button"
+      disabled={!available}
+      title={available ? undefined : "This browser cannot read aloud."}
       onClick={() => (reading ? stopReading() : readAloud(messageKey, content))}
       aria-pressed={reading}
-      className="inline-flex min-h-8 items-center gap-1 rounded-full px-2 text-xs font-medium text-parchment-dim transition-colors hover:bg-gold/10 hover:text-gold focus-visible:outline-2 focus-visible:outline-gold aria-pressed:text-gold [&_svg]:size-3.5"
+      className="inline-flex min-h-8 items-center gap-1 rounded-full px-2 text-xs font-medium text-parchment-dim transition-colors hover:bg-gold/10 hover:text-gold focus-visible:outline-2 focus-visible:outline-gold disabled:opacity-50 aria-pressed:text-gold [&_svg]:size-3.5"
     >
       {reading ? <Square aria-hidden /> : <Volume2 aria-hidden />}
       {reading ? "Stop reading" : "Read aloud"}
@@ -84,11 +88,9 @@ export function ReadAloudSettingsDialog() {
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
-        <Button type="button" variant="ghost" size="sm" className="px-2.5" aria-label="Read-aloud settings" title="Read-aloud settings">
+        <Button type="button" variant="ghost" size="sm" className="px-2.5">
           <Volume2 aria-hidden />
-          <span aria-hidden className="hidden sm:inline">
-            Read aloud
-          </span>
+          Read aloud<span className="sr-only"> settings</span>
           {settings.autoRead ? (
             <span aria-hidden className="rounded-full bg-gold/15 px-1.5 text-[10px] font-semibold tracking-wide text-gold uppercase">
               Auto
