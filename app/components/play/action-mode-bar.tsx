@@ -2,7 +2,7 @@ import { useEffect, useId } from "react";
 import { ACTION_MODES, type ActionMode } from "#app/lib/action-modes.ts";
 import { cn } from "#app/lib/utils.ts";
 import { ReadAloudSettingsDialog } from "./read-aloud-controls.tsx";
-import { rememberActionMode, rememberedActionMode } from "./read-aloud.ts";
+import { rememberActionMode, rememberedActionMode } from "./remembered.ts";
 import { useStory } from "./story-provider.tsx";
 import { composedMessage } from "./story-selectors.ts";
 

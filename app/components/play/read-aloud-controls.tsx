@@ -23,14 +23,16 @@ import type { CallKind } from "./story-state.ts";
 const WRITES_A_REPLY: readonly CallKind[] = ["send", "edit", "retry", "continue"];
 
 /**
- * Reading follows the story: a new turn (or any call) stops it, and with Auto-read on, a reply
- * this tab asked for is read once it is stored.
+ * Reading follows the story: a new turn (or any call) stops it, as does leaving the screen; with
+ * Auto-read on, a reply this tab asked for is read once it is stored.
  */
 export function useReadAloudFollowsStory() {
   const { state } = useStory();
   const call = state.call ? { id: state.call.id, kind: state.call.kind } : null;
   const previous = useRef(call);
   const reply = latestReply(state);
+  // Leaving the play screen (for My Stories, say) ends the reading too.
+  useEffect(() => stopReading, []);
   useEffect(() => {
     const before = previous.current;
     previous.current = call;

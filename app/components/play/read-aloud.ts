@@ -1,12 +1,11 @@
 import { useSyncExternalStore } from "react";
-import { isActionMode, type ActionMode } from "#app/lib/action-modes.ts";
 import { speakableText } from "#app/lib/speakable-text.ts";
+import { remembered, remember } from "./remembered.ts";
 
 /**
  * Read aloud with the browser's own speech synthesis (free, nothing sent to a server), and the
- * player's choices about it and about the composer, remembered in this browser (localStorage):
- * the voice, the speed, whether new replies are read as they arrive, the Do / Say / Story mode.
- * One reader for the page: a new reading stops the one before.
+ * player's choices about it, remembered in this browser: the voice, the speed, whether new
+ * replies are read as they arrive. One reader for the page: a new reading stops the one before.
  */
 
 export interface ReadAloudSettings {
@@ -19,25 +18,7 @@ export interface ReadAloudSettings {
 export const READING_SPEEDS = [0.75, 1, 1.25, 1.5, 2] as const;
 
 const SETTINGS_KEY = "play.readAloud";
-const ACTION_MODE_KEY = "play.actionMode";
 const DEFAULT_SETTINGS: ReadAloudSettings = { voice: "", rate: 1, autoRead: false };
-
-function stored(key: string): unknown {
-  try {
-    return JSON.parse(window.localStorage.getItem(key) ?? "null");
-  } catch {
-    // Storage refused (private browsing) or a value written by hand: the defaults.
-    return null;
-  }
-}
-
-function store(key: string, value: unknown) {
-  try {
-    window.localStorage.setItem(key, JSON.stringify(value));
-  } catch {
-    // Not remembered this time; the choice still holds for this page.
-  }
-}
 
 let settings: ReadAloudSettings | null = null;
 /** The message being read (its key), or null. */
@@ -53,7 +34,7 @@ const subscribe = (listener: () => void) => {
 
 export function readAloudSettings(): ReadAloudSettings {
   if (settings) return settings;
-  const saved = stored(SETTINGS_KEY) as Partial<ReadAloudSettings> | null;
+  const saved = remembered(SETTINGS_KEY) as Partial<ReadAloudSettings> | null;
   settings = {
     voice: typeof saved?.voice === "string" ? saved.voice : DEFAULT_SETTINGS.voice,
     rate: READING_SPEEDS.find((speed) => speed === saved?.rate) ?? DEFAULT_SETTINGS.rate,
@@ -64,17 +45,8 @@ export function readAloudSettings(): ReadAloudSettings {
 
 export function changeReadAloudSettings(change: Partial<ReadAloudSettings>) {
   settings = { ...readAloudSettings(), ...change };
-  store(SETTINGS_KEY, settings);
+  remember(SETTINGS_KEY, settings);
   changed();
-}
-
-export function rememberedActionMode(): ActionMode | null {
-  const mode = stored(ACTION_MODE_KEY);
-  return isActionMode(mode) ? mode : null;
-}
-
-export function rememberActionMode(mode: ActionMode) {
-  store(ACTION_MODE_KEY, mode);
 }
 
 const synthesis = () => (typeof window !== "undefined" && "speechSynthesis" in window ? window.speechSynthesis : null);
