@@ -1,6 +1,7 @@
 import { Bookmark, ChevronLeft, ChevronRight, FastForward, Pencil, RefreshCw, Undo2 } from "lucide-react";
 import { useId } from "react";
 import { creditsInWords } from "#app/lib/site.ts";
+import { speakableText } from "#app/lib/speakable-text.ts";
 import { splitStoryChoices } from "#app/lib/story-choices.ts";
 import { ReadAloudButton } from "./read-aloud-controls.tsx";
 import { selectedReplyText, useRemember } from "./remember-this.tsx";
@@ -126,7 +127,7 @@ export function ReplyControls({ message }: { message: ChatMessage }) {
   );
 }
 
-/** Read aloud and Remember this: the words selected in this reply, or else the whole reply without its choices. */
+/** Read aloud and Remember this: the words selected in this reply, or else the whole reply's words without its choices. */
 function ReplyTools({ message }: { message: ChatMessage }) {
   const remember = useRemember();
   return (
@@ -138,7 +139,8 @@ function ReplyTools({ message }: { message: ChatMessage }) {
         icon={<Bookmark aria-hidden />}
         onClick={() => {
           const reply = document.querySelector(`li[data-role="assistant"][data-exchange="${String(message.exchange)}"]`);
-          remember(selectedReplyText(reply) || splitStoryChoices(message.content).body);
+          // The whole reply as plain words: its Markdown marks would be kept as they are typed.
+          remember(selectedReplyText(reply) || speakableText(splitStoryChoices(message.content).body));
         }}
       />
     </span>
