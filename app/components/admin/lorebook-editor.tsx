@@ -1,30 +1,13 @@
 import { BookOpen, Download, Plus, Upload } from "lucide-react";
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { LoreEntryForm, type LoreEntrySaved } from "#app/components/lore-entry-form.tsx";
 import { toast } from "#app/components/toast.ts";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { Input, Textarea } from "#app/components/ui/input.tsx";
-import type { FieldErrors } from "#app/lib/admin-forms.ts";
-import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
-import { LORE_TEXTS, loreEntryInputSchema, type LoreEntryView } from "#app/lib/lorebook.ts";
-import { controlProps, EmptyState, Field, LoadFailed, NumberField, SwitchField } from "./form-controls.tsx";
+import { LORE_TEXTS, type LoreEntryInput, type LoreEntryView } from "#app/lib/lorebook.ts";
+import { EmptyState, LoadFailed } from "./form-controls.tsx";
 import { DeleteButton, EditButton } from "./item-list.tsx";
 import { useAdminRequest } from "./use-admin-request.ts";
-
-interface EntryDraft {
-  title: string;
-  keys: string;
-  content: string;
-  priority: string;
-  alwaysOn: boolean;
-  enabled: boolean;
-}
-
-const EMPTY_DRAFT: EntryDraft = { title: "", keys: "", content: "", priority: "0", alwaysOn: false, enabled: true };
-
-function draftOf(entry: LoreEntryView): EntryDraft {
-  return { ...entry, priority: String(entry.priority) };
-}
 
 /**
  * The game editor's Lorebook section: the game's entries, a form to add or change one, and
@@ -52,6 +35,19 @@ export function LorebookEditor({ gameId }: { gameId: string }) {
       current = false;
     };
   }, [base, version]);
+
+  async function save(input: LoreEntryInput): Promise<LoreEntrySaved> {
+    const entry = editing === "new" ? null : editing;
+    const result = await send<{ entry: LoreEntryView }>(entry ? "PUT" : "POST", entry ? `${base}/${entry.id}` : base, input);
+    if (!result.ok) {
+      toast.error(LORE_TEXTS.saveFailed, { description: result.error });
+      return result;
+    }
+    toast.success(LORE_TEXTS.saved);
+    setEditing(null);
+    await reload();
+    return result;
+  }
 
   async function importFile(file: File) {
     let world: unknown;
@@ -108,14 +104,11 @@ export function LorebookEditor({ gameId }: { gameId: string }) {
         </div>
       </div>
       {editing ? (
-        <EntryForm
+        <LoreEntryForm
           key={editing === "new" ? "new" : editing.id}
           entry={editing === "new" ? undefined : editing}
-          base={base}
-          onClose={async (saved) => {
-            setEditing(null);
-            if (saved) await reload();
-          }}
+          onSave={save}
+          onCancel={() => setEditing(null)}
         />
       ) : null}
       {entries === undefined ? (
@@ -157,102 +150,5 @@ export function LorebookEditor({ gameId }: { gameId: string }) {
         </ul>
       )}
     </section>
-  );
-}
-
-/**
- * A div, not a form: it sits inside the game's own form, and a nested form is not valid HTML.
- * Enter in its fields therefore saves the entry, not the game.
- */
-function EntryForm({ entry, base, onClose }: { entry?: LoreEntryView; base: string; onClose: (saved: boolean) => Promise<void> }) {
-  const prefix = useId();
-  const id = (field: string) => `${prefix}-lore-${field}`;
-  const [values, setValues] = useState<EntryDraft>(entry ? draftOf(entry) : EMPTY_DRAFT);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const { send, pending } = useAdminRequest();
-  const set = <Key extends keyof EntryDraft>(key: Key, value: EntryDraft[Key]) => setValues((current) => ({ ...current, [key]: value }));
-
-  async function save() {
-    const parsed = loreEntryInputSchema.safeParse({ ...values, priority: Number(values.priority) });
-    if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message])));
-      return;
-    }
-    const result = await send<{ entry: LoreEntryView }>(entry ? "PUT" : "POST", entry ? `${base}/${entry.id}` : base, parsed.data);
-    if (result.ok) {
-      toast.success(LORE_TEXTS.saved);
-      await onClose(true);
-    } else {
-      setErrors(result.fieldErrors);
-      toast.error(LORE_TEXTS.saveFailed, { description: result.error });
-    }
-  }
-
-  return (
-    <div
-      role="group"
-      aria-labelledby={id("heading")}
-      className="grid gap-4 rounded-lg border border-gold/40 bg-ink/60 p-4 sm:grid-cols-2"
-      onKeyDown={(event) => {
-        if (event.key === "Enter" && event.target instanceof HTMLInputElement) {
-          event.preventDefault();
-          void save();
-        }
-      }}
-    >
-      <h4 id={id("heading")} className="font-semibold sm:col-span-2">
-        {entry ? `Edit ${entry.title}` : "New lorebook entry"}
-      </h4>
-      <Field id={id("title")} label="Title" required error={errors.title}>
-        <Input {...controlProps(id("title"), errors.title)} value={values.title} onChange={(event) => set("title", event.target.value)} />
-      </Field>
-      <NumberField
-        id={id("priority")}
-        label="Priority"
-        value={values.priority}
-        onChange={(priority) => set("priority", priority)}
-        error={errors.priority}
-        hint="Higher priorities stay when lore runs out of room."
-      />
-      <Field
-        id={id("keys")}
-        label="Keys"
-        error={errors.keys}
-        className="sm:col-span-2"
-        hint={<p className="text-parchment-dim">{LORE_TEXTS.keysHint}</p>}
-      >
-        <Input {...controlProps(id("keys"), errors.keys)} value={values.keys} onChange={(event) => set("keys", event.target.value)} />
-      </Field>
-      <Field id={id("content")} label="Content" required error={errors.content} className="sm:col-span-2">
-        <Textarea
-          {...controlProps(id("content"), errors.content)}
-          rows={4}
-          value={values.content}
-          onChange={(event) => set("content", event.target.value)}
-        />
-      </Field>
-      <SwitchField
-        id={id("alwaysOn")}
-        label="Always on"
-        description="In every turn's context, whatever is said."
-        checked={values.alwaysOn}
-        onChange={(alwaysOn) => set("alwaysOn", alwaysOn)}
-      />
-      <SwitchField
-        id={id("enabled")}
-        label="Enabled"
-        description="A disabled entry is kept but never used."
-        checked={values.enabled}
-        onChange={(enabled) => set("enabled", enabled)}
-      />
-      <div className="flex flex-col-reverse gap-2 sm:col-span-2 sm:flex-row sm:justify-end">
-        <Button type="button" variant="secondary" onClick={() => void onClose(false)} disabled={pending}>
-          Cancel
-        </Button>
-        <Button type="button" onClick={() => void save()} disabled={pending}>
-          {pending ? ADMIN_TEXTS.saving : entry ? "Update Entry" : "Add Entry"}
-        </Button>
-      </div>
-    </div>
   );
 }

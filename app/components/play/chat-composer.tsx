@@ -3,6 +3,7 @@ import { useEffect, useLayoutEffect, useRef, type KeyboardEvent } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 import { MAX_PLAYER_MESSAGE_LENGTH } from "#app/lib/constants.ts";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
+import { SENT_AS_ID } from "./action-mode-bar.tsx";
 import { useStory } from "./story-provider.tsx";
 import { isPending, latestAction, latestReply, outOfCredits } from "./story-selectors.ts";
 
@@ -85,7 +86,7 @@ export function ChatComposer() {
           onKeyDown={onKeyDown}
           enterKeyHint="send"
           className="block max-h-44 min-h-12 w-full resize-none rounded-2xl border border-ink-line bg-ink px-4 py-3 text-base leading-6 sm:text-[17px] text-parchment placeholder:text-parchment-dim/80 focus-visible:border-gold focus-visible:ring-2 focus-visible:ring-gold/40 focus-visible:outline-none disabled:cursor-not-allowed disabled:opacity-60"
-          aria-describedby="play-input-hint"
+          aria-describedby={`play-input-hint ${SENT_AS_ID}`}
         />
         {nearLimit ? (
           <span className="pointer-events-none absolute right-3 -top-5 text-xs text-parchment-dim" aria-live="polite">

@@ -2,6 +2,7 @@ import { X } from "lucide-react";
 import { Link } from "react-router";
 import { CREDITS_PER_MESSAGE } from "#app/lib/constants.ts";
 import { creditsInWords } from "#app/lib/site.ts";
+import { ActionModeBar, SentAs } from "./action-mode-bar.tsx";
 import { ChatComposer } from "./chat-composer.tsx";
 import { costOf } from "./reply-controls.tsx";
 import { useStory } from "./story-provider.tsx";
@@ -43,13 +44,15 @@ function EditingNotice() {
   );
 }
 
-/** The foot of the play screen: what the credits allow, the edit in progress, the composer and its keys. */
+/** The foot of the play screen: what the credits allow, the edit in progress, Do / Say / Story, the composer, what it sends and its keys. */
 export function ComposerPanel() {
   return (
     <div className="border-t border-ink-line bg-ink px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-0">
       <CreditsNotice />
       <EditingNotice />
+      <ActionModeBar />
       <ChatComposer />
+      <SentAs />
       <p id="play-input-hint" className="mt-2 hidden text-center text-xs text-parchment-dim sm:block">
         Enter sends · Shift+Enter adds a line · ↑ edits your last message · Each message costs {creditsInWords(CREDITS_PER_MESSAGE)}
       </p>

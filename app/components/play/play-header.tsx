@@ -1,4 +1,4 @@
-import { ArrowLeft, BookPlus, Download, RotateCcw, Save, Search, Sparkles } from "lucide-react";
+import { ArrowLeft, BookOpen, BookPlus, Download, RotateCcw, Save, Search, Sparkles } from "lucide-react";
 import { useRef, useState, type RefObject } from "react";
 import { Link } from "react-router";
 import { CreditsBadge } from "#app/components/site-header.tsx";
@@ -15,31 +15,12 @@ import { Button } from "#app/components/ui/button.tsx";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
 import { STORY_EXPORT_FORMATS } from "#app/lib/story-view.ts";
 import { cn } from "#app/lib/utils.ts";
+import { LorebookDialog } from "./lorebook-panel.tsx";
 import { MemoryPanel } from "./memory-panel.tsx";
 import { MoreMenu, MoreMenuItem } from "./more-menu.tsx";
 import { useStory } from "./story-provider.tsx";
 import { isPending, shownStoryState, storyMessages } from "./story-selectors.ts";
 import { StateSheet } from "./state-panel.tsx";
-
-/** Export: the story downloaded as Markdown or JSON (a native disclosure, so it works before any script). */
-function ExportMenu({ storyId }: { storyId: string }) {
-  const link = "block rounded-md px-3 py-2 text-sm text-parchment hover:bg-gold/10";
-  return (
-    <details className="relative hidden xl:block">
-      <summary className="inline-flex h-8 cursor-pointer list-none items-center gap-1.5 rounded-full px-2.5 text-sm font-medium text-parchment hover:bg-gold/10 [&::-webkit-details-marker]:hidden">
-        <Download className="size-4" aria-hidden />
-        Export
-      </summary>
-      <div className="absolute right-0 z-20 mt-1 w-48 rounded-lg border border-ink-line bg-ink-raised p-1 shadow-lg shadow-ink">
-        {STORY_EXPORT_FORMATS.map(({ format, label }) => (
-          <a key={format} className={link} href={exportPath(storyId, format)} download>
-            Export as {label}
-          </a>
-        ))}
-      </div>
-    </details>
-  );
-}
 
 function exportPath(storyId: string, format: string) {
   return `/api/stories/${storyId}/export?format=${format}`;
@@ -78,15 +59,20 @@ function StartOverDialog({
   );
 }
 
-const NEW_STORY_HINT = "Begin another story in this game; this one is kept in My Stories";
-
 /**
  * The story's tools, each by its name: on a phone State and Memory, and the rest in the More
- * menu; from 640 px Start Over and Save Chat too, from 768 px Find in story, from 1280 px all.
+ * menu; from 640 px Lorebook, Start Over and Save Chat too, from 768 px Find in story. Export and
+ * New story, used least, stay in More at every width (with the State column, a row has no room for them).
  */
 function StoryTools() {
   const { state, dispatch, client, game } = useStory();
   const [confirmingStartOver, setConfirmingStartOver] = useState(false);
+  const [readingLore, setReadingLore] = useState(false);
+  const loreOpener = useRef<HTMLElement | null>(null);
+  const openLorebook = () => {
+    loreOpener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setReadingLore(true);
+  };
   const startOverOpener = useRef<HTMLElement | null>(null);
   const confirmStartOver = () => {
     startOverOpener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -95,12 +81,13 @@ function StoryTools() {
   const pending = isPending(state);
   const canRestart = !pending && !state.restarting;
   const canFind = state.storyId !== null && state.exchanges > 0;
+  // A story's lorebook exists once the story does (its first reply).
+  const canReadLore = state.storyId !== null && !pending;
   const canSave = storyMessages(state).length > 0 && !pending && !state.saving;
   const storyState = shownStoryState(state, game.trackedStats);
   const saveLabel = state.saving ? PLAY_TEXTS.saving : "Save Chat";
-  // Inline from 640 px: Start Over and Save Chat; from 768 px Find too; from 1280 px all of them. The rest are in More.
+  // Inline from 640 px: Lorebook, Start Over and Save Chat; from 768 px Find too. The rest are in More.
   const fromSm = "hidden sm:inline-flex";
-  const fromXl = "hidden xl:inline-flex";
   return (
     <div className="ml-auto flex flex-wrap items-center justify-end gap-1.5 sm:gap-2">
       <Button
@@ -116,17 +103,9 @@ function StoryTools() {
       </Button>
       {storyState ? <StateSheet state={storyState} /> : null}
       <MemoryPanel />
-      {state.storyId && canFind ? <ExportMenu storyId={state.storyId} /> : null}
-      <Button
-        variant="ghost"
-        size="sm"
-        disabled={!canRestart || state.beginningNewStory}
-        onClick={() => void client.newStory()}
-        className={cn("px-2.5", fromXl)}
-        title={NEW_STORY_HINT}
-      >
-        <BookPlus aria-hidden />
-        New story
+      <Button variant="ghost" size="sm" disabled={!canReadLore} onClick={openLorebook} className={cn("px-2.5", fromSm)}>
+        <BookOpen aria-hidden />
+        Lorebook
       </Button>
       <Button variant="secondary" size="sm" disabled={!canRestart} onClick={confirmStartOver} className={cn("px-3", fromSm)}>
         <RotateCcw aria-hidden />
@@ -136,7 +115,7 @@ function StoryTools() {
         <Save aria-hidden />
         {saveLabel}
       </Button>
-      <MoreMenu className="xl:hidden">
+      <MoreMenu>
         <MoreMenuItem icon={<Search aria-hidden />} disabled={!canFind} onSelect={() => dispatch({ type: "findToggled" })} className="md:hidden">
           Find in story
         </MoreMenuItem>
@@ -147,6 +126,9 @@ function StoryTools() {
               </MoreMenuItem>
             ))
           : null}
+        <MoreMenuItem icon={<BookOpen aria-hidden />} disabled={!canReadLore} onSelect={openLorebook} className="sm:hidden">
+          Lorebook
+        </MoreMenuItem>
         <MoreMenuItem icon={<BookPlus aria-hidden />} disabled={!canRestart || state.beginningNewStory} onSelect={() => void client.newStory()}>
           New story
         </MoreMenuItem>
@@ -157,6 +139,7 @@ function StoryTools() {
           {saveLabel}
         </MoreMenuItem>
       </MoreMenu>
+      <LorebookDialog open={readingLore} onOpenChange={setReadingLore} opener={loreOpener} />
       <StartOverDialog open={confirmingStartOver} onOpenChange={setConfirmingStartOver} opener={startOverOpener} />
     </div>
   );

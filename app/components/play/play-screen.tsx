@@ -5,6 +5,7 @@ import { cn } from "#app/lib/utils.ts";
 import { ComposerPanel } from "./composer-panel.tsx";
 import { FindInStory } from "./find-in-story.tsx";
 import { PlayHeader } from "./play-header.tsx";
+import { useReadAloudFollowsStory } from "./read-aloud-controls.tsx";
 import { StateSidebar } from "./state-panel.tsx";
 import { STORY_LOG_ID, StoryLog } from "./story-log.tsx";
 import { StoryProvider, useStory, type PlayGame } from "./story-provider.tsx";
@@ -19,6 +20,7 @@ const noSubscription = () => () => undefined;
 function PlayLayout({ nonce }: { nonce: string }) {
   const { state, game } = useStory();
   const storyState = shownStoryState(state, game.trackedStats);
+  useReadAloudFollowsStory();
   // Here, above the story and the composer: the view keeps up after the composer has taken its
   // height (children's layout effects run first), or a view at the end would look scrolled up.
   const writing = replyBeingWritten(state);

@@ -1,6 +1,10 @@
-import { ChevronLeft, ChevronRight, FastForward, Pencil, RefreshCw, Undo2 } from "lucide-react";
+import { Bookmark, ChevronLeft, ChevronRight, FastForward, Pencil, RefreshCw, Undo2 } from "lucide-react";
 import { useId } from "react";
 import { creditsInWords } from "#app/lib/site.ts";
+import { speakableText } from "#app/lib/speakable-text.ts";
+import { splitStoryChoices } from "#app/lib/story-choices.ts";
+import { ReadAloudButton } from "./read-aloud-controls.tsx";
+import { selectedReplyText, useRemember } from "./remember-this.tsx";
 import { ReplyRating } from "./reply-rating.tsx";
 import { useStory } from "./story-provider.tsx";
 import { controlsFor, priceOf } from "./story-selectors.ts";
@@ -112,13 +116,34 @@ function UndoControl({ what }: { what: string }) {
   return <ControlButton label="Undo" description={what} icon={<Undo2 aria-hidden />} onClick={() => void client.undo()} />;
 }
 
-/** What is under a message: the story controls on the latest exchange, and a reply's rating on each. */
+/** What is under a message: the story controls on the latest exchange; on each reply its rating, Read aloud and Remember this. */
 export function ReplyControls({ message }: { message: ChatMessage }) {
   return (
     <>
       <StoryControls message={message} />
+      {message.role === "assistant" && message.status === "complete" && message.content ? <ReplyTools message={message} /> : null}
       <ReplyRating message={message} />
     </>
+  );
+}
+
+/** Read aloud and Remember this: the words selected in this reply, or else the whole reply's words without its choices. */
+function ReplyTools({ message }: { message: ChatMessage }) {
+  const remember = useRemember();
+  return (
+    <span className="inline-flex flex-wrap items-center gap-0.5">
+      <ReadAloudButton messageKey={message.key} content={message.content} />
+      <ControlButton
+        label="Remember this"
+        description="Keep words of this reply as a lore entry or a pinned fact: select them first, or keep the whole reply."
+        icon={<Bookmark aria-hidden />}
+        onClick={() => {
+          const reply = document.querySelector(`li[data-role="assistant"][data-exchange="${String(message.exchange)}"]`);
+          // The whole reply as plain words: its Markdown marks would be kept as they are typed.
+          remember(selectedReplyText(reply) || speakableText(splitStoryChoices(message.content).body));
+        }}
+      />
+    </span>
   );
 }
 

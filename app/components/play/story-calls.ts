@@ -1,10 +1,10 @@
 import type { MessageRole } from "#app/lib/constants.ts";
 import type { ErrorCode } from "#app/lib/error-codes.ts";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
-import { chosenAction, replyToContinue } from "#app/lib/story-choices.ts";
+import { replyToContinue } from "#app/lib/story-choices.ts";
 import { opensStory } from "#app/lib/turn-cost.ts";
 import { refusalReaction } from "./story-refusals.ts";
-import { isPending, latestAction, latestChoices, latestReply } from "./story-selectors.ts";
+import { composedMessage, isPending, latestAction, latestReply } from "./story-selectors.ts";
 import type { CallKind, ChatMessage, ReplyStream, StoryAction, StoryCall, StoryScreenState } from "./story-state.ts";
 
 /**
@@ -35,7 +35,7 @@ export type CallAction = Extract<
 export function callReducer(state: StoryScreenState, action: CallAction): StoryScreenState {
   switch (action.type) {
     case "submitted":
-      return action.choice === undefined ? submitted(state, state.draft, action.at) : choiceSent(state, action.choice, action.at);
+      return action.choice === undefined ? submitted(state, action.at) : choiceSent(state, action.choice, action.at);
     case "controlled":
       return action.kind === "sendAgain"
         ? controlled(state, "edit", latestAction(state)?.content ?? null, null)
@@ -102,12 +102,12 @@ function localMessage(key: string, role: MessageRole, content: string, at: strin
   return { key, role, content, status: "complete", version: 1, versions: 1, createdAt: at, ...extra };
 }
 
-/** The composer's text sent: a new turn, or the Edit of the latest exchange. */
-function submitted(state: StoryScreenState, text: string, at: string): StoryScreenState {
+/** The composer's text sent (in its Do / Say / Story mode): a new turn, or the Edit of the latest exchange. */
+function submitted(state: StoryScreenState, at: string): StoryScreenState {
   if (isPending(state)) return state;
-  const message = chosenAction(text, latestChoices(state));
+  const message = composedMessage(state);
   if (!message) return state;
-  const composed = { text, editing: state.editing };
+  const composed = { text: state.draft, editing: state.editing };
   const cleared = { ...state, draft: "", editing: false, highlighted: null };
   if (state.editing) {
     const edited = controlled(cleared, "edit", message, composed);

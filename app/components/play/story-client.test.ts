@@ -292,3 +292,50 @@ describe("the story client", () => {
     expect(said).toEqual([]);
   });
 });
+
+describe("the story's lorebook", () => {
+  const entry = { id: "7", title: "Ilse", keys: "Ilse, captain", content: "A smuggler.", alwaysOn: false, priority: 0, enabled: true };
+  const input = { title: "Ilse", keys: "Ilse, captain", content: "A smuggler.", alwaysOn: false, priority: 0, enabled: true };
+
+  it("reads, adds, changes and deletes the story's own entries", async () => {
+    const lore = `/api/stories/${STORY_ID}/lore`;
+    const api = await fakeApi({
+      [`GET ${lore}`]: json({ entries: [entry] }),
+      [`POST ${lore}`]: json({ entry }),
+      [`PUT ${lore}/7`]: json({ entry: { ...entry, content: "A spy." } }),
+      [`DELETE ${lore}/7`]: json({ deleted: true }),
+    });
+    const { client } = setUp(api, storyView(1));
+    expect(await client.loreEntries()).toEqual([entry]);
+    expect(await client.saveLoreEntry(input)).toEqual({ ok: true, entry });
+    expect(await client.saveLoreEntry({ ...input, content: "A spy." }, "7")).toMatchObject({ ok: true, entry: { content: "A spy." } });
+    expect(await client.deleteLoreEntry("7")).toBe(true);
+    expect(api.requests.map((request) => request.route)).toEqual([`GET ${lore}`, `POST ${lore}`, `PUT ${lore}/7`, `DELETE ${lore}/7`]);
+    expect(api.requests[1]?.body).toEqual(input);
+  });
+
+  it("hands back the server's sentence and its messages by field when an entry is refused, and null when the list cannot be read", async () => {
+    const refusal = {
+      error: "That pattern could take for ever to match.",
+      code: "invalid_input",
+      fieldErrors: { keys: "That pattern could take for ever to match." },
+    };
+    const api = await fakeApi({ [`POST /api/stories/${STORY_ID}/lore`]: json(refusal, 400) });
+    const { client } = setUp(api, storyView(1));
+    expect(await client.saveLoreEntry({ ...input, keys: "/(a+)+$/" })).toEqual({
+      ok: false,
+      error: refusal.error,
+      fieldErrors: refusal.fieldErrors,
+    });
+    expect(await client.loreEntries()).toBeNull();
+    expect(await client.deleteLoreEntry("8")).toBe(false);
+  });
+
+  it("has no lorebook before the story exists", async () => {
+    const api = await fakeApi({});
+    const { client } = setUp(api, null);
+    expect(await client.loreEntries()).toEqual([]);
+    expect(await client.saveLoreEntry(input)).toMatchObject({ ok: false });
+    expect(api.requests).toEqual([]);
+  });
+});

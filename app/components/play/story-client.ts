@@ -3,6 +3,7 @@ import { PLAY_TOASTS } from "#app/lib/play-texts.ts";
 import type { StoryMessageView, StoryView } from "#app/lib/story-view.ts";
 import { followReply } from "./follow-reply.ts";
 import { storyHousekeeping } from "./story-housekeeping.ts";
+import { storyLore } from "./story-lore.ts";
 import { refusalOf, refusalReaction, SEND_FAILED_NOTICE, type PlayNotice } from "./story-refusals.ts";
 import { loadedRange } from "./story-selectors.ts";
 import type { PageDirection } from "./story-state.ts";
@@ -234,6 +235,7 @@ export function createStoryClient({ store, gameSlug, origin = "", storyChanges =
     },
 
     ...storyHousekeeping({ store, gameSlug, getJson, sendJson, notify, navigate: (path) => effects.navigate(path) }),
+    ...storyLore({ store, getJson, sendJson }),
 
     /**
      * Opens the screen's standing connections: the live channel's story changes, and a reply

@@ -4,6 +4,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { choiceCost, PLAY_TEXTS, welcomeMessage } from "#app/lib/play-texts.ts";
 import { splitStoryChoices } from "#app/lib/story-choices.ts";
 import { ChatMessageView, ChoiceButtons } from "./chat-message.tsx";
+import { RememberThis } from "./remember-this.tsx";
 import { ReplyControls } from "./reply-controls.tsx";
 import { useStory } from "./story-provider.tsx";
 import { hasOlder, isPending, latestReply, priceOf, streamingKey } from "./story-selectors.ts";
@@ -119,28 +120,30 @@ export function StoryLog({ view }: { view: FollowLatest }) {
         aria-relevant="additions"
         tabIndex={0}
       >
-        <ol className="flex flex-col gap-5">
-          {older ? (
-            <li ref={olderEdge} className="flex justify-center">
-              <Button variant="ghost" size="sm" onClick={loadOlder} disabled={loadingPage === "older"}>
-                {loadingPage === "older" ? <Loader2 className="animate-spin" aria-hidden /> : null}
-                Load earlier turns
-              </Button>
-            </li>
-          ) : null}
-          {messages.length === 0 && state.exchanges === 0 ? <Welcome /> : null}
-          {messages.map((message) => (
-            <StoryMessage key={message.key} message={message} />
-          ))}
-          {!atLatest ? (
-            <li ref={newerEdge} className="flex justify-center">
-              <Button variant="ghost" size="sm" onClick={() => void client.loadNewer()} disabled={loadingPage === "newer"}>
-                {loadingPage === "newer" ? <Loader2 className="animate-spin" aria-hidden /> : null}
-                Load later turns
-              </Button>
-            </li>
-          ) : null}
-        </ol>
+        <RememberThis>
+          <ol className="flex flex-col gap-5">
+            {older ? (
+              <li ref={olderEdge} className="flex justify-center">
+                <Button variant="ghost" size="sm" onClick={loadOlder} disabled={loadingPage === "older"}>
+                  {loadingPage === "older" ? <Loader2 className="animate-spin" aria-hidden /> : null}
+                  Load earlier turns
+                </Button>
+              </li>
+            ) : null}
+            {messages.length === 0 && state.exchanges === 0 ? <Welcome /> : null}
+            {messages.map((message) => (
+              <StoryMessage key={message.key} message={message} />
+            ))}
+            {!atLatest ? (
+              <li ref={newerEdge} className="flex justify-center">
+                <Button variant="ghost" size="sm" onClick={() => void client.loadNewer()} disabled={loadingPage === "newer"}>
+                  {loadingPage === "newer" ? <Loader2 className="animate-spin" aria-hidden /> : null}
+                  Load later turns
+                </Button>
+              </li>
+            ) : null}
+          </ol>
+        </RememberThis>
       </div>
       {!following || !atLatest ? (
         <Button

@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
 import { continuedReply } from "#app/lib/story-choices.ts";
-import { isPending, latestChoices, latestReply, outOfCredits, priceOf, shownStoryState, storyMessages, streamingKey } from "./story-selectors.ts";
+import {
+  composedMessage,
+  isPending,
+  latestChoices,
+  latestReply,
+  outOfCredits,
+  priceOf,
+  shownStoryState,
+  storyMessages,
+  streamingKey,
+} from "./story-selectors.ts";
 import { initialStoryState } from "./story-state.ts";
 import { announcement, AT, contents, exchange, GRACE, reduce, sending, stateAt, STORY_ID, storyView } from "./story-test-data.ts";
 
@@ -87,6 +97,26 @@ describe("a turn", () => {
     const view = storyView(1, { messages: exchange(1, "The court waits.\n\n1. Summon the eunuch\n2. **Walk** the walls") });
     const state = reduce(initialStoryState(view), { type: "draftChanged", text: "2" }, { type: "submitted", at: AT });
     expect(state.call?.message).toBe("Walk the walls");
+  });
+
+  it("sends the composer's text in its mode (Do, Say, Story), and gives back what was typed when refused", () => {
+    const typed = (mode: "do" | "say" | "story", text: string) =>
+      reduce(initialStoryState(storyView(1)), { type: "actionModeChosen", mode }, { type: "draftChanged", text });
+    const done = reduce(typed("do", "I draw my sword"), { type: "submitted", at: AT });
+    expect(done.call?.message).toBe("You draw your sword.");
+    expect(contents(done).slice(-2)).toEqual(["You draw your sword.", ""]);
+    expect(reduce(done, { type: "refused", callId: done.call?.id ?? 0, code: "busy" }).draft).toBe("I draw my sword");
+    expect(reduce(typed("say", "who goes there"), { type: "submitted", at: AT }).call?.message).toBe('You say, "Who goes there."');
+    expect(reduce(typed("story", " The bells ring out. "), { type: "submitted", at: AT }).call?.message).toBe("The bells ring out.");
+    expect(composedMessage(typed("do", "I wait"))).toBe("You wait.");
+  });
+
+  it("a typed choice and an Edit are sent as written, whatever the mode", () => {
+    const view = storyView(1, { messages: exchange(1, "The court waits.\n\n1. Summon the eunuch\n2. I walk the walls") });
+    const picked = reduce(initialStoryState(view), { type: "actionModeChosen", mode: "say" }, { type: "draftChanged", text: "2" });
+    expect(composedMessage(picked)).toBe("I walk the walls");
+    const editing = reduce(initialStoryState(storyView(2)), { type: "actionModeChosen", mode: "say" }, { type: "editStarted" });
+    expect(reduce(editing, { type: "submitted", at: AT }).call?.message).toBe("Move 2.");
   });
 
   it("fills the reply token by token, and takes the story's id from the announcement", () => {

@@ -36,6 +36,8 @@ export function storyReducer(state: StoryScreenState, action: StoryAction): Stor
       return windowReducer(state, action);
     case "draftChanged":
       return { ...state, draft: action.text };
+    case "actionModeChosen":
+      return { ...state, actionMode: action.mode };
     case "editStarted": {
       const sent = latestAction(state);
       if (!sent || isPending(state)) return state;

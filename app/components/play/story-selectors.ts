@@ -1,5 +1,6 @@
 import type { TurnKind } from "#app/lib/constants.ts";
-import { splitStoryChoices } from "#app/lib/story-choices.ts";
+import { actionInMode } from "#app/lib/action-modes.ts";
+import { chosenAction, splitStoryChoices } from "#app/lib/story-choices.ts";
 import type { StoryStateView } from "#app/lib/story-view.ts";
 import { startingState, type TrackedStat } from "#app/lib/tracked-stats.ts";
 import { turnCost } from "#app/lib/turn-cost.ts";
@@ -41,6 +42,17 @@ export function latestAction(state: StoryScreenState): ChatMessage | undefined {
 export function latestChoices(state: StoryScreenState): string[] {
   const reply = latestReply(state);
   return reply && !isPending(state) ? splitStoryChoices(reply.content).choices : [];
+}
+
+/**
+ * What the composer's text is sent as: a suggested choice's text when it names one (its number,
+ * its words); otherwise rewritten by the Do / Say / Story mode. An Edit sends what the box holds,
+ * which is the message as it was sent, already in its mode.
+ */
+export function composedMessage(state: StoryScreenState): string {
+  const choices = latestChoices(state);
+  const chosen = chosenAction(state.draft, choices);
+  return state.editing || choices.includes(chosen) ? chosen : actionInMode(chosen, state.actionMode);
 }
 
 /** The first and last exchanges on screen (first past the end, last 0, when none are). */

@@ -1,3 +1,4 @@
+import type { ActionMode } from "#app/lib/action-modes.ts";
 import type { MessageRole } from "#app/lib/constants.ts";
 import type { ErrorCode } from "#app/lib/error-codes.ts";
 import type { StoryMemoryView, StoryMessageView, StoryStateView, StoryView, TurnAnnouncement } from "#app/lib/story-view.ts";
@@ -80,6 +81,8 @@ export interface StoryScreenState {
   highlighted: string | null;
   finding: boolean;
   draft: string;
+  /** How the composer's text is sent: Do, Say or Story (app/lib/action-modes.ts). */
+  actionMode: ActionMode;
   /** The composer replaces the latest exchange (Edit) instead of adding one. */
   editing: boolean;
   saving: boolean;
@@ -97,6 +100,7 @@ export interface StoryScreenState {
 
 export type StoryAction =
   | { type: "draftChanged"; text: string }
+  | { type: "actionModeChosen"; mode: ActionMode }
   | { type: "editStarted" }
   | { type: "editCancelled" }
   | { type: "findToggled" }
@@ -163,6 +167,8 @@ export function initialStoryState(story: StoryView | null): StoryScreenState {
     highlighted: null,
     finding: false,
     draft: "",
+    // As written until the player picks a mode (remembered in their browser, read once the page is React's).
+    actionMode: "story",
     editing: false,
     saving: false,
     restarting: false,
