@@ -166,7 +166,7 @@ export function renderTrackedState({ stats, values }: TrackedState) {
 const STAT_LINE = /^- (.+?): (?:a whole number from (-?\d+) to (-?\d+)|(a short text)|(a list of short texts))\. Now: (.*)$/;
 
 /** Reads the tracked state rendered by renderTrackedState back (the offline storyteller plays by it). */
-export function readTrackedState(system: string): TrackedState | undefined {
+function readTrackedState(system: string): TrackedState | undefined {
   const block = /<tracked_state>\n([\s\S]*?)\n<\/tracked_state>/.exec(system)?.[1];
   if (block === undefined) return undefined;
   const stats: TrackedStat[] = [];
@@ -186,18 +186,31 @@ export function readTrackedState(system: string): TrackedState | undefined {
   return { stats, values: resolveState(stats, now) };
 }
 
+/**
+ * The system prompt as its parts, each sent as a system message of its own (docs/decisions/055):
+ * first what stays the same for every story of the game (its heading, prompt and world content),
+ * then what changes only now and then in a story (the story so far, pinned facts, the note that
+ * turns were left out). A provider caches a request's beginning, so the part that changes less
+ * comes first; what changes every turn (tracked state, the author's note) goes with the player's
+ * message instead (renderTurnMessage).
+ */
 export function renderSystemPrompt(
   brief: { title: string; prompt: string },
   sections: WorldSection[],
-  { turnsOmitted = false, memory, trackedState }: { turnsOmitted?: boolean; memory?: StoryMemory; trackedState?: TrackedState } = {},
-) {
-  const parts = [`# ${withoutPromptTags(brief.title).replaceAll("\n", " ")}`, withoutPromptTags(brief.prompt.trim())];
-  if (sections.length > 0) parts.push(WORLD_INTRODUCTION, ...sections.map(renderWorldSection));
-  if (memory?.summary.trim()) parts.push(STORY_SO_FAR_INTRODUCTION, memoryBlock("story_so_far", memory.summary));
+  { turnsOmitted = false, memory }: { turnsOmitted?: boolean; memory?: StoryMemory } = {},
+): string[] {
+  const stable = [`# ${withoutPromptTags(brief.title).replaceAll("\n", " ")}`, withoutPromptTags(brief.prompt.trim())];
+  if (sections.length > 0) stable.push(WORLD_INTRODUCTION, ...sections.map(renderWorldSection));
+  const slow: string[] = [];
+  if (memory?.summary.trim()) slow.push(STORY_SO_FAR_INTRODUCTION, memoryBlock("story_so_far", memory.summary));
   const facts = pinnedFactLines(memory?.pinnedFacts ?? "");
-  if (facts.length > 0) parts.push(PINNED_FACTS_INTRODUCTION, memoryBlock("pinned_facts", facts.map((fact) => `- ${fact}`).join("\n")));
-  if (trackedState && trackedState.stats.length > 0) parts.push(renderTrackedState(trackedState));
-  if (turnsOmitted) parts.push(OMITTED_TURNS_NOTE);
+  if (facts.length > 0) slow.push(PINNED_FACTS_INTRODUCTION, memoryBlock("pinned_facts", facts.map((fact) => `- ${fact}`).join("\n")));
+  if (turnsOmitted) slow.push(OMITTED_TURNS_NOTE);
+  return [stable.join("\n\n"), ...(slow.length > 0 ? [slow.join("\n\n")] : [])];
+}
+
+/** The system messages as one text, as a reader that takes them together sees them (the offline storyteller). */
+export function joinSystemPrompt(parts: readonly string[]) {
   return parts.join("\n\n");
 }
 
@@ -220,9 +233,30 @@ export function withAuthorNote(message: string, note: string) {
   return text ? `[Author's note: ${text}]\n\n${message}` : message;
 }
 
-/** The player's message without the author's note before it (the offline storyteller reads the action alone). */
-export function withoutAuthorNote(message: string) {
-  return message.replace(AUTHOR_NOTE, "");
+/**
+ * The last user message of a request: what changes on every turn — the tracked state, then the
+ * author's note (already as withAuthorNote placed it) — before the player's new message. Kept out
+ * of the system prompt, a stat that moves every turn leaves the rest of the request as the
+ * provider cached it (docs/decisions/055).
+ */
+export function renderTurnMessage(messageWithNote: string, trackedState?: TrackedState) {
+  return trackedState && trackedState.stats.length > 0 ? `${renderTrackedState(trackedState)}\n\n${messageWithNote}` : messageWithNote;
+}
+
+// After the block, the state's closing paragraph is one line: the values in it are JSON, whose strings hold no newline.
+const TRACKED_STATE_BLOCK = /^\n\n<tracked_state>\n[\s\S]*?\n<\/tracked_state>\n\n[^\n]*\n\n/;
+
+/**
+ * A user message rendered by renderTurnMessage read back (the offline storyteller plays by it): the
+ * tracked state it begins with, and the player's message without it or the author's note. Read
+ * from the message's start only, so a block the player wrote inside their message is only text.
+ */
+export function readTurnMessage(text: string): { trackedState?: TrackedState; message: string } {
+  const block = text.startsWith(TRACKED_STATE_INTRODUCTION)
+    ? TRACKED_STATE_BLOCK.exec(text.slice(TRACKED_STATE_INTRODUCTION.length))?.[0]
+    : undefined;
+  const rest = block === undefined ? text : text.slice(TRACKED_STATE_INTRODUCTION.length + block.length);
+  return { trackedState: block === undefined ? undefined : readTrackedState(block), message: rest.replace(AUTHOR_NOTE, "") };
 }
 
 const SECTION = /<world_content type="([a-z_]+)" title="([^"]*)">\n([\s\S]*?)\n<\/world_content>/g;
@@ -238,7 +272,6 @@ const ADDED_PART_STARTS = (
     [WORLD_INTRODUCTION, "world_content"],
     [STORY_SO_FAR_INTRODUCTION, "story_so_far"],
     [PINNED_FACTS_INTRODUCTION, "pinned_facts"],
-    [TRACKED_STATE_INTRODUCTION, "tracked_state"],
   ] as const satisfies readonly (readonly [string, PromptTag])[]
 ).map(([introduction, tag]) => `\n\n${introduction}\n\n<${tag}`);
 

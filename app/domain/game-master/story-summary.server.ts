@@ -70,7 +70,7 @@ async function modelSummary(previous: string, exchanges: StoryMessage[], signal:
   const config = env();
   const readReply = await streamReply({
     model: gameMasterModel(),
-    system: SUMMARY_INSTRUCTIONS,
+    system: [SUMMARY_INSTRUCTIONS],
     messages: [{ role: "user", content: summaryRequest(previous, exchanges, config.AI_CONTEXT_TOKENS) }],
     maxOutputTokens: 400,
     maxRetries: 1,
