@@ -58,6 +58,11 @@ const SEPARATOR_TOKENS = 1;
  * holds, so the request's beginning stays the same, and cached, until the next block goes.
  */
 const DROPPED_BLOCK_SHARE = 0.25;
+/**
+ * A small window (a few long exchanges) still lets at least this many go at once, up to half of
+ * it: with a block of one or two, every other turn would begin its history anew.
+ */
+const SMALL_WINDOW_BLOCK = 3;
 
 /**
  * One exchange: a player message and the replies that follow it (normally exactly one). Turns
@@ -116,7 +121,7 @@ function exchangeOf(turn: ConversationMessage[], index: number) {
  */
 function blockStart(rest: ConversationMessage[][], oldestFitting: number) {
   const fitting = rest.length - oldestFitting;
-  const block = 2 ** Math.ceil(Math.log2(Math.max(1, fitting * DROPPED_BLOCK_SHARE)));
+  const block = 2 ** Math.ceil(Math.log2(Math.max(1, fitting * DROPPED_BLOCK_SHARE, Math.min(SMALL_WINDOW_BLOCK, fitting / 2))));
   const oldest = rest[oldestFitting];
   if (!oldest) return oldestFitting;
   const boundary = Math.ceil(exchangeOf(oldest, oldestFitting) / block) * block;
