@@ -23,6 +23,7 @@ import { buildModelContext, type ConversationMessage, type ModelContext } from "
 import {
   isWorldContentType,
   OMITTED_TURNS_NOTE,
+  renderStateRules,
   renderTrackedState,
   withAuthorNote,
   WORLD_CONTENT_TYPES,
@@ -83,10 +84,13 @@ function todaysRequest(
   conversation: ConversationMessage[],
   { budgetTokens, message, authorNote, trackedState }: { budgetTokens: number; message: string; authorNote: string; trackedState: TrackedState },
 ) {
-  const [stable = "", slow = ""] = context.system;
+  const [game = "", slow = ""] = context.system;
+  // Today the state's rules followed its values, after the story's memory (their example gave the values now).
+  const rules = renderStateRules(trackedState.stats);
+  const stable = game.endsWith(rules) ? game.slice(0, -rules.length).trimEnd() : game;
   const omitted = slow.endsWith(OMITTED_TURNS_NOTE);
   const memory = omitted ? slow.slice(0, -OMITTED_TURNS_NOTE.length).trimEnd() : slow;
-  const system = [stable, memory, renderTrackedState(trackedState), omitted ? OMITTED_TURNS_NOTE : ""].filter(Boolean).join("\n\n");
+  const system = [stable, memory, renderTrackedState(trackedState), rules, omitted ? OMITTED_TURNS_NOTE : ""].filter(Boolean).join("\n\n");
   const finalMessage = withAuthorNote(message, authorNote);
   const [openingAction, openingReply, ...rest] = conversation;
   const opening = [openingAction, openingReply].filter((entry) => entry !== undefined);
@@ -234,7 +238,7 @@ const table = markdownTable(
 writeReportSection(
   "prompt-cache",
   "A context the provider can cache (`prompt-cache`)",
-  `Empress Simulator (its tracked stats and world), long player actions (about 110 words) and replies of about 120 with three choices, a model that changes a stat on every turn, the story's summary refreshed by the site's rule; 20 turns after each story's stored exchanges. Median over the 20 turns of the share of each request's tokens identical to the previous request's from the first byte (goal ≥ 90% once the window is full), median input tokens, and input cost per 1,000 turns at $${INPUT_PRICE_PER_MILLION.toFixed(2)} per million input tokens with cached input at ${CACHED_INPUT_SHARE}× (the repeated prefix, in OpenAI's 128-token steps from 1,024). "Today" is the layout before docs/decisions/055, rebuilt from the same parts in the bench (\`todaysRequest\`): state and the omitted-turns note in the system message, the oldest exchange dropped one at a time.
+  `Empress Simulator (its tracked stats and world), long player actions (about 110 words) and replies of about 120 with three choices, a model that changes a stat on every turn, the story's summary refreshed by the site's rule; 20 turns after each story's stored exchanges. Median over the 20 turns of the share of each request's tokens identical to the previous request's from the first byte (goal ≥ 90% once the window is full), median input tokens, and input cost per 1,000 turns at $${INPUT_PRICE_PER_MILLION.toFixed(2)} per million input tokens with cached input at ${CACHED_INPUT_SHARE}× (the repeated prefix, in OpenAI's 128-token steps from 1,024). "Today" is the layout before docs/decisions/055, rebuilt from the same parts in the bench (\`todaysRequest\`): the state, its rules and the omitted-turns note in the system message after the story's memory, the oldest exchange dropped one at a time.
 
 ${table}`,
 );

@@ -87,11 +87,14 @@ describe("the state block", () => {
     expect(opening.text).toBe("The quay is quiet.");
     for (const piece of opening.pieces) expect(piece).not.toMatch(/[<>{}]|Favour|state/);
 
-    const system = turnMessageOf(model.requests.at(-1)!);
-    expect(system).toContain(
+    const asked = turnMessageOf(model.requests.at(-1)!);
+    expect(asked).toContain(
       '<tracked_state>\n- Favour: a whole number from 0 to 100. Now: 55\n- Title: a short text. Now: "Deputy"\n- Allies: a list of short texts. Now: []\n</tracked_state>',
     );
-    expect(system).toContain("one JSON object between <state> and </state>");
+    // The rules, the same on every turn, close the game's part of the system prompt.
+    const [system] = model.requests.at(-1)!.body.messages as { role: string; content: string }[];
+    expect(system?.role).toBe("system");
+    expect(system?.content).toContain("one JSON object between <state> and </state>");
 
     const storyId = await latestStoryId(player);
     const stored = await server.connection.db

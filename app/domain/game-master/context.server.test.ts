@@ -160,7 +160,7 @@ describe("a context laid out for caching", () => {
   const trackedState = { stats: [{ name: "Grace", kind: "number" as const, min: 0, max: 100, start: 50 }], values: { Grace: 61 } };
   const memory = { summary: "Lin came by night.", pinnedFacts: "My name is Lin.", authorNote: "Keep it tense." };
 
-  it("sends the game first, the story's memory second, and what changes every turn with the new message", () => {
+  it("sends the game and its state's rules first, the story's memory second, and what changes every turn with the new message", () => {
     const context = buildModelContext({
       brief,
       conversation: { messages: story(300), hasGap: false },
@@ -173,7 +173,9 @@ describe("a context laid out for caching", () => {
     expect(more).toEqual([]);
     expect(stable).toContain(brief.prompt);
     expect(stable).toContain("The Salt Quay");
-    expect(stable).not.toMatch(/Lin|Grace|left out/);
+    expect(stable).not.toMatch(/Lin|left out|Now:|61/);
+    // The state's rules are the game's, the same on every turn: their example gives the starting values.
+    expect(stable).toMatch(/End every reply with the state[\s\S]*<state>\{"Grace":50\}<\/state>[\s\S]*Never mention the block/);
     expect(slow).toMatch(/^The story so far[\s\S]*Lin came by night[\s\S]*My name is Lin[\s\S]*left out/);
     expect(slow).not.toContain("Grace");
     const last = context.messages.at(-1)!;

@@ -3,6 +3,7 @@ import {
   asPromptData,
   OMITTED_TURNS_NOTE,
   PINNED_FACTS_INTRODUCTION,
+  renderStateRules,
   renderSystemPrompt,
   renderTurnMessage,
   STORY_SO_FAR_INTRODUCTION,
@@ -166,8 +167,11 @@ export function buildModelContext({
   const memoryTokens =
     (remembered.summary ? estimateTokens(STORY_SO_FAR_INTRODUCTION) + estimateTokens(remembered.summary) + 4 * SEPARATOR_TOKENS : 0) +
     (remembered.pinnedFacts ? estimateTokens(PINNED_FACTS_INTRODUCTION) + estimateTokens(remembered.pinnedFacts) + 8 * SEPARATOR_TOKENS : 0);
+  const trackedStats = trackedState?.stats ?? [];
+  const stateRulesTokens = trackedStats.length > 0 ? estimateTokens(renderStateRules(trackedStats)) + SEPARATOR_TOKENS : 0;
   const fixedTokens =
     estimateMessageTokens(finalMessage) +
+    stateRulesTokens +
     estimateTokens(heading) +
     estimateTokens(OMITTED_TURNS_NOTE) +
     // The system prompt's two parts are messages of their own, and cost what a message does.
@@ -205,7 +209,7 @@ export function buildModelContext({
   const turnsOmitted = windowFull || (opening !== undefined && !keptOpening);
 
   const history = [...(keptOpening ? opening : []), ...rest.slice(firstKept).flat()];
-  const system = renderSystemPrompt({ title: brief.title, prompt }, sections, { turnsOmitted, memory: remembered });
+  const system = renderSystemPrompt({ title: brief.title, prompt }, sections, { turnsOmitted, memory: remembered, trackedStats });
   const messages = [...history, { role: "user" as const, content: finalMessage }];
   return { system, messages, keptTurns: rest.length - firstKept };
 }

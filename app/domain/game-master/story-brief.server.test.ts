@@ -57,7 +57,7 @@ interface Planted {
 
 function render({ brief = BRIEF, memory = MEMORY, values = VALUES, note = NOTE }: Planted = {}) {
   return {
-    system: joinSystemPrompt(renderSystemPrompt(brief, brief.sections, { turnsOmitted: true, memory })),
+    system: joinSystemPrompt(renderSystemPrompt(brief, brief.sections, { turnsOmitted: true, memory, trackedStats: STATS })),
     message: renderTurnMessage(withAuthorNote("I bow to the Empress Dowager.", note), { stats: STATS, values }),
   };
 }

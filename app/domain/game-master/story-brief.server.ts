@@ -150,17 +150,24 @@ function statLine(stat: TrackedStat, value: unknown) {
   return `- ${stat.name}: ${kind}. Now: ${asPromptData(JSON.stringify(value))}`;
 }
 
+/** Where the state's rules begin in the game's part of the system prompt (renderStateRules). */
+const STATE_RULES_START = "End every reply with the state as it stands after your reply";
+
 /**
- * The stats, their values now, and how the reply must end: with the state after it as one JSON
- * object between <state> and </state>, which the server takes out of the reply before anyone sees it.
+ * How the reply must end in a game with tracked stats: with the state after it as one JSON object
+ * between <state> and </state>, which the server takes out of the reply before anyone sees it. The
+ * same on every turn of the game (its example gives the stats' starting values), so it goes in the
+ * game's part of the system prompt; the values now go with the player's message (renderTrackedState).
  */
+export function renderStateRules(stats: TrackedStat[]) {
+  const example = asPromptData(JSON.stringify(resolveState(stats, {})));
+  return `${STATE_RULES_START}, on a line of its own: one JSON object between <state> and </state> that gives every stat, for example <state>${example}</state>. Change a value only when the story gives a reason, and keep to each stat's kind and range. ${TRACKED_STATE_END}`;
+}
+
+/** The stats and their values now, before the reply being asked for. */
 export function renderTrackedState({ stats, values }: TrackedState) {
   const lines = stats.map((stat) => statLine(stat, values[stat.name] ?? stat.start));
-  return [
-    TRACKED_STATE_INTRODUCTION,
-    tagged("tracked_state", lines.join("\n")),
-    `End every reply with the state as it stands after your reply, on a line of its own: one JSON object between <state> and </state> that gives every stat, for example <state>${asPromptData(JSON.stringify(values))}</state>. Change a value only when the story gives a reason, and keep to each stat's kind and range. ${TRACKED_STATE_END}`,
-  ].join("\n\n");
+  return [TRACKED_STATE_INTRODUCTION, tagged("tracked_state", lines.join("\n"))].join("\n\n");
 }
 
 const STAT_LINE = /^- (.+?): (?:a whole number from (-?\d+) to (-?\d+)|(a short text)|(a list of short texts))\. Now: (.*)$/;
@@ -197,10 +204,15 @@ function readTrackedState(system: string): TrackedState | undefined {
 export function renderSystemPrompt(
   brief: { title: string; prompt: string },
   sections: WorldSection[],
-  { turnsOmitted = false, memory }: { turnsOmitted?: boolean; memory?: StoryMemory } = {},
+  {
+    turnsOmitted = false,
+    memory,
+    trackedStats = [],
+  }: { turnsOmitted?: boolean; memory?: StoryMemory; /** The game's stats, whose rules close its part. */ trackedStats?: TrackedStat[] } = {},
 ): string[] {
   const stable = [`# ${withoutPromptTags(brief.title).replaceAll("\n", " ")}`, withoutPromptTags(brief.prompt.trim())];
   if (sections.length > 0) stable.push(WORLD_INTRODUCTION, ...sections.map(renderWorldSection));
+  if (trackedStats.length > 0) stable.push(renderStateRules(trackedStats));
   const slow: string[] = [];
   if (memory?.summary.trim()) slow.push(STORY_SO_FAR_INTRODUCTION, memoryBlock("story_so_far", memory.summary));
   const facts = pinnedFactLines(memory?.pinnedFacts ?? "");
@@ -243,8 +255,8 @@ export function renderTurnMessage(messageWithNote: string, trackedState?: Tracke
   return trackedState && trackedState.stats.length > 0 ? `${renderTrackedState(trackedState)}\n\n${messageWithNote}` : messageWithNote;
 }
 
-// After the block, the state's closing paragraph is one line: the values in it are JSON, whose strings hold no newline.
-const TRACKED_STATE_BLOCK = /^\n\n<tracked_state>\n[\s\S]*?\n<\/tracked_state>\n\n[^\n]*\n\n/;
+// The block's values are data (asPromptData): none can close it early.
+const TRACKED_STATE_BLOCK = /^\n\n<tracked_state>\n[\s\S]*?\n<\/tracked_state>\n\n/;
 
 /**
  * A user message rendered by renderTurnMessage read back (the offline storyteller plays by it): the
@@ -277,7 +289,7 @@ const ADDED_PART_STARTS = (
 
 /** Where the game's prompt ends in a system prompt rendered by renderSystemPrompt. */
 function promptEnd(system: string) {
-  const starts = ADDED_PART_STARTS.map((start) => system.indexOf(start)).filter((index) => index >= 0);
+  const starts = [...ADDED_PART_STARTS, `\n\n${STATE_RULES_START}`].map((start) => system.indexOf(start)).filter((index) => index >= 0);
   if (starts.length > 0) return Math.min(...starts);
   return system.endsWith(`\n\n${OMITTED_TURNS_NOTE}`) ? system.length - OMITTED_TURNS_NOTE.length : system.length;
 }
