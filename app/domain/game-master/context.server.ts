@@ -116,8 +116,9 @@ function exchangeOf(turn: ConversationMessage[], index: number) {
 /**
  * The first of the newest turns (`rest`, the opening aside) a full window keeps, when those from
  * `oldestFitting` on are all that fit: the first whose exchange is at a block boundary. Blocks are
- * a power of two exchanges, about a quarter of those that fit (a power of two, so the size stays
- * the same from turn to turn while exchanges vary in length); boundaries are multiples of it, so
+ * a power of two exchanges, about a quarter of those that fit and at least SMALL_WINDOW_BLOCK (a
+ * power of two, so the size stays the same from turn to turn while exchanges vary in length, and
+ * its boundaries nest when it changes); boundaries are multiples of it, so
  * the window's first exchange moves only when a whole block goes, and stays put in between.
  */
 function blockStart(rest: ConversationMessage[][], oldestFitting: number) {
@@ -132,8 +133,8 @@ function blockStart(rest: ConversationMessage[][], oldestFitting: number) {
 
 /**
  * The model's context for one turn, within `budgetTokens`, laid out for a provider's prompt cache
- * (docs/decisions/055): the system prompt's parts (the game's prompt and as much published world
- * content as its share allows; then the story's memory), the opening exchange of the story, the
+ * (docs/decisions/055): the system prompt's parts (the game's prompt, as much published world
+ * content as its share allows and the state's rules; then the story's memory), the opening exchange of the story, the
  * newest turns that still fit, and last the turn's message: the tracked state, the author's note
  * and the player's new message. Older turns go first, a block at a time.
  */
