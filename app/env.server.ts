@@ -47,6 +47,9 @@ const environmentSchema = z
     AI_MAX_OUTPUT_TOKENS: positiveInteger(800),
     AI_TIMEOUT_MS: positiveInteger(60_000),
     AI_OFFLINE_WORD_DELAY_MS: z.coerce.number().int().min(0).default(35),
+    // Sends OpenAI's prompt_cache_key (docs/decisions/055); unset: on for openai only, since an
+    // OpenAI-compatible server may refuse a field it does not know.
+    AI_PROMPT_CACHE_KEY: booleanFlag.optional(),
     CHAT_TURNS_PER_MINUTE: positiveInteger(20),
     // The free replies that open stories (docs/decisions/041): a few a minute and a day per account,
     // a day per client address, and in all before an account confirms its email address.
@@ -156,6 +159,7 @@ export function parseEnvironment(source: NodeJS.ProcessEnv = process.env) {
     // 127.0.0.1 alike, and both must be able to sign up and post; set, only the address it names.
     SITE_ORIGINS: value.PUBLIC_URL ? [new URL(publicUrl).origin] : [`http://localhost:${port}`, `http://127.0.0.1:${port}`],
     AUTH_SECRET: value.AUTH_SECRET ?? readOrCreateLocalSecret(dataDir, "auth-secret"),
+    AI_PROMPT_CACHE_KEY: value.AI_PROMPT_CACHE_KEY ?? value.AI_PROVIDER === "openai",
     isProduction: value.NODE_ENV === "production",
     paymentsProvider: paymentsProviderFor(value),
     usesEmbeddedDatabase: !value.DATABASE_URL,

@@ -39,10 +39,14 @@ describe("a turn with an Anthropic model", () => {
     const request = await eventually(async () => model.requests.at(-1));
     expect(request.headers["x-api-key"]).toBe("anthropic-test-key");
     expect(request.body).toMatchObject({ model: "claude-fake-1", stream: true, max_tokens: 456 });
-    expect(JSON.stringify(request.body.system)).toContain("PROMPT-MARKER");
+    // A cache breakpoint after the game's part of the system prompt and after the history (docs/decisions/055).
+    const system = request.body.system as { text: string; cache_control?: unknown }[];
+    expect(system).toHaveLength(1);
+    expect(system[0]?.text).toContain("PROMPT-MARKER");
+    expect(system[0]?.cache_control).toEqual({ type: "ephemeral" });
     expect(request.body.messages).toEqual([
       { role: "user", content: [{ type: "text", text: OPENING_EXCHANGE.message }] },
-      { role: "assistant", content: [{ type: "text", text: OPENING_EXCHANGE.reply }] },
+      { role: "assistant", content: [{ type: "text", text: OPENING_EXCHANGE.reply, cache_control: { type: "ephemeral" } }] },
       { role: "user", content: [{ type: "text", text: "I step off the boat." }] },
     ]);
   });

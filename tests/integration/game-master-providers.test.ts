@@ -26,7 +26,7 @@ function config(variables: Record<string, string>) {
 async function tell(variables: Record<string, string>, maxRetries = 0) {
   const readReply = await streamReply({
     model: createGameMasterModel(config(variables)),
-    system: "You narrate.",
+    system: ["You narrate."],
     messages: [{ role: "user", content: "Begin." }],
     maxOutputTokens: 1_000,
     maxRetries,

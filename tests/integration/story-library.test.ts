@@ -45,6 +45,14 @@ interface Summary {
   latestLines: string;
 }
 
+/** The system prompt's parts as one text: the game's, then the story's memory (docs/decisions/055). */
+function systemPromptOf(messages: { role: string; content: string }[]) {
+  return messages
+    .filter((message) => message.role === "system")
+    .map((message) => message.content)
+    .join("\n\n");
+}
+
 async function library(account: TestAccount) {
   const response = await api(account, "/api/stories");
   expect(response.status).toBe(200);
@@ -185,13 +193,13 @@ describe("story memory", () => {
     await play(player, "I ask for the ledger.");
     const request = model.requests.findLast((entry) => JSON.stringify(entry.body.messages).includes("I ask for the ledger."))!;
     const messages = request.body.messages as { role: string; content: string }[];
-    const system = messages[0]!.content;
+    const system = systemPromptOf(messages);
     const order = ["PROMPT-MARKER", "SUMMARY-MARKER: Lin came by night.", "- My name is Lin Yue.\n- I owe the harbourmaster a favour."].map(
       (text) => system.indexOf(text),
     );
     expect(order.every((index) => index >= 0)).toBe(true);
     expect(order).toEqual(order.toSorted((a, b) => a - b));
-    expect(messages.slice(1).map((message) => message.content)).toEqual([
+    expect(messages.filter((message) => message.role !== "system").map((message) => message.content)).toEqual([
       "I arrive at the harbour.",
       expect.stringContaining("The harbour answers"),
       "[Author's note: Keep it tense.]\n\nI ask for the ledger.",
@@ -231,7 +239,7 @@ describe("story memory", () => {
     await play(player, "I ask for the ledger.");
     const request = model.requests.findLast((entry) => JSON.stringify(entry.body.messages).includes("I ask for the ledger."))!;
     const messages = request.body.messages as { role: string; content: string }[];
-    const system = messages[0]!.content;
+    const system = systemPromptOf(messages);
     const count = (pattern: RegExp) => system.match(pattern)?.length ?? 0;
     // The game's two published sections, one story so far, one list of pinned facts, and no state (the game tracks none).
     expect([count(/<\s*world_content\b/gi), count(/<\s*\/\s*world_content\b/gi)]).toEqual([2, 2]);
@@ -271,7 +279,9 @@ describe("story memory", () => {
 
     await play(keeper, "Move 402: I go on.", storyId);
     const next = model.requests.findLast((entry) => JSON.stringify(entry.body.messages).includes("Move 402: I go on."))!;
-    expect((next.body.messages as { content: string }[])[0]!.content).toContain("SUMMARY-WRITTEN: Lin walked the quay for many nights.");
+    expect(systemPromptOf(next.body.messages as { role: string; content: string }[])).toContain(
+      "SUMMARY-WRITTEN: Lin walked the quay for many nights.",
+    );
     // Two turns, two credits: the summary cost the player nothing.
     expect((await ledgerRows(server, keeper)).filter((row) => row.reason === "chat_message")).toHaveLength(2);
   });

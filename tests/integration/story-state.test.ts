@@ -61,7 +61,8 @@ async function turn(account: TestAccount, message: string, reply: { tokens: stri
   return readTurn(await postChat(server, account, { message, game_slug: STATE_GAME }));
 }
 
-const systemOf = (request: RecordedRequest) => (request.body.messages as { role: string; content: string }[])[0]?.content ?? "";
+/** The request's last message: the tracked state goes with the player's new message (docs/decisions/055). */
+const turnMessageOf = (request: RecordedRequest) => (request.body.messages as { role: string; content: string }[]).at(-1)?.content ?? "";
 
 /** A player whose story in the state game has an opening (Favour 60) and one turn (Favour 70). */
 async function playing() {
@@ -80,11 +81,14 @@ describe("the state block", () => {
     expect(opening.text).toBe("The quay is quiet.");
     for (const piece of opening.pieces) expect(piece).not.toMatch(/[<>{}]|Favour|state/);
 
-    const system = systemOf(model.requests.at(-1)!);
-    expect(system).toContain(
+    const asked = turnMessageOf(model.requests.at(-1)!);
+    expect(asked).toContain(
       '<tracked_state>\n- Favour: a whole number from 0 to 100. Now: 55\n- Title: a short text. Now: "Deputy"\n- Allies: a list of short texts. Now: []\n</tracked_state>',
     );
-    expect(system).toContain("one JSON object between <state> and </state>");
+    // The rules, the same on every turn, close the game's part of the system prompt.
+    const [system] = model.requests.at(-1)!.body.messages as { role: string; content: string }[];
+    expect(system?.role).toBe("system");
+    expect(system?.content).toContain("one JSON object between <state> and </state>");
 
     const storyId = await latestStoryId(player);
     const stored = await server.connection.db
@@ -100,7 +104,7 @@ describe("the state block", () => {
 
   it("gives the next reply the stored state, and validates what comes back: numbers into range, names in any case, nothing unknown", async () => {
     const { player, storyId } = await playing();
-    expect(systemOf(model.requests.at(-1)!)).toContain("- Favour: a whole number from 0 to 100. Now: 60");
+    expect(turnMessageOf(model.requests.at(-1)!)).toContain("- Favour: a whole number from 0 to 100. Now: 60");
     let view = await viewOf(player, storyId);
     expect(view.state?.values).toEqual({ Favour: 70, Title: "Harbormaster", Allies: ["Ilse Varga"] });
     expect(view.state?.previous).toEqual({ Favour: 60, Title: "Harbormaster", Allies: [] });
@@ -112,7 +116,7 @@ describe("the state block", () => {
     );
     view = await viewOf(player, storyId);
     expect(view.state?.values).toEqual({ Favour: 100, Title: "Harbormaster", Allies: ["Ilse Varga", "Oren Dask"] });
-    expect(systemOf(model.requests.at(-1)!)).toContain("Now: 70");
+    expect(turnMessageOf(model.requests.at(-1)!)).toContain("Now: 70");
   });
 
   it("left out or garbled, leaves the state as it was, with no error and the credit spent as usual", async () => {
@@ -217,7 +221,7 @@ describe("the state of the story on screen", () => {
     model.script(() => replyWithState("Ilse frowns instead.", { Favour: 40 }));
     expect((await readTurn(await api(player, `/api/stories/${storyId}/retry`, { exchange: 2 }))).done).toBe(true);
     // The retried reply starts from the opening's state, not from the version it replaces.
-    expect(systemOf(model.requests.at(-1)!)).toContain("Now: 60");
+    expect(turnMessageOf(model.requests.at(-1)!)).toContain("Now: 60");
     expect((await viewOf(player, storyId)).state?.values.Favour).toBe(40);
 
     expect((await api(player, `/api/stories/${storyId}/version`, { exchange: 2, version: 1 })).status).toBe(200);
@@ -260,7 +264,7 @@ describe("the state of the story on screen", () => {
     model.script(() => ({ tokens: [" More happens."] }));
     await readTurn(await api(player, `/api/stories/${storyId}/continue`, { exchange: 2 }));
     expect((await viewOf(player, storyId)).state?.values.Favour).toBe(70);
-    expect(systemOf(model.requests.at(-1)!)).toContain("Now: 70");
+    expect(turnMessageOf(model.requests.at(-1)!)).toContain("Now: 70");
     model.script(() => replyWithState(" Even more.", { Favour: 75 }));
     await readTurn(await api(player, `/api/stories/${storyId}/continue`, { exchange: 2 }));
     const view = await viewOf(player, storyId);
@@ -282,7 +286,7 @@ describe("a game without tracked stats", () => {
     model.script(() => ({ tokens: ["Plain ", "prose <3."] }));
     const opening = await readTurn(await postChat(server, player, { message: "I am ready.", game_slug: TEST_GAME.slug }));
     expect(opening.text).toBe("Plain prose <3.");
-    expect(systemOf(model.requests.at(-1)!)).not.toContain("tracked_state");
+    expect(JSON.stringify(model.requests.at(-1)!.body.messages)).not.toContain("tracked_state");
     const [row] = await server.connection.db
       .select({ storyId: gameMessages.storyId, state: gameMessages.state })
       .from(gameMessages)

@@ -131,7 +131,7 @@ export function storedConversation(openingJson: string | null, recentJson: strin
   const oldestKept = kept[0]?.[0] ?? before;
   const head = opening.filter(([exchange]) => exchange < oldestKept);
   return {
-    messages: [...head, ...kept].map(([, role, content]) => ({ role, content })),
+    messages: [...head, ...kept].map(([exchange, role, content]) => ({ role, content, exchange })),
     hasGap: oldestKept > 2,
     unanswered,
   };

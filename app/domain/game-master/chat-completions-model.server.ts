@@ -153,7 +153,15 @@ export function createChatCompletionsModel(settings: ChatCompletionsSettings): T
   }
 
   function requestBody(options: LanguageModelV4CallOptions) {
-    return JSON.stringify({ model: settings.modelId, max_tokens: options.maxOutputTokens, messages: chatMessages(options.prompt), stream: true });
+    // Asked for by the turn only where the server takes it (AI_PROMPT_CACHE_KEY): unknown fields break some.
+    const promptCacheKey = options.providerOptions?.openai?.promptCacheKey;
+    return JSON.stringify({
+      model: settings.modelId,
+      max_tokens: options.maxOutputTokens,
+      messages: chatMessages(options.prompt),
+      stream: true,
+      ...(typeof promptCacheKey === "string" ? { prompt_cache_key: promptCacheKey } : {}),
+    });
   }
 
   async function doStream(options: LanguageModelV4CallOptions) {

@@ -3,21 +3,24 @@ import {
   asPromptData,
   OMITTED_TURNS_NOTE,
   PINNED_FACTS_INTRODUCTION,
+  renderStateRules,
   renderSystemPrompt,
+  renderTurnMessage,
   STORY_SO_FAR_INTRODUCTION,
   withAuthorNote,
-  renderTrackedState,
   renderWorldSection,
   WORLD_INTRODUCTION,
   type StoryBrief,
   type TrackedState,
   type WorldSection,
 } from "./story-brief.server.ts";
-import { estimateMessageTokens, estimateTokens, truncateToTokens } from "./tokens.server.ts";
+import { estimateMessageTokens, estimateTokens, MESSAGE_OVERHEAD_TOKENS, truncateToTokens } from "./tokens.server.ts";
 
 export interface ConversationMessage {
   role: MessageRole;
   content: string;
+  /** The exchange it belongs to, when it was read from the story (begun-turn.server.ts); otherwise its place counts. */
+  exchange?: number;
 }
 
 export interface StoredConversation {
@@ -30,7 +33,8 @@ export interface StoredConversation {
 }
 
 export interface ModelContext {
-  system: string;
+  /** The system prompt's parts, as renderSystemPrompt orders them: each is a system message of its own. */
+  system: string[];
   messages: ConversationMessage[];
   /** How many of the newest turns before the new message were kept (the opening aside). */
   keptTurns: number;
@@ -50,6 +54,16 @@ const MEMORY_SHARE = 0.2;
 const WORLD_SHARE = 0.4;
 /** Each "\n\n" between system prompt parts, rounded up. */
 const SEPARATOR_TOKENS = 1;
+/**
+ * A full window lets its oldest exchanges go in blocks of about this share of the exchanges it
+ * holds, so the request's beginning stays the same, and cached, until the next block goes.
+ */
+const DROPPED_BLOCK_SHARE = 0.25;
+/**
+ * A small window (a few long exchanges) still lets at least this many go at once, up to half of
+ * it: with a block of one or two, every other turn would begin its history anew.
+ */
+const SMALL_WINDOW_BLOCK = 3;
 
 /**
  * One exchange: a player message and the replies that follow it (normally exactly one). Turns
@@ -94,10 +108,35 @@ function measure(brief: StoryBrief): MeasuredBrief {
   return measured;
 }
 
+/** A turn's exchange: as read from the story, or, in a conversation read whole, from its place after the opening. */
+function exchangeOf(turn: ConversationMessage[], index: number) {
+  return turn[0]?.exchange ?? index + 2;
+}
+
 /**
- * The model's context for one turn, within `budgetTokens`: the system prompt (the game's prompt,
- * then as much published world content as its share allows), the opening exchange of the story,
- * the newest turns that still fit, and the player's new message. Older turns go first.
+ * The first of the newest turns (`rest`, the opening aside) a full window keeps, when those from
+ * `oldestFitting` on are all that fit: the first whose exchange is at a block boundary. Blocks are
+ * a power of two exchanges, about a quarter of those that fit and at least SMALL_WINDOW_BLOCK (a
+ * power of two, so the size stays the same from turn to turn while exchanges vary in length, and
+ * its boundaries nest when it changes); boundaries are multiples of it, so
+ * the window's first exchange moves only when a whole block goes, and stays put in between.
+ */
+function blockStart(rest: ConversationMessage[][], oldestFitting: number) {
+  const fitting = rest.length - oldestFitting;
+  const block = 2 ** Math.ceil(Math.log2(Math.max(1, fitting * DROPPED_BLOCK_SHARE, Math.min(SMALL_WINDOW_BLOCK, fitting / 2))));
+  const oldest = rest[oldestFitting];
+  if (!oldest) return oldestFitting;
+  const boundary = Math.ceil(exchangeOf(oldest, oldestFitting) / block) * block;
+  const start = rest.findIndex((turn, index) => index >= oldestFitting && exchangeOf(turn, index) >= boundary);
+  return start < 0 ? rest.length : start;
+}
+
+/**
+ * The model's context for one turn, within `budgetTokens`, laid out for a provider's prompt cache
+ * (docs/decisions/055): the system prompt's parts (the game's prompt, as much published world
+ * content as its share allows and the state's rules; then the story's memory), the opening exchange of the story, the
+ * newest turns that still fit, and last the turn's message: the tracked state, the author's note
+ * and the player's new message. Older turns go first, a block at a time.
  */
 export function buildModelContext({
   brief,
@@ -122,18 +161,24 @@ export function buildModelContext({
     summary: truncateToTokens(asPromptData(memory?.summary.trim() ?? ""), memoryLimit),
     pinnedFacts: truncateToTokens(asPromptData(memory?.pinnedFacts.trim() ?? ""), memoryLimit),
   };
-  const finalMessage = withAuthorNote(message, truncateToTokens(asPromptData(memory?.authorNote.trim() ?? ""), memoryLimit));
+  const finalMessage = renderTurnMessage(
+    withAuthorNote(message, truncateToTokens(asPromptData(memory?.authorNote.trim() ?? ""), memoryLimit)),
+    trackedState,
+  );
   const memoryTokens =
     (remembered.summary ? estimateTokens(STORY_SO_FAR_INTRODUCTION) + estimateTokens(remembered.summary) + 4 * SEPARATOR_TOKENS : 0) +
     (remembered.pinnedFacts ? estimateTokens(PINNED_FACTS_INTRODUCTION) + estimateTokens(remembered.pinnedFacts) + 8 * SEPARATOR_TOKENS : 0);
-  const stateTokens = trackedState?.stats.length ? estimateTokens(renderTrackedState(trackedState)) + SEPARATOR_TOKENS : 0;
+  const trackedStats = trackedState?.stats ?? [];
+  const stateRulesTokens = trackedStats.length > 0 ? estimateTokens(renderStateRules(trackedStats)) + SEPARATOR_TOKENS : 0;
   const fixedTokens =
     estimateMessageTokens(finalMessage) +
+    stateRulesTokens +
     estimateTokens(heading) +
     estimateTokens(OMITTED_TURNS_NOTE) +
+    // The system prompt's two parts are messages of their own, and cost what a message does.
+    2 * MESSAGE_OVERHEAD_TOKENS +
     3 * SEPARATOR_TOKENS +
-    memoryTokens +
-    stateTokens;
+    memoryTokens;
   // The game's own prompt is never dropped; only a budget smaller than the prompt shortens it.
   const measured = measure(brief);
   const promptFits = measured.promptTokens <= budgetTokens - fixedTokens;
@@ -153,17 +198,19 @@ export function buildModelContext({
   const [opening, ...rest] = groupTurns(conversation.messages);
   const keptOpening = opening !== undefined && used + messagesTokens(opening) <= budgetTokens;
   if (keptOpening) used += messagesTokens(opening);
-  let firstKept = rest.length;
+  let oldestFitting = rest.length;
   for (const turn of rest.toReversed()) {
     const cost = messagesTokens(turn);
     if (used + cost > budgetTokens) break;
-    firstKept -= 1;
+    oldestFitting -= 1;
     used += cost;
   }
-  const turnsOmitted = conversation.hasGap || (opening !== undefined && !keptOpening) || firstKept > 0;
+  const windowFull = conversation.hasGap || oldestFitting > 0;
+  const firstKept = windowFull ? blockStart(rest, oldestFitting) : 0;
+  const turnsOmitted = windowFull || (opening !== undefined && !keptOpening);
 
   const history = [...(keptOpening ? opening : []), ...rest.slice(firstKept).flat()];
-  const system = renderSystemPrompt({ title: brief.title, prompt }, sections, { turnsOmitted, memory: remembered, trackedState });
+  const system = renderSystemPrompt({ title: brief.title, prompt }, sections, { turnsOmitted, memory: remembered, trackedStats });
   const messages = [...history, { role: "user" as const, content: finalMessage }];
   return { system, messages, keptTurns: rest.length - firstKept };
 }

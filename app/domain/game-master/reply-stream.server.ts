@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   APICallError,
@@ -6,6 +7,7 @@ import {
   type LanguageModelV4FinishReason,
   type LanguageModelV4Message,
   type LanguageModelV4StreamPart,
+  type SharedV4ProviderOptions,
 } from "@ai-sdk/provider";
 import type { ConversationMessage } from "./context.server.ts";
 
@@ -16,7 +18,8 @@ export const MODEL_ERROR_AT_END = "The model reported an error at the end of its
 
 export interface ReplyRequest {
   model: LanguageModelV4;
-  system: string;
+  /** The system prompt's parts, each sent as a system message: a cache breakpoint can follow each. */
+  system: string[];
   messages: ConversationMessage[];
   maxOutputTokens: number;
   /** Retries when the provider refuses before streaming (connection errors, 429, 5xx). */
@@ -24,6 +27,40 @@ export interface ReplyRequest {
   abortSignal: AbortSignal;
   /** Asks for a different answer to the same prompt (a retried reply). */
   seed?: number;
+  /** Sent as OpenAI's prompt_cache_key: requests with the same key go to the same cache (promptCacheKey). */
+  promptCacheKey?: string;
+}
+
+/**
+ * A story's key for OpenAI's prompt cache: the same on every turn of the story, so its requests
+ * reach the machine that holds their common beginning. A hash, so the provider never learns the
+ * story's id.
+ */
+export function promptCacheKey(storyId: string) {
+  return createHash("sha256").update(`story:${storyId}`).digest("base64url").slice(0, 32);
+}
+
+/**
+ * Where Anthropic may end a cached prefix (at most four a request): after each system part and
+ * after the last message before the new one. A request that repeats the previous one up to a
+ * breakpoint reads that prefix from the cache (docs/decisions/055). Other providers ignore it.
+ */
+const CACHE_BREAKPOINT = { anthropic: { cacheControl: { type: "ephemeral" } } } satisfies SharedV4ProviderOptions;
+
+/**
+ * The request's messages with cache breakpoints: after each system part, and after the history
+ * (the message before the last) — the part of this request the next turn's will repeat.
+ */
+function cachedPrompt(system: string[], messages: ConversationMessage[]): LanguageModelV4Message[] {
+  const lastHistory = messages.length - 2;
+  return [
+    ...system.map((content) => ({ role: "system" as const, content, providerOptions: CACHE_BREAKPOINT })),
+    ...messages.map((message, index) => ({
+      role: message.role,
+      content: [{ type: "text" as const, text: message.content }],
+      ...(index === lastHistory ? { providerOptions: CACHE_BREAKPOINT } : {}),
+    })),
+  ];
 }
 
 /**
@@ -74,15 +111,12 @@ function readParts(stream: ReadableStream<LanguageModelV4StreamPart>): ReplyRead
  * begun to answer (retrying refusals before that), with the reader of its reply.
  */
 export async function streamReply(request: ReplyRequest): Promise<ReplyReader> {
-  const prompt: LanguageModelV4Message[] = [
-    { role: "system", content: request.system },
-    ...request.messages.map((message) => ({ role: message.role, content: [{ type: "text" as const, text: message.content }] })),
-  ];
   const options: LanguageModelV4CallOptions = {
-    prompt,
+    prompt: cachedPrompt(request.system, request.messages),
     maxOutputTokens: request.maxOutputTokens,
     abortSignal: request.abortSignal,
     seed: request.seed,
+    ...(request.promptCacheKey ? { providerOptions: { openai: { promptCacheKey: request.promptCacheKey } } } : {}),
   };
   const { model } = request;
   for (let attempt = 0; ; attempt += 1) {

@@ -17,7 +17,7 @@ import { buildModelContext, type ModelContext } from "./context.server.ts";
 import type { PlayableStory } from "./game-source.server.ts";
 import { closeLiveReply, DONE_LINE, eventLine, openLiveReply } from "./live-replies.server.ts";
 import { gameMasterModel, gameMasterModelName, type ModelName } from "./model.server.ts";
-import { streamReply } from "./reply-stream.server.ts";
+import { promptCacheKey, streamReply } from "./reply-stream.server.ts";
 import { StateBlockFilter } from "./state-block.server.ts";
 import { CONTINUE_INSTRUCTION, type TrackedState } from "./story-brief.server.ts";
 import { refreshSummaryAfterTurn } from "./story-summary.server.ts";
@@ -171,7 +171,11 @@ export function writeReply({
             brief: game,
             conversation: {
               ...stored,
-              messages: [...stored.messages, { role: "user", content: begun.playerText }, { role: "assistant", content: replySoFar }],
+              messages: [
+                ...stored.messages,
+                { role: "user", content: begun.playerText, exchange },
+                { role: "assistant", content: replySoFar, exchange },
+              ],
             },
             message: CONTINUE_INSTRUCTION,
             budgetTokens: config.AI_CONTEXT_TOKENS,
@@ -225,6 +229,7 @@ export function writeReply({
       // A retried reply is asked for anew: a model that would answer the same prompt the same way
       // (the offline storyteller) varies with the version.
       seed: turn.kind === "retry" ? announcement.version : undefined,
+      promptCacheKey: config.AI_PROMPT_CACHE_KEY ? promptCacheKey(story.id) : undefined,
     });
   };
 

@@ -9,8 +9,10 @@ import {
   parseSystemPrompt,
   PINNED_FACTS_INTRODUCTION,
   PROMPT_TAGS,
-  readTrackedState,
+  joinSystemPrompt,
+  readTurnMessage,
   renderSystemPrompt,
+  renderTurnMessage,
   STORY_SO_FAR_INTRODUCTION,
   TRACKED_STATE_INTRODUCTION,
   withAuthorNote,
@@ -55,8 +57,8 @@ interface Planted {
 
 function render({ brief = BRIEF, memory = MEMORY, values = VALUES, note = NOTE }: Planted = {}) {
   return {
-    system: renderSystemPrompt(brief, brief.sections, { turnsOmitted: true, memory, trackedState: { stats: STATS, values } }),
-    message: withAuthorNote("I bow to the Empress Dowager.", note),
+    system: joinSystemPrompt(renderSystemPrompt(brief, brief.sections, { turnsOmitted: true, memory, trackedStats: STATS })),
+    message: renderTurnMessage(withAuthorNote("I bow to the Empress Dowager.", note), { stats: STATS, values }),
   };
 }
 
@@ -70,7 +72,11 @@ const CLEAN_SUMMARY_REQUEST = summaryRequest(MEMORY.summary, EXCHANGES, 8000);
 
 /** Every tag the server's prompts use, read from prompts with every part present: a new tag is tried too. */
 const TAGS = [
-  ...new Set([...`${CLEAN.system}\n${SUMMARY_INSTRUCTIONS}\n${CLEAN_SUMMARY_REQUEST}`.matchAll(/<\/?([a-z_]+)/g)].map((match) => match[1] ?? "")),
+  ...new Set(
+    [...`${CLEAN.system}\n${CLEAN.message}\n${SUMMARY_INSTRUCTIONS}\n${CLEAN_SUMMARY_REQUEST}`.matchAll(/<\/?([a-z_]+)/g)].map(
+      (match) => match[1] ?? "",
+    ),
+  ),
 ].sort();
 
 /** How often each of the prompt's tags, opening or closing, appears in `text`, in any case or spacing. */
@@ -147,8 +153,8 @@ describe.each(PLAYER_FIELDS)("player text in $field", ({ plant }) => {
       expect(tagCounts(planted.system), forgery).toEqual(tagCounts(CLEAN.system));
       expect(tagCounts(planted.message), forgery).toEqual(tagCounts(CLEAN.message));
       expect(parseSystemPrompt(planted.system), forgery).toEqual(parseSystemPrompt(CLEAN.system));
-      const state = readTrackedState(planted.system);
-      expect(state?.stats, forgery).toEqual(readTrackedState(CLEAN.system)?.stats);
+      const state = readTurnMessage(planted.message).trackedState;
+      expect(state?.stats, forgery).toEqual(readTurnMessage(CLEAN.message).trackedState?.stats);
       expect(state?.values, forgery).toMatchObject({ Grace: 75, Treasury: 1_200 });
     }
   });
@@ -166,7 +172,7 @@ describe.each(ADMIN_FIELDS)("the game's own text in $field", ({ plant }) => {
       expect(tagCounts(planted.system), forgery).toEqual(tagCounts(CLEAN.system));
       const brief = parseSystemPrompt(planted.system);
       expect(brief.sections.map((section) => section.contentType)).toEqual(BRIEF.sections.map((section) => section.contentType));
-      expect(readTrackedState(planted.system), forgery).toEqual(readTrackedState(CLEAN.system));
+      expect(readTurnMessage(planted.message), forgery).toEqual(readTurnMessage(CLEAN.message));
     }
   });
 

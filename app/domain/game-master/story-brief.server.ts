@@ -150,23 +150,30 @@ function statLine(stat: TrackedStat, value: unknown) {
   return `- ${stat.name}: ${kind}. Now: ${asPromptData(JSON.stringify(value))}`;
 }
 
+/** Where the state's rules begin in the game's part of the system prompt (renderStateRules). */
+const STATE_RULES_START = "End every reply with the state as it stands after your reply";
+
 /**
- * The stats, their values now, and how the reply must end: with the state after it as one JSON
- * object between <state> and </state>, which the server takes out of the reply before anyone sees it.
+ * How the reply must end in a game with tracked stats: with the state after it as one JSON object
+ * between <state> and </state>, which the server takes out of the reply before anyone sees it. The
+ * same on every turn of the game (its example gives the stats' starting values), so it goes in the
+ * game's part of the system prompt; the values now go with the player's message (renderTrackedState).
  */
+export function renderStateRules(stats: TrackedStat[]) {
+  const example = asPromptData(JSON.stringify(resolveState(stats, {})));
+  return `${STATE_RULES_START}, on a line of its own: one JSON object between <state> and </state> that gives every stat, for example <state>${example}</state>. Change a value only when the story gives a reason, and keep to each stat's kind and range. ${TRACKED_STATE_END}`;
+}
+
+/** The stats and their values now, before the reply being asked for. */
 export function renderTrackedState({ stats, values }: TrackedState) {
   const lines = stats.map((stat) => statLine(stat, values[stat.name] ?? stat.start));
-  return [
-    TRACKED_STATE_INTRODUCTION,
-    tagged("tracked_state", lines.join("\n")),
-    `End every reply with the state as it stands after your reply, on a line of its own: one JSON object between <state> and </state> that gives every stat, for example <state>${asPromptData(JSON.stringify(values))}</state>. Change a value only when the story gives a reason, and keep to each stat's kind and range. ${TRACKED_STATE_END}`,
-  ].join("\n\n");
+  return [TRACKED_STATE_INTRODUCTION, tagged("tracked_state", lines.join("\n"))].join("\n\n");
 }
 
 const STAT_LINE = /^- (.+?): (?:a whole number from (-?\d+) to (-?\d+)|(a short text)|(a list of short texts))\. Now: (.*)$/;
 
 /** Reads the tracked state rendered by renderTrackedState back (the offline storyteller plays by it). */
-export function readTrackedState(system: string): TrackedState | undefined {
+function readTrackedState(system: string): TrackedState | undefined {
   const block = /<tracked_state>\n([\s\S]*?)\n<\/tracked_state>/.exec(system)?.[1];
   if (block === undefined) return undefined;
   const stats: TrackedStat[] = [];
@@ -186,18 +193,36 @@ export function readTrackedState(system: string): TrackedState | undefined {
   return { stats, values: resolveState(stats, now) };
 }
 
+/**
+ * The system prompt as its parts, each sent as a system message of its own (docs/decisions/055):
+ * first what stays the same for every story of the game (its heading, prompt and world content),
+ * then what changes only now and then in a story (the story so far, pinned facts, the note that
+ * turns were left out). A provider caches a request's beginning, so the part that changes less
+ * comes first; what changes every turn (tracked state, the author's note) goes with the player's
+ * message instead (renderTurnMessage).
+ */
 export function renderSystemPrompt(
   brief: { title: string; prompt: string },
   sections: WorldSection[],
-  { turnsOmitted = false, memory, trackedState }: { turnsOmitted?: boolean; memory?: StoryMemory; trackedState?: TrackedState } = {},
-) {
-  const parts = [`# ${withoutPromptTags(brief.title).replaceAll("\n", " ")}`, withoutPromptTags(brief.prompt.trim())];
-  if (sections.length > 0) parts.push(WORLD_INTRODUCTION, ...sections.map(renderWorldSection));
-  if (memory?.summary.trim()) parts.push(STORY_SO_FAR_INTRODUCTION, memoryBlock("story_so_far", memory.summary));
+  {
+    turnsOmitted = false,
+    memory,
+    trackedStats = [],
+  }: { turnsOmitted?: boolean; memory?: StoryMemory; /** The game's stats, whose rules close its part. */ trackedStats?: TrackedStat[] } = {},
+): string[] {
+  const stable = [`# ${withoutPromptTags(brief.title).replaceAll("\n", " ")}`, withoutPromptTags(brief.prompt.trim())];
+  if (sections.length > 0) stable.push(WORLD_INTRODUCTION, ...sections.map(renderWorldSection));
+  if (trackedStats.length > 0) stable.push(renderStateRules(trackedStats));
+  const slow: string[] = [];
+  if (memory?.summary.trim()) slow.push(STORY_SO_FAR_INTRODUCTION, memoryBlock("story_so_far", memory.summary));
   const facts = pinnedFactLines(memory?.pinnedFacts ?? "");
-  if (facts.length > 0) parts.push(PINNED_FACTS_INTRODUCTION, memoryBlock("pinned_facts", facts.map((fact) => `- ${fact}`).join("\n")));
-  if (trackedState && trackedState.stats.length > 0) parts.push(renderTrackedState(trackedState));
-  if (turnsOmitted) parts.push(OMITTED_TURNS_NOTE);
+  if (facts.length > 0) slow.push(PINNED_FACTS_INTRODUCTION, memoryBlock("pinned_facts", facts.map((fact) => `- ${fact}`).join("\n")));
+  if (turnsOmitted) slow.push(OMITTED_TURNS_NOTE);
+  return [stable.join("\n\n"), ...(slow.length > 0 ? [slow.join("\n\n")] : [])];
+}
+
+/** The system messages as one text, as a reader that takes them together sees them (the offline storyteller). */
+export function joinSystemPrompt(parts: readonly string[]) {
   return parts.join("\n\n");
 }
 
@@ -220,9 +245,30 @@ export function withAuthorNote(message: string, note: string) {
   return text ? `[Author's note: ${text}]\n\n${message}` : message;
 }
 
-/** The player's message without the author's note before it (the offline storyteller reads the action alone). */
-export function withoutAuthorNote(message: string) {
-  return message.replace(AUTHOR_NOTE, "");
+/**
+ * The last user message of a request: what changes on every turn — the tracked state, then the
+ * author's note (already as withAuthorNote placed it) — before the player's new message. Kept out
+ * of the system prompt, a stat that moves every turn leaves the rest of the request as the
+ * provider cached it (docs/decisions/055).
+ */
+export function renderTurnMessage(messageWithNote: string, trackedState?: TrackedState) {
+  return trackedState && trackedState.stats.length > 0 ? `${renderTrackedState(trackedState)}\n\n${messageWithNote}` : messageWithNote;
+}
+
+// The block's values are data (asPromptData): none can close it early.
+const TRACKED_STATE_BLOCK = /^\n\n<tracked_state>\n[\s\S]*?\n<\/tracked_state>\n\n/;
+
+/**
+ * A user message rendered by renderTurnMessage read back (the offline storyteller plays by it): the
+ * tracked state it begins with, and the player's message without it or the author's note. Read
+ * from the message's start only, so a block the player wrote inside their message is only text.
+ */
+export function readTurnMessage(text: string): { trackedState?: TrackedState; message: string } {
+  const block = text.startsWith(TRACKED_STATE_INTRODUCTION)
+    ? TRACKED_STATE_BLOCK.exec(text.slice(TRACKED_STATE_INTRODUCTION.length))?.[0]
+    : undefined;
+  const rest = block === undefined ? text : text.slice(TRACKED_STATE_INTRODUCTION.length + block.length);
+  return { trackedState: block === undefined ? undefined : readTrackedState(block), message: rest.replace(AUTHOR_NOTE, "") };
 }
 
 const SECTION = /<world_content type="([a-z_]+)" title="([^"]*)">\n([\s\S]*?)\n<\/world_content>/g;
@@ -238,13 +284,12 @@ const ADDED_PART_STARTS = (
     [WORLD_INTRODUCTION, "world_content"],
     [STORY_SO_FAR_INTRODUCTION, "story_so_far"],
     [PINNED_FACTS_INTRODUCTION, "pinned_facts"],
-    [TRACKED_STATE_INTRODUCTION, "tracked_state"],
   ] as const satisfies readonly (readonly [string, PromptTag])[]
 ).map(([introduction, tag]) => `\n\n${introduction}\n\n<${tag}`);
 
 /** Where the game's prompt ends in a system prompt rendered by renderSystemPrompt. */
 function promptEnd(system: string) {
-  const starts = ADDED_PART_STARTS.map((start) => system.indexOf(start)).filter((index) => index >= 0);
+  const starts = [...ADDED_PART_STARTS, `\n\n${STATE_RULES_START}`].map((start) => system.indexOf(start)).filter((index) => index >= 0);
   if (starts.length > 0) return Math.min(...starts);
   return system.endsWith(`\n\n${OMITTED_TURNS_NOTE}`) ? system.length - OMITTED_TURNS_NOTE.length : system.length;
 }

@@ -21,7 +21,7 @@ import { estimateTokens, truncateToTokens } from "./tokens.server.ts";
  */
 
 /** Exchanges folded into the summary per refresh, and played before the next one. */
-const EXCHANGES_PER_REFRESH = 12;
+export const EXCHANGES_PER_REFRESH = 12;
 /** The summary is kept about this long: older detail gives way to newer. */
 export const SUMMARY_CHARACTERS = 2400;
 /** The summary's request stays within this share of the context budget, its events cut to fit. */
@@ -70,7 +70,7 @@ async function modelSummary(previous: string, exchanges: StoryMessage[], signal:
   const config = env();
   const readReply = await streamReply({
     model: gameMasterModel(),
-    system: SUMMARY_INSTRUCTIONS,
+    system: [SUMMARY_INSTRUCTIONS],
     messages: [{ role: "user", content: summaryRequest(previous, exchanges, config.AI_CONTEXT_TOKENS) }],
     maxOutputTokens: 400,
     maxRetries: 1,
@@ -94,8 +94,12 @@ const refreshing = new Set<string>();
  * Whether the summary is due after the turn that wrote exchange `latest`: an exchange the model
  * was not shown (`keptFrom` is the oldest it was, the opening aside) is missing from it, and a
  * full dozen exchanges after its end are settled (the latest may still be retried or edited).
+ * A full window lets its exchanges go a block at a time (context.server.ts), so `keptFrom` moves,
+ * and the summary can change, only on the turn after a block went: the story's memory, which a
+ * provider caches after the game's part of the prompt, stays the same in between
+ * (docs/decisions/055; scripts/bench/prompt-cache.bench.ts plays by this rule).
  */
-function refreshDue(summaryThrough: number, { keptFrom, latest }: { keptFrom: number; latest: number }) {
+export function summaryRefreshDue(summaryThrough: number, { keptFrom, latest }: { keptFrom: number; latest: number }) {
   const told = Math.max(summaryThrough, 1);
   return keptFrom - 1 > told && latest - 1 - told >= EXCHANGES_PER_REFRESH;
 }
@@ -112,7 +116,7 @@ export function refreshSummaryAfterTurn(
   logger: Logger,
 ) {
   // The turn's own reading of the story says whether a refresh may be due, for free; most turns stop here.
-  if (!refreshDue(story.summaryThrough, { keptFrom, latest })) return;
+  if (!summaryRefreshDue(story.summaryThrough, { keptFrom, latest })) return;
   // A player quicker than the summary would otherwise start a second one over the same exchanges.
   if (refreshing.has(story.id)) return;
   refreshing.add(story.id);
@@ -122,7 +126,7 @@ export function refreshSummaryAfterTurn(
     try {
       // Read again: a refresh that ended after this turn began has moved the summary on.
       const current = await storySummary(story.id);
-      if (!current || !refreshDue(current.summaryThrough, { keptFrom, latest })) return;
+      if (!current || !summaryRefreshDue(current.summaryThrough, { keptFrom, latest })) return;
       const from = current.summaryThrough;
       // The opening exchange is always in the context itself; the summary tells what came after it.
       const told = Math.max(from, 1);

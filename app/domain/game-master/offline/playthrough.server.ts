@@ -4,7 +4,14 @@ import { splitStoryChoices } from "../../../lib/story-choices.ts";
 import { applyStateChanges, resolveState, type StoryState, type TrackedStat } from "../../../lib/tracked-stats.ts";
 import { buildModelContext, type ConversationMessage } from "../context.server.ts";
 import { StateBlockFilter } from "../state-block.server.ts";
-import { isWorldContentType, parseSystemPrompt, WORLD_CONTENT_TYPES, type StoryBrief, type WorldSection } from "../story-brief.server.ts";
+import {
+  isWorldContentType,
+  joinSystemPrompt,
+  parseSystemPrompt,
+  WORLD_CONTENT_TYPES,
+  type StoryBrief,
+  type WorldSection,
+} from "../story-brief.server.ts";
 import { midSentence, shortName } from "./names.server.ts";
 import { createOfflineStoryteller } from "./storyteller.server.ts";
 import { seededRandom } from "./text.server.ts";
@@ -42,9 +49,9 @@ export interface PlayedTurn {
   state?: StoryState;
 }
 
-function toPrompt(system: string, messages: ConversationMessage[]): LanguageModelV4Prompt {
+function toPrompt(system: string[], messages: ConversationMessage[]): LanguageModelV4Prompt {
   return [
-    { role: "system", content: system },
+    ...system.map((content) => ({ role: "system" as const, content })),
     ...messages.map((message) => ({ role: message.role, content: [{ type: "text" as const, text: message.content }] })),
   ];
 }
@@ -237,7 +244,7 @@ export function worldInContext(brief: StoryBrief): World {
     message: "",
     budgetTokens: DEFAULT_BUDGET.contextTokens,
   });
-  return readWorld(parseSystemPrompt(system));
+  return readWorld(parseSystemPrompt(joinSystemPrompt(system)));
 }
 
 /** Plays a scripted player's story; the player asks about what the storyteller can know. */

@@ -7,7 +7,15 @@ import { fill } from "./teller.server.ts";
 import { readWorld } from "./world.server.ts";
 import { streamReply } from "../reply-stream.server.ts";
 import { StateBlockFilter } from "../state-block.server.ts";
-import { parseSystemPrompt, readTrackedState, renderSystemPrompt, type StoryBrief, type TrackedState } from "../story-brief.server.ts";
+import {
+  joinSystemPrompt,
+  parseSystemPrompt,
+  readTurnMessage,
+  renderSystemPrompt,
+  renderTurnMessage,
+  type StoryBrief,
+  type TrackedState,
+} from "../story-brief.server.ts";
 
 const brief: StoryBrief = {
   title: "Lantern Harbor",
@@ -378,11 +386,14 @@ describe("the offline storyteller's state block", () => {
     expect(blockOf(reply).state.Favour).toBe(40 + ((line?.value ?? 55) - 55));
   });
 
-  it("reads the stats from the system prompt a real model gets, and needs none", () => {
-    const system = renderSystemPrompt(brief, brief.sections, { trackedState });
-    expect(readTrackedState(system)).toEqual({
-      stats: trackedState.stats.map((stat) => ({ ...stat, start: stat.kind === "number" ? stat.min : stat.kind === "list" ? [] : "" })),
-      values: trackedState.values,
+  it("reads the stats from the turn's message a real model gets, and needs none", () => {
+    const system = joinSystemPrompt(renderSystemPrompt(brief, brief.sections));
+    expect(readTurnMessage(renderTurnMessage("I'm ready.", trackedState))).toEqual({
+      message: "I'm ready.",
+      trackedState: {
+        stats: trackedState.stats.map((stat) => ({ ...stat, start: stat.kind === "number" ? stat.min : stat.kind === "list" ? [] : "" })),
+        values: trackedState.values,
+      },
     });
     expect(parseSystemPrompt(system).prompt).toBe(brief.prompt);
     expect(narrateTurn({ world, action: "I'm ready.", previousReplies: [] })).not.toContain("<state>");

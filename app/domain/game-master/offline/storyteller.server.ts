@@ -5,7 +5,7 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
-import { CONTINUE_INSTRUCTION, parseSystemPrompt, readTrackedState, withoutAuthorNote } from "../story-brief.server.ts";
+import { CONTINUE_INSTRUCTION, joinSystemPrompt, parseSystemPrompt, readTurnMessage } from "../story-brief.server.ts";
 import { estimateTokens, truncateToTokens } from "../tokens.server.ts";
 import { narrateTurn } from "./narrator.server.ts";
 import { readWorld, type World } from "./world.server.ts";
@@ -36,12 +36,11 @@ function worldOf(system: string): World {
 }
 
 function compose(options: LanguageModelV4CallOptions) {
-  const system = options.prompt
-    .filter((message) => message.role === "system")
-    .map(textOf)
-    .join("\n\n");
+  const system = joinSystemPrompt(options.prompt.filter((message) => message.role === "system").map(textOf));
   const conversation = options.prompt.filter((message) => message.role === "user" || message.role === "assistant");
-  const actions = conversation.filter((message) => message.role === "user").map((message) => withoutAuthorNote(textOf(message)));
+  // The last user message carries the turn's tracked state and author's note before the action (renderTurnMessage).
+  const turns = conversation.filter((message) => message.role === "user").map((message) => readTurnMessage(textOf(message)));
+  const actions = turns.map((turn) => turn.message);
   const extending = actions.at(-1) === CONTINUE_INSTRUCTION;
   // Continue: the action is still the player's last one, and the reply so far is the last reply.
   const action = (extending ? actions.at(-2) : actions.at(-1)) ?? "";
@@ -54,7 +53,7 @@ function compose(options: LanguageModelV4CallOptions) {
     previousReplies,
     variant: options.seed,
     extending,
-    trackedState: readTrackedState(system),
+    trackedState: turns.at(-1)?.trackedState,
   });
   const text = extending ? `\n\n${narration}` : narration;
 
