@@ -194,17 +194,20 @@ export async function exportLore(lorebook: Lorebook) {
  * and how many exchanges the game looks back. Pass it to loreForTurn (game-master/lorebook.server.ts).
  */
 export async function loreOfStory(storyId: string, gameSlug: string) {
-  const [game] = await db().select({ scanDepth: games.loreScanDepth }).from(games).where(eq(games.slug, gameSlug));
-  const gameEntries = await db()
-    .select(viewColumns(gameLoreEntries))
-    .from(gameLoreEntries)
-    .where(and(eq(gameLoreEntries.gameSlug, gameSlug), eq(gameLoreEntries.enabled, true)))
-    .orderBy(asc(gameLoreEntries.createdAt), asc(gameLoreEntries.id));
-  const storyEntries = await db()
-    .select(viewColumns(storyLoreEntries))
-    .from(storyLoreEntries)
-    .where(and(eq(storyLoreEntries.storyId, storyId), eq(storyLoreEntries.enabled, true)))
-    .orderBy(asc(storyLoreEntries.createdAt), asc(storyLoreEntries.id));
+  // Read side by side: a turn waits for these before its model is asked.
+  const [[game], gameEntries, storyEntries] = await Promise.all([
+    db().select({ scanDepth: games.loreScanDepth }).from(games).where(eq(games.slug, gameSlug)),
+    db()
+      .select(viewColumns(gameLoreEntries))
+      .from(gameLoreEntries)
+      .where(and(eq(gameLoreEntries.gameSlug, gameSlug), eq(gameLoreEntries.enabled, true)))
+      .orderBy(asc(gameLoreEntries.createdAt), asc(gameLoreEntries.id)),
+    db()
+      .select(viewColumns(storyLoreEntries))
+      .from(storyLoreEntries)
+      .where(and(eq(storyLoreEntries.storyId, storyId), eq(storyLoreEntries.enabled, true)))
+      .orderBy(asc(storyLoreEntries.createdAt), asc(storyLoreEntries.id)),
+  ]);
   return {
     scanDepth: game?.scanDepth ?? DEFAULT_SCAN_DEPTH,
     entries: [

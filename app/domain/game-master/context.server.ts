@@ -6,6 +6,7 @@ import {
   renderStateRules,
   renderSystemPrompt,
   renderTurnMessage,
+  STORY_LORE_INTRODUCTION,
   STORY_SO_FAR_INTRODUCTION,
   withAuthorNote,
   renderWorldSection,
@@ -14,6 +15,7 @@ import {
   type TrackedState,
   type WorldSection,
 } from "./story-brief.server.ts";
+import { loreForTurn, type LoreEntry, type LoreForTurn } from "./lorebook.server.ts";
 import { estimateMessageTokens, estimateTokens, MESSAGE_OVERHEAD_TOKENS, truncateToTokens } from "./tokens.server.ts";
 
 export interface ConversationMessage {
@@ -38,6 +40,18 @@ export interface ModelContext {
   messages: ConversationMessage[];
   /** How many of the newest turns before the new message were kept (the opening aside). */
   keptTurns: number;
+  /** The lore that entered (always on, or fired and by what) and what was cut for room. */
+  lore: LoreForTurn<ContextLoreEntry>;
+}
+
+/** A lore entry of the game's (canon) or of the story's (the player's own). */
+export type ContextLoreEntry = LoreEntry & { source: "game" | "story" };
+
+/** The lorebooks a turn matches against (app/domain/lorebook.server.ts loreOfStory). */
+export interface ContextLore {
+  entries: readonly ContextLoreEntry[];
+  /** How many exchanges before the new message are scanned for keys. */
+  scanDepth: number;
 }
 
 /** The story's memory, as the player wrote it (or the server summarised it). */
@@ -52,6 +66,8 @@ const MEMORY_SHARE = 0.2;
 
 /** World content may take at most this share of the budget; the story itself needs the rest. */
 const WORLD_SHARE = 0.4;
+/** Lore, always-on and fired together, may take at most this share (docs/decisions/054). */
+const LORE_SHARE = 0.15;
 /** Each "\n\n" between system prompt parts, rounded up. */
 const SEPARATOR_TOKENS = 1;
 /**
@@ -134,9 +150,11 @@ function blockStart(rest: ConversationMessage[][], oldestFitting: number) {
 /**
  * The model's context for one turn, within `budgetTokens`, laid out for a provider's prompt cache
  * (docs/decisions/055): the system prompt's parts (the game's prompt, as much published world
- * content as its share allows and the state's rules; then the story's memory), the opening exchange of the story, the
- * newest turns that still fit, and last the turn's message: the tracked state, the author's note
- * and the player's new message. Older turns go first, a block at a time.
+ * content as its share allows, the game's always-on lore and the state's rules; then the story's
+ * memory and its always-on lore), the opening exchange of the story, the newest turns that still
+ * fit, and last the turn's message: the tracked state, the lore this turn's words fired (the
+ * message being sent included), the author's note and the player's new message. Older turns go
+ * first, a block at a time; lore has its own share, where lower priority goes first.
  */
 export function buildModelContext({
   brief,
@@ -145,6 +163,7 @@ export function buildModelContext({
   budgetTokens,
   memory,
   trackedState,
+  lore,
 }: {
   brief: StoryBrief;
   conversation: StoredConversation;
@@ -153,8 +172,27 @@ export function buildModelContext({
   memory?: ContextMemory;
   /** The game's stats and their values before this reply, when the game tracks any. */
   trackedState?: TrackedState;
+  lore?: ContextLore;
 }): ModelContext {
   const heading = `# ${brief.title}`;
+  const turns = groupTurns(conversation.messages);
+  const loreInContext = loreForTurn({
+    entries: lore?.entries ?? [],
+    message,
+    recentExchanges: turns.map(([player, ...replies]) => ({
+      playerText: player?.content ?? "",
+      reply: replies.map((reply) => reply.content).join("\n"),
+    })),
+    scanDepth: lore?.scanDepth ?? 0,
+    budgetTokens: Math.floor(budgetTokens * LORE_SHARE),
+  });
+  const alwaysOnLore = {
+    game: loreInContext.alwaysOn.filter(({ entry }) => entry.source === "game").map(({ text }) => text),
+    story: loreInContext.alwaysOn.filter(({ entry }) => entry.source === "story").map(({ text }) => text),
+  };
+  // Each block of lore costs its introduction and tags besides its lines.
+  const loreBlocks = [alwaysOnLore.game, alwaysOnLore.story, loreInContext.triggered].filter((lines) => lines.length > 0).length;
+  const loreTokens = loreInContext.tokens + loreBlocks * (estimateTokens(STORY_LORE_INTRODUCTION) + 4 * SEPARATOR_TOKENS);
   const memoryLimit = Math.floor(budgetTokens * MEMORY_SHARE);
   // Measured as the model reads it: as data, where "‹" costs more than the "<" the player wrote.
   const remembered = {
@@ -164,6 +202,7 @@ export function buildModelContext({
   const finalMessage = renderTurnMessage(
     withAuthorNote(message, truncateToTokens(asPromptData(memory?.authorNote.trim() ?? ""), memoryLimit)),
     trackedState,
+    loreInContext.triggered.map(({ text }) => text),
   );
   const memoryTokens =
     (remembered.summary ? estimateTokens(STORY_SO_FAR_INTRODUCTION) + estimateTokens(remembered.summary) + 4 * SEPARATOR_TOKENS : 0) +
@@ -178,7 +217,8 @@ export function buildModelContext({
     // The system prompt's two parts are messages of their own, and cost what a message does.
     2 * MESSAGE_OVERHEAD_TOKENS +
     3 * SEPARATOR_TOKENS +
-    memoryTokens;
+    memoryTokens +
+    loreTokens;
   // The game's own prompt is never dropped; only a budget smaller than the prompt shortens it.
   const measured = measure(brief);
   const promptFits = measured.promptTokens <= budgetTokens - fixedTokens;
@@ -195,7 +235,7 @@ export function buildModelContext({
   }
   if (sections.length > 0) used += worldTokens;
 
-  const [opening, ...rest] = groupTurns(conversation.messages);
+  const [opening, ...rest] = turns;
   const keptOpening = opening !== undefined && used + messagesTokens(opening) <= budgetTokens;
   if (keptOpening) used += messagesTokens(opening);
   let oldestFitting = rest.length;
@@ -210,7 +250,12 @@ export function buildModelContext({
   const turnsOmitted = windowFull || (opening !== undefined && !keptOpening);
 
   const history = [...(keptOpening ? opening : []), ...rest.slice(firstKept).flat()];
-  const system = renderSystemPrompt({ title: brief.title, prompt }, sections, { turnsOmitted, memory: remembered, trackedStats });
+  const system = renderSystemPrompt({ title: brief.title, prompt }, sections, {
+    turnsOmitted,
+    memory: remembered,
+    trackedStats,
+    lore: alwaysOnLore,
+  });
   const messages = [...history, { role: "user" as const, content: finalMessage }];
-  return { system, messages, keptTurns: rest.length - firstKept };
+  return { system, messages, keptTurns: rest.length - firstKept, lore: loreInContext };
 }

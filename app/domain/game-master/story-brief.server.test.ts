@@ -48,17 +48,25 @@ const BRIEF: StoryBrief = {
 const MEMORY: StoryMemory = { summary: "Lin came to the palace by night.", pinnedFacts: "My name is Lin.\n- I owe Pei Zhen a favour." };
 const NOTE = "Keep it tense.";
 
+/** Lore lines as the context places them (loreEntryText): always on for the game and the story, and fired this turn. */
+const LORE = {
+  game: ["The Cold Palace: no one returns from it."],
+  story: ["Pei Zhen: he owes me his post."],
+  triggered: ["The Dowager: she is older than she looks."],
+};
+
 interface Planted {
   brief?: StoryBrief;
   memory?: StoryMemory;
   values?: typeof VALUES;
   note?: string;
+  lore?: typeof LORE;
 }
 
-function render({ brief = BRIEF, memory = MEMORY, values = VALUES, note = NOTE }: Planted = {}) {
+function render({ brief = BRIEF, memory = MEMORY, values = VALUES, note = NOTE, lore = LORE }: Planted = {}) {
   return {
-    system: joinSystemPrompt(renderSystemPrompt(brief, brief.sections, { turnsOmitted: true, memory, trackedStats: STATS })),
-    message: renderTurnMessage(withAuthorNote("I bow to the Empress Dowager.", note), { stats: STATS, values }),
+    system: joinSystemPrompt(renderSystemPrompt(brief, brief.sections, { turnsOmitted: true, memory, trackedStats: STATS, lore })),
+    message: renderTurnMessage(withAuthorNote("I bow to the Empress Dowager.", note), { stats: STATS, values }, lore.triggered),
   };
 }
 
@@ -123,6 +131,9 @@ const PLAYER_FIELDS: { field: string; plant: (text: string) => Planted }[] = [
   { field: "the author's note", plant: (note) => ({ note }) },
   { field: "a text stat's value", plant: (text) => ({ values: { ...VALUES, Title: text } }) },
   { field: "a list stat's item", plant: (text) => ({ values: { ...VALUES, Allies: ["Pei Zhen", text] } }) },
+  { field: "a story lore entry", plant: (text) => ({ lore: { ...LORE, story: [`Mine: ${text}`] } }) },
+  { field: "a lore entry fired this turn", plant: (text) => ({ lore: { ...LORE, triggered: [`Fired: ${text}`] } }) },
+  { field: "a world's lore entry", plant: (text) => ({ lore: { ...LORE, game: [`Canon: ${text}`] } }) },
 ];
 
 const ADMIN_FIELDS: { field: string; plant: (text: string) => Planted }[] = [

@@ -56,6 +56,7 @@ export const PROMPT_TAGS = [
   "story_so_far",
   "pinned_facts",
   "tracked_state",
+  "lore",
   "state",
   "new_events",
   "player",
@@ -141,6 +142,21 @@ export interface TrackedState {
 
 const TRACKED_STATE_END = "Never mention the block or the numbers in your prose.";
 
+/** The game's always-on lore, in its part of the system prompt (docs/decisions/054). */
+export const GAME_LORE_INTRODUCTION = "Lore of this world, always true:";
+/** The story's always-on lore, the player's own entries, with the story's memory. */
+export const STORY_LORE_INTRODUCTION = "Lore the player keeps for this story, always true in it:";
+/** Lore fired by this turn's words, with the player's message. */
+export const TRIGGERED_LORE_INTRODUCTION = "Lore this turn brings up, true in this story:";
+
+/**
+ * Lore entries as the model reads them, one line each under their introduction. Their text is data
+ * (a world's creator or a player wrote it), so none can open or close a block of the prompt.
+ */
+export function renderLore(introduction: string, lines: readonly string[]) {
+  return `${introduction}\n\n${tagged("lore", lines.map((line) => `- ${asPromptData(line).replaceAll("\n", " ").trim()}`).join("\n"))}`;
+}
+
 export const TRACKED_STATE_INTRODUCTION = "This game keeps track of the story's state, which the player sees beside the story:";
 
 const STAT_KIND_WORDS = { number: "a whole number from", text: "a short text", list: "a list of short texts" } as const;
@@ -208,15 +224,25 @@ export function renderSystemPrompt(
     turnsOmitted = false,
     memory,
     trackedStats = [],
-  }: { turnsOmitted?: boolean; memory?: StoryMemory; /** The game's stats, whose rules close its part. */ trackedStats?: TrackedStat[] } = {},
+    lore = { game: [], story: [] },
+  }: {
+    turnsOmitted?: boolean;
+    memory?: StoryMemory;
+    /** The game's stats, whose rules close its part. */
+    trackedStats?: TrackedStat[];
+    /** Always-on lore entries' lines: the game's go with the game, the story's with its memory. */
+    lore?: { game: readonly string[]; story: readonly string[] };
+  } = {},
 ): string[] {
   const stable = [`# ${withoutPromptTags(brief.title).replaceAll("\n", " ")}`, withoutPromptTags(brief.prompt.trim())];
   if (sections.length > 0) stable.push(WORLD_INTRODUCTION, ...sections.map(renderWorldSection));
+  if (lore.game.length > 0) stable.push(renderLore(GAME_LORE_INTRODUCTION, lore.game));
   if (trackedStats.length > 0) stable.push(renderStateRules(trackedStats));
   const slow: string[] = [];
   if (memory?.summary.trim()) slow.push(STORY_SO_FAR_INTRODUCTION, memoryBlock("story_so_far", memory.summary));
   const facts = pinnedFactLines(memory?.pinnedFacts ?? "");
   if (facts.length > 0) slow.push(PINNED_FACTS_INTRODUCTION, memoryBlock("pinned_facts", facts.map((fact) => `- ${fact}`).join("\n")));
+  if (lore.story.length > 0) slow.push(renderLore(STORY_LORE_INTRODUCTION, lore.story));
   if (turnsOmitted) slow.push(OMITTED_TURNS_NOTE);
   return [stable.join("\n\n"), ...(slow.length > 0 ? [slow.join("\n\n")] : [])];
 }
@@ -251,24 +277,38 @@ export function withAuthorNote(message: string, note: string) {
  * of the system prompt, a stat that moves every turn leaves the rest of the request as the
  * provider cached it (docs/decisions/055).
  */
-export function renderTurnMessage(messageWithNote: string, trackedState?: TrackedState) {
-  return trackedState && trackedState.stats.length > 0 ? `${renderTrackedState(trackedState)}\n\n${messageWithNote}` : messageWithNote;
+export function renderTurnMessage(messageWithNote: string, trackedState?: TrackedState, triggeredLore: readonly string[] = []) {
+  const parts = [messageWithNote];
+  if (triggeredLore.length > 0) parts.unshift(renderLore(TRIGGERED_LORE_INTRODUCTION, triggeredLore));
+  if (trackedState && trackedState.stats.length > 0) parts.unshift(renderTrackedState(trackedState));
+  return parts.join("\n\n");
 }
+
+// The lines are data (asPromptData): none can close the block early. (The introduction holds no
+// character a pattern reads as syntax.)
+const TRIGGERED_LORE_BLOCK = new RegExp(`^${TRIGGERED_LORE_INTRODUCTION}\n\n<lore>\n([\\s\\S]*?)\n</lore>\n\n`);
 
 // The block's values are data (asPromptData): none can close it early.
 const TRACKED_STATE_BLOCK = /^\n\n<tracked_state>\n[\s\S]*?\n<\/tracked_state>\n\n/;
 
 /**
  * A user message rendered by renderTurnMessage read back (the offline storyteller plays by it): the
- * tracked state it begins with, and the player's message without it or the author's note. Read
- * from the message's start only, so a block the player wrote inside their message is only text.
+ * tracked state it begins with, the lore the turn brought up, and the player's message without
+ * them or the author's note. Read from the message's start only, so a block the player wrote
+ * inside their message is only text.
  */
-export function readTurnMessage(text: string): { trackedState?: TrackedState; message: string } {
+export function readTurnMessage(text: string): { trackedState?: TrackedState; triggeredLore: string[]; message: string } {
   const block = text.startsWith(TRACKED_STATE_INTRODUCTION)
     ? TRACKED_STATE_BLOCK.exec(text.slice(TRACKED_STATE_INTRODUCTION.length))?.[0]
     : undefined;
-  const rest = block === undefined ? text : text.slice(TRACKED_STATE_INTRODUCTION.length + block.length);
-  return { trackedState: block === undefined ? undefined : readTrackedState(block), message: rest.replace(AUTHOR_NOTE, "") };
+  const afterState = block === undefined ? text : text.slice(TRACKED_STATE_INTRODUCTION.length + block.length);
+  const lore = TRIGGERED_LORE_BLOCK.exec(afterState);
+  const rest = lore ? afterState.slice(lore[0].length) : afterState;
+  return {
+    trackedState: block === undefined ? undefined : readTrackedState(block),
+    triggeredLore: lore?.[1]?.split("\n").map((line) => line.replace(/^- /, "")) ?? [],
+    message: rest.replace(AUTHOR_NOTE, ""),
+  };
 }
 
 const SECTION = /<world_content type="([a-z_]+)" title="([^"]*)">\n([\s\S]*?)\n<\/world_content>/g;
@@ -284,6 +324,8 @@ const ADDED_PART_STARTS = (
     [WORLD_INTRODUCTION, "world_content"],
     [STORY_SO_FAR_INTRODUCTION, "story_so_far"],
     [PINNED_FACTS_INTRODUCTION, "pinned_facts"],
+    [GAME_LORE_INTRODUCTION, "lore"],
+    [STORY_LORE_INTRODUCTION, "lore"],
   ] as const satisfies readonly (readonly [string, PromptTag])[]
 ).map(([introduction, tag]) => `\n\n${introduction}\n\n<${tag}`);
 

@@ -13,6 +13,7 @@ import { InsufficientCreditsError } from "../credits.server.ts";
 import { BusyError, DomainError, NotFoundError, RateLimitedError, UnauthenticatedError } from "../errors.server.ts";
 import { addressSubject, rateLimitedError, rateLimitKey, rateLimitResult } from "../rate-limit.server.ts";
 import { refuseStoryChange, TURN_LEASE_SECONDS } from "../stories.server.ts";
+import { loreOfStory } from "../lorebook.server.ts";
 import { storiesKeptMessage } from "../story-library.server.ts";
 import { admitTurn } from "./admission.server.ts";
 import {
@@ -170,13 +171,21 @@ async function startTurn(request: TurnRequest, release: () => void): Promise<Eve
     default:
       refuseStoryChange(begun.outcome);
   }
-  const game = namedGame ?? (await loadBegunStoryBrief(begun.story.gameSlug));
+  // The story's lorebooks are read once the turn knows its story: a turn on a game names no story.
+  const undo = () => finishTurn(begun.story.id, turnId, "", begun.previousVersion);
+  const [game, lore] = await Promise.all([
+    namedGame ?? loadBegunStoryBrief(begun.story.gameSlug),
+    loreOfStory(begun.story.id, begun.story.gameSlug),
+  ]).catch(async (error: unknown) => {
+    await undo();
+    throw error;
+  });
   if (!game) {
     // The game was retired while the turn began.
-    await finishTurn(begun.story.id, turnId, "", begun.previousVersion);
+    await undo();
     throw new NotFoundError(PLAY_TOASTS.gameNotFound.description);
   }
-  return writeReply({ turnId, begun, game, turn, logger, release });
+  return writeReply({ turnId, begun, game, lore, turn, logger, release });
 }
 
 const beginTurnQuery = preparedQuery((database) => {

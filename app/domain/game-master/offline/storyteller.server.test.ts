@@ -390,6 +390,7 @@ describe("the offline storyteller's state block", () => {
     const system = joinSystemPrompt(renderSystemPrompt(brief, brief.sections));
     expect(readTurnMessage(renderTurnMessage("I'm ready.", trackedState))).toEqual({
       message: "I'm ready.",
+      triggeredLore: [],
       trackedState: {
         stats: trackedState.stats.map((stat) => ({ ...stat, start: stat.kind === "number" ? stat.min : stat.kind === "list" ? [] : "" })),
         values: trackedState.values,
