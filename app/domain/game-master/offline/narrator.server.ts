@@ -3,6 +3,7 @@ import { type PlayerAction, readAction } from "./action.server.ts";
 import { choicesFor } from "./choices.server.ts";
 import { ADDRESS_LINES, readContinuity, sceneLine } from "./continuity.server.ts";
 import { bestMention } from "./mentions.server.ts";
+import { rememberedAnswer, type StoryMemory } from "./memory.server.ts";
 import {
   actParagraphs,
   adviceParagraph,
@@ -10,6 +11,7 @@ import {
   answerParagraph,
   arrivalParagraph,
   discoveryParagraph,
+  memoryParagraph,
   nameParagraph,
   pickChallenge,
   pressureParagraph,
@@ -20,8 +22,8 @@ import {
   talkParagraph,
 } from "./paragraphs.server.ts";
 import { NAME_INVITATION, OPENING_HOOKS, PROMPT_TAILS } from "./phrases.server.ts";
-import { offlineStateBlock } from "./state.server.ts";
-import { currentStatus, moveStats, renderStatus } from "./stats.server.ts";
+import { offlineState, stateBlock } from "./state.server.ts";
+import { currentStatus, moveStats, renderStatus, showState } from "./stats.server.ts";
 import { type Address, called, confidant, fill, nth, pick, Teller } from "./teller.server.ts";
 import { declaredName } from "./telling.server.ts";
 import { type Entity, type World } from "./world.server.ts";
@@ -52,6 +54,8 @@ export interface TurnInput {
   extending?: boolean;
   /** The game's tracked stats, when it has any: the reply ends with their state block. */
   trackedState?: TrackedState;
+  /** Pinned facts and the story so far, as the prompt gives them. */
+  memory?: StoryMemory;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -88,10 +92,19 @@ function openingParagraphs(teller: Teller, action: PlayerAction): string[] {
   return paragraphs;
 }
 
-function bodyParagraphs(teller: Teller, action: PlayerAction): { paragraphs: string[]; focus: Entity | undefined } {
+function bodyParagraphs(
+  teller: Teller,
+  action: PlayerAction,
+  remembered: string | undefined,
+): { paragraphs: string[]; focus: Entity | undefined } {
   const { world, story } = teller;
   const paragraphs: string[] = [];
   if (action.name) paragraphs.push(nameParagraph(teller, action.name));
+  if (remembered !== undefined) {
+    const speaker = action.person ?? confidant(world);
+    paragraphs.push(memoryParagraph(teller, action, remembered, speaker));
+    return { paragraphs, focus: speaker };
+  }
   const subjectEntity = action.subject !== undefined ? bestMention(world, action.subject) : undefined;
   const helper = confidant(world);
   switch (action.kind) {
@@ -156,6 +169,7 @@ export function narrateTurn({
   variant = 0,
   extending = false,
   trackedState,
+  memory,
 }: TurnInput): string {
   const story = readContinuity({ world, previousActions, previousReplies, declaredName: (text) => declaredName(text, world) });
   // Continue extends the latest reply: the same turn, the same scene.
@@ -174,7 +188,7 @@ export function narrateTurn({
     if (challenge) more.push(pressureParagraph(teller, challenge));
     const paragraphs = more.filter((paragraph): paragraph is string => paragraph !== undefined);
     if (paragraphs.length === 0) paragraphs.push(actParagraphs(teller, { ...action, told: undefined })[0] ?? "");
-    if (trackedState) paragraphs.push(offlineStateBlock({ trackedState, action, status: undefined, quiet: true, random: teller.random }));
+    if (trackedState) paragraphs.push(stateBlock(offlineState({ trackedState, action, status: undefined, quiet: true, random: teller.random })));
     return paragraphs.join("\n\n");
   }
 
@@ -183,7 +197,9 @@ export function narrateTurn({
   const paragraphs: string[] = [];
   if (!firstTurn) paragraphs.push(sceneLine(world, story.turn, place));
   if (firstTurn) paragraphs.push(...openingParagraphs(teller, action));
-  const body = bodyParagraphs(teller, action);
+  const asksAboutThemselves = ["question", "recall", "advice"].includes(action.kind) && /\b(?:I|my|me|mine)\b/i.test(action.text);
+  const remembered = asksAboutThemselves && memory ? rememberedAnswer(action.text, memory, previousActions) : undefined;
+  const body = bodyParagraphs(teller, action, remembered);
   if (firstTurn && action.kind !== "ready" && action.kind !== "name" && body.paragraphs[0]) {
     body.paragraphs[0] = `You begin as you mean to go on. ${body.paragraphs[0]}`;
   }
@@ -201,9 +217,23 @@ export function narrateTurn({
     if (pressure) paragraphs.push(pressure);
   }
 
+  // One source for the status line and the State panel: the tracked state, moved once.
   const status = currentStatus(world, previousReplies, story.turn);
-  const moved = status && (firstTurn || quiet ? { status, changes: status.stats.map(() => 0) } : moveStats(status, action, teller.random));
-  if (moved) paragraphs.push(renderStatus(moved.status, moved.changes));
+  const before = trackedState?.values ?? {};
+  const stats = trackedState?.stats ?? [];
+  const shown = status && showState({ status, changes: status.stats.map(() => 0) }, stats, before, before);
+  const moved = shown && (firstTurn || quiet ? shown : moveStats(shown.status, action, teller.random));
+  const after =
+    trackedState &&
+    offlineState({
+      trackedState,
+      action,
+      status: moved && { line: moved.status, changes: moved.changes },
+      quiet: firstTurn || quiet,
+      random: teller.random,
+    });
+  const final = moved && showState(moved, stats, before, after ?? before);
+  if (final) paragraphs.push(renderStatus(final.status, final.changes));
 
   const addressLine = fill(nth(ADDRESS_LINES, story.turn + variant) ?? "", { address: address.narrator });
   paragraphs.push(`${addressLine} ${nth(PROMPT_TAILS, story.turn * 3 + variant) ?? ""}`);
@@ -213,16 +243,6 @@ export function narrateTurn({
       .map((choice, index) => `${index + 1}. ${choice}`)
       .join("\n"),
   );
-  if (trackedState) {
-    paragraphs.push(
-      offlineStateBlock({
-        trackedState,
-        action,
-        status: moved && { line: moved.status, changes: moved.changes },
-        quiet: firstTurn || quiet,
-        random: teller.random,
-      }),
-    );
-  }
+  if (after) paragraphs.push(stateBlock(after));
   return paragraphs.join("\n\n");
 }

@@ -59,6 +59,15 @@ export function answerParagraph(teller: Teller, action: PlayerAction, subjectEnt
   );
 }
 
+/** A pinned fact or something the player said earlier, brought back by whoever is asked (or by the player's own memory). */
+export function memoryParagraph(teller: Teller, action: PlayerAction, remembered: string, speaker: Entity | undefined) {
+  const lead = action.told ? `${action.told} ` : "";
+  if (!speaker) return `${lead}${remembered}`;
+  const who = teller.who(speaker, lead);
+  const tag = nth([`says ${who}`, `${who} answers`, `${who} reminds you`], teller.story.turn) ?? "";
+  return `${lead}“${remembered.replace(/[.!?]$/, "")},” ${tag}.`;
+}
+
 /** Who the player is, as the opening said it, and the name they gave. */
 export function selfParagraph(teller: Teller, speaker: Entity | undefined, name: string | undefined) {
   const opening = teller.world.opening ?? "";

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { PINNED_FACTS_INTRODUCTION, renderTrackedState, withAuthorNote } from "../story-brief.server.ts";
+import { rememberedAnswer } from "./memory.server.ts";
+import { readPrompt } from "./prompt.server.ts";
+
+const memory = {
+  pinnedFacts: ["My late mother's jade hairpin is hidden under the third floor tile of the Palace of the Resting Phoenix."],
+  storySoFar: "You: I appoint a young scribe named Ouyang Min to keep my private ledger. Madam Lin bows.",
+};
+
+describe("the offline storyteller's memory", () => {
+  it("answers a question about a pinned fact with the fact, told to the player", () => {
+    expect(rememberedAnswer("Where did I hide my late mother's jade hairpin?", memory, [])).toBe(
+      "Your late mother's jade hairpin is hidden under the third floor tile of the Palace of the Resting Phoenix.",
+    );
+  });
+
+  it("finds what the player said in the story so far when the turn itself has left the context", () => {
+    expect(rememberedAnswer("What is the name of the scribe who keeps my private ledger?", memory, [])).toContain("Ouyang Min");
+  });
+
+  it("does not take a question about a named person for a memory of them", () => {
+    expect(rememberedAnswer("Can I trust Censor Fang Yu?", memory, ["I ask Censor Fang Yu about the memorial."])).toBeUndefined();
+  });
+});
+
+describe("reading the prompt", () => {
+  const trackedState = renderTrackedState({ stats: [{ name: "Grace", kind: "number", min: 0, max: 100, start: 50 }], values: { Grace: 61 } });
+  const facts = `${PINNED_FACTS_INTRODUCTION}\n\n<pinned_facts>\n- The seal is false.\n</pinned_facts>`;
+
+  it("reads the state, pinned facts and the player's message from the system prompt", () => {
+    const read = readPrompt([
+      { role: "system", content: `# Game\n\nBe a narrator.\n\n${facts}\n\n${trackedState}` },
+      { role: "user", content: [{ type: "text", text: withAuthorNote("I bow.", "Keep it short.") }] },
+    ]);
+    expect(read).toMatchObject({ action: "I bow.", pinnedFacts: ["The seal is false."], trackedState: { values: { Grace: 61 } } });
+  });
+
+  it("reads the same from the last user message when the system prompt is split in two", () => {
+    const read = readPrompt([
+      { role: "system", content: "# Game\n\nBe a narrator." },
+      { role: "system", content: facts },
+      { role: "user", content: [{ type: "text", text: "I wait." }] },
+      { role: "assistant", content: [{ type: "text", text: "You wait." }] },
+      { role: "user", content: [{ type: "text", text: `${trackedState}\n\n${withAuthorNote("I bow.", "Keep it short.")}` }] },
+    ]);
+    expect(read).toMatchObject({
+      action: "I bow.",
+      previousActions: ["I wait."],
+      previousReplies: ["You wait."],
+      pinnedFacts: ["The seal is false."],
+      trackedState: { values: { Grace: 61 } },
+    });
+  });
+});

@@ -1,0 +1,63 @@
+import { capitalise, toSecondPerson } from "./telling.server.ts";
+import { splitSentences } from "./text.server.ts";
+
+/**
+ * What the story remembers that the world's content does not: the facts the player pinned, what
+ * the player said in earlier turns, and the summary of the turns that have left the context. A
+ * question about one of them ("Where did I hide the hairpin?") is answered from it.
+ */
+export interface StoryMemory {
+  pinnedFacts: string[];
+  /** The rolling summary; the offline one holds the player's lines as "You: …". */
+  storySoFar: string;
+}
+
+const STOP_WORDS = new Set(
+  "what where when which while with would could should their there these those them they this that have from into your know really about does did done the and who whom whose how much many name tell".split(
+    " ",
+  ),
+);
+
+const QUESTION = /^(?:who|what|where|when|why|how|which|can|could|should|is|are|do|does|did|tell me)\b/i;
+
+/** The words a question and a remembered line can share: "owes" and "owe" are one word. */
+function keyWords(text: string): Set<string> {
+  return new Set(
+    text
+      .toLowerCase()
+      .replace(/['’]s\b/g, "")
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((word) => word.length >= 4 && !STOP_WORDS.has(word))
+      .map((word) => word.replace(/(?:ing|ed|es|s)$/, "")),
+  );
+}
+
+/** What the player may be asking after: pinned facts first, then their own earlier statements, newest first, each with the words it must share. */
+function rememberedLines(memory: StoryMemory, previousActions: readonly string[]): { line: string; needs: number }[] {
+  const summaryLines = splitSentences(memory.storySoFar.replace(/\bYou: /g, "\n"))
+    .filter((sentence) => /^(?:I|My)\b/.test(sentence))
+    .reverse();
+  const said = [...previousActions].reverse().flatMap((action) => splitSentences(action));
+  // A pinned fact is there to be asked about; a line the player once said must match more closely.
+  return [
+    ...memory.pinnedFacts.map((line) => ({ line, needs: 2 })),
+    ...[...said, ...summaryLines].filter((line) => !/\?\s*$/.test(line) && !QUESTION.test(line)).map((line) => ({ line, needs: 3 })),
+  ];
+}
+
+/**
+ * The remembered line a question is about, in the second person ("Your late mother's jade hairpin
+ * is hidden under…"): the one sharing the most words with it, when it shares enough of them.
+ */
+export function rememberedAnswer(question: string, memory: StoryMemory, previousActions: readonly string[]): string | undefined {
+  // Names say whom a question is about, not what: "Can I trust Headmistress Octavia Fairweather?" is no memory of a meeting with her.
+  const asked = keyWords(question.replace(/(?<!^)\b\p{Lu}[\p{L}'’-]*/gu, ""));
+  let best: { line: string; score: number } | undefined;
+  for (const { line, needs } of rememberedLines(memory, previousActions)) {
+    const score = [...keyWords(line)].filter((word) => asked.has(word)).length;
+    if (score >= needs && (!best || score > best.score)) best = { line, score };
+  }
+  if (!best) return undefined;
+  const told = capitalise(toSecondPerson(best.line.trim()).replace(/[“”"]/g, ""));
+  return /[.!?]$/.test(told) ? told : `${told}.`;
+}
