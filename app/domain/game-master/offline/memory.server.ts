@@ -18,7 +18,7 @@ const STOP_WORDS = new Set(
   ),
 );
 
-const QUESTION = /^(?:who|what|where|when|why|how|which|can|could|should|is|are|do|does|did|tell me)\b/i;
+const QUESTION = /^(?:who|what|where|when|why|how|which|can|could|should|is|are|do|does|did|tell me)\b|\b(?:ask|asks|inquire|wonder)\b/i;
 
 /** The words a question and a remembered line can share: "owes" and "owe" are one word. */
 function keyWords(text: string): Set<string> {
@@ -28,19 +28,19 @@ function keyWords(text: string): Set<string> {
       .replace(/['’]s\b/g, "")
       .split(/[^\p{L}\p{N}]+/u)
       .filter((word) => word.length >= 4 && !STOP_WORDS.has(word))
-      .map((word) => word.replace(/(?:ing|ed|es|s)$/, "")),
+      .map((word) => word.replace(/(?:ing|ed|es|s|e)$/, "")),
   );
 }
 
 /** What the player may be asking after: pinned facts first, then their own earlier statements, newest first, each with the words it must share. */
-function rememberedLines(memory: StoryMemory, previousActions: readonly string[]): { line: string; needs: number }[] {
+function rememberedLines(memory: StoryMemory, previousActions: readonly string[], asked: Set<string>): { line: string; needs: number }[] {
   const summaryLines = splitSentences(memory.storySoFar.replace(/\bYou: /g, "\n"))
     .filter((sentence) => /^(?:I|My)\b/.test(sentence))
     .reverse();
   const said = [...previousActions].reverse().flatMap((action) => splitSentences(action));
   // A pinned fact is there to be asked about; a line the player once said must match more closely.
   return [
-    ...memory.pinnedFacts.map((line) => ({ line, needs: 2 })),
+    ...memory.pinnedFacts.map((line) => ({ line, needs: Math.min(2, asked.size) || 1 })),
     ...[...said, ...summaryLines].filter((line) => !/\?\s*$/.test(line) && !QUESTION.test(line)).map((line) => ({ line, needs: 3 })),
   ];
 }
@@ -53,7 +53,7 @@ export function rememberedAnswer(question: string, memory: StoryMemory, previous
   // Names say whom a question is about, not what: "Can I trust Headmistress Octavia Fairweather?" is no memory of a meeting with her.
   const asked = keyWords(question.replace(/(?<!^)\b\p{Lu}[\p{L}'’-]*/gu, ""));
   let best: { line: string; score: number } | undefined;
-  for (const { line, needs } of rememberedLines(memory, previousActions)) {
+  for (const { line, needs } of rememberedLines(memory, previousActions, asked)) {
     const score = [...keyWords(line)].filter((word) => asked.has(word)).length;
     if (score >= needs && (!best || score > best.score)) best = { line, score };
   }

@@ -1,3 +1,4 @@
+import { splitStoryChoices } from "../../../lib/story-choices.ts";
 import type { TrackedState } from "../story-brief.server.ts";
 import { type PlayerAction, readAction } from "./action.server.ts";
 import { choicesFor } from "./choices.server.ts";
@@ -26,6 +27,7 @@ import { offlineState, stateBlock } from "./state.server.ts";
 import { currentStatus, moveStats, renderStatus, showState } from "./stats.server.ts";
 import { type Address, called, confidant, fill, nth, pick, Teller } from "./teller.server.ts";
 import { declaredName } from "./telling.server.ts";
+import { repeatsAClause } from "./text.server.ts";
 import { type Entity, type World } from "./world.server.ts";
 
 /**
@@ -60,6 +62,9 @@ export interface TurnInput {
 
 // ---------------------------------------------------------------------------------------------
 // The reply
+
+/** A choice the last this many replies offered is not offered again: the same options read as a stuck story. */
+const RECENT_CHOICE_REPLIES = 5;
 
 function playerAddress(world: World, name: string | undefined): Address {
   const { honorific, vocative } = world.player;
@@ -186,7 +191,8 @@ export function narrateTurn({
     const more = [aftermathParagraph(teller, `more\n${message}\n${previousReplies.at(-1)?.length ?? 0}`)];
     const challenge = pickChallenge(teller);
     if (challenge) more.push(pressureParagraph(teller, challenge));
-    const paragraphs = more.filter((paragraph): paragraph is string => paragraph !== undefined);
+    const reply = previousReplies.at(-1) ?? "";
+    const paragraphs = more.filter((paragraph): paragraph is string => paragraph !== undefined && !repeatsAClause(paragraph, reply));
     if (paragraphs.length === 0) paragraphs.push(actParagraphs(teller, { ...action, told: undefined })[0] ?? "");
     if (trackedState) paragraphs.push(stateBlock(offlineState({ trackedState, action, status: undefined, quiet: true, random: teller.random })));
     return paragraphs.join("\n\n");
@@ -210,11 +216,11 @@ export function narrateTurn({
   const roll = teller.random();
   if (!firstTurn && !quiet && roll < 0.25) {
     const aftermath = aftermathParagraph(teller, action.text);
-    if (aftermath) paragraphs.push(aftermath);
+    if (aftermath && !repeatsAClause(aftermath, paragraphs.join("\n"))) paragraphs.push(aftermath);
   } else if (firstTurn || (!quiet && roll < 0.6)) {
     const challenge = pickChallenge(teller);
     const pressure = challenge && action.challenge !== challenge ? pressureParagraph(teller, challenge) : undefined;
-    if (pressure) paragraphs.push(pressure);
+    if (pressure && !repeatsAClause(pressure, paragraphs.join("\n"))) paragraphs.push(pressure);
   }
 
   // One source for the status line and the State panel: the tracked state, moved once.
@@ -239,7 +245,11 @@ export function narrateTurn({
   paragraphs.push(`${addressLine} ${nth(PROMPT_TAILS, story.turn * 3 + variant) ?? ""}`);
   const focus = body.focus ?? action.person;
   paragraphs.push(
-    choicesFor(teller, focus && world.people.includes(focus) ? focus : undefined, story.lastChoices)
+    choicesFor(
+      teller,
+      focus && world.people.includes(focus) ? focus : undefined,
+      previousReplies.slice(-RECENT_CHOICE_REPLIES).flatMap((reply) => splitStoryChoices(reply).choices),
+    )
       .map((choice, index) => `${index + 1}. ${choice}`)
       .join("\n"),
   );

@@ -47,7 +47,12 @@ export function answerParagraph(teller: Teller, action: PlayerAction, subjectEnt
   if (knowledge.length === 0) {
     return teller.frame(`unknown\n${subject}\n${who}`, FRAMES.unknown, (opener, closer) =>
       [
-        lead + fill(opener, teller.values({ who, subject: capitalise(subject.replace(/^(the|a|an)\s+/i, (article) => article.toLowerCase())) })),
+        // A question with no subject to echo ("Will you support my regency?") is echoed as "That".
+        lead +
+          fill(
+            opener,
+            teller.values({ who, subject: capitalise(subject.replace(/^(the|a|an)\s+/i, (article) => article.toLowerCase()) || "that") }),
+          ),
         fill(closer, { other: other ? called(other) : "someone older than me" }),
       ].join(" "),
     );

@@ -121,3 +121,23 @@ export function splitSentences(text: string) {
       .filter((sentence) => sentence.length > 0) ?? []
   );
 }
+
+/** The clauses of a text long enough to notice written twice: four words or more, compared without case or punctuation. */
+function clausesOf(text: string): string[] {
+  return text
+    .split(/[.,;:!?…—–\n]+/)
+    .map((clause) =>
+      clause
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}' ]+/gu, " ")
+        .replace(/\s+/g, " ")
+        .trim(),
+    )
+    .filter((clause) => clause.split(" ").length >= 4);
+}
+
+/** Whether a paragraph would write a clause again that `before` (the reply so far) already has. */
+export function repeatsAClause(paragraph: string, before: string) {
+  const earlier = new Set(clausesOf(before));
+  return clausesOf(paragraph).some((clause) => earlier.has(clause));
+}
