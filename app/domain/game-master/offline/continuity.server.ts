@@ -63,16 +63,17 @@ function findPlace(world: World, name: string | undefined): Entity | undefined {
   return world.places.find((place) => bare(place.name) === bare(name)) ?? { name, detail: "" };
 }
 
-/** The closing questions, each naming the player (`{, address}`: ", Lin Mei" or nothing). */
+/**
+ * The closing questions, each naming the player (`{, address}`: ", Lin Mei" or nothing): a word
+ * and the name, short enough that coming back every few turns reads as a voice, not a formula.
+ */
 export const ADDRESS_LINES = [
-  "**What do you do{, address}?**",
-  "**Your move{, address}.**",
-  "**What now{, address}?**",
-  "**Where do you go from here{, address}?**",
-  "**The next step is yours{, address}.**",
-  "**What will it be{, address}?**",
-  "**How do you answer{, address}?**",
-  "**What comes next{, address}?**",
+  "**Well{, address}?**",
+  "**Now{, address}?**",
+  "**So{, address}?**",
+  "**Then{, address}?**",
+  "**And{, address}?**",
+  "**Yes{, address}?**",
 ] as const;
 
 const ADDRESSED = ADDRESS_LINES.map(

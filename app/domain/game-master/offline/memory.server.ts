@@ -18,6 +18,8 @@ const STOP_WORDS = new Set(
   ),
 );
 
+/** "…a young scribe named Ouyang Min": a line that brings someone into the story is what a later question about them is after. */
+const INTRODUCES = /\b(?:named|called)\s+\p{Lu}/u;
 const QUESTION = /^(?:who|what|where|when|why|how|which|can|could|should|is|are|do|does|did|tell me)\b|\b(?:ask|asks|inquire|wonder)\b/i;
 
 /** The words a question and a remembered line can share: "owes" and "owe" are one word. */
@@ -41,7 +43,9 @@ function rememberedLines(memory: StoryMemory, previousActions: readonly string[]
   // A pinned fact is there to be asked about; a line the player once said must match more closely.
   return [
     ...memory.pinnedFacts.map((line) => ({ line, needs: Math.min(2, asked.size) || 1 })),
-    ...[...said, ...summaryLines].filter((line) => !/\?\s*$/.test(line) && !QUESTION.test(line)).map((line) => ({ line, needs: 3 })),
+    ...[...said, ...summaryLines]
+      .filter((line) => !/\?\s*$/.test(line) && !QUESTION.test(line))
+      .map((line) => ({ line, needs: INTRODUCES.test(line) ? 2 : 3 })),
   ];
 }
 

@@ -115,7 +115,28 @@ export function addressedPerson(world: World, message: string): Entity | undefin
   const titled = candidates.find((person) =>
     words.some((word) => TITLE_WORDS.has(word.toLowerCase()) && new RegExp(`\\b${word}\\b`, "i").test(`${person.name} ${person.detail}`)),
   );
-  return titled ?? candidates[0];
+  return titled ?? candidates[0] ?? personInKnowledge(world, words);
+}
+
+/**
+ * Someone the world's content names but its cast does not list ("Margo" is Margo Vance, an agent
+ * the content describes): the longest capitalised name in its sentences holding a word the player used.
+ */
+function personInKnowledge(world: World, words: readonly string[]): Entity | undefined {
+  const names = words.filter((word) => word.length >= 3 && !TITLE_WORDS.has(word.toLowerCase()));
+  if (names.length === 0) return undefined;
+  const known = new Set([...world.places, ...world.groups, ...world.challenges, ...world.facts].map((entity) => entity.name));
+  let best: string | undefined;
+  for (const sentence of world.knowledge) {
+    for (const name of names) {
+      const pattern = new RegExp(`(?:\\p{Lu}[\\p{L}'’.-]*\\s+)*${escapeRegExp(name)}(?:\\s+\\p{Lu}[\\p{L}'’-]*)*`, "gu");
+      for (const match of sentence.matchAll(pattern)) {
+        const found = match[0].replace(/^(?:The|A|An|And|But|When|If)\s+/, "");
+        if (!known.has(found) && found.split(/\s+/).length >= 2 && found.length > (best?.length ?? 0)) best = found;
+      }
+    }
+  }
+  return best ? { name: best, detail: "" } : undefined;
 }
 
 /**

@@ -22,12 +22,12 @@ import {
   selfParagraph,
   talkParagraph,
 } from "./paragraphs.server.ts";
-import { NAME_INVITATION, OPENING_HOOKS, PROMPT_TAILS } from "./phrases.server.ts";
+import { NAME_INVITATION, OPENING_HOOKS } from "./phrases.server.ts";
 import { offlineState, stateBlock } from "./state.server.ts";
 import { currentStatus, moveStats, renderStatus, showState } from "./stats.server.ts";
 import { type Address, called, confidant, fill, nth, pick, Teller } from "./teller.server.ts";
 import { declaredName } from "./telling.server.ts";
-import { repeatsAClause } from "./text.server.ts";
+import { repeatsAClause, sentenceKey, splitSentences, withoutToldSentences } from "./text.server.ts";
 import { type Entity, type World } from "./world.server.ts";
 
 /**
@@ -166,6 +166,11 @@ function bodyParagraphs(
   }
 }
 
+/** Every sentence of the replies the storyteller can see, as sentenceKey reads it. */
+function toldSentences(previousReplies: readonly string[]) {
+  return new Set(previousReplies.flatMap((reply) => splitSentences(splitStoryChoices(reply).body).map(sentenceKey)));
+}
+
 export function narrateTurn({
   world,
   action: message,
@@ -192,7 +197,11 @@ export function narrateTurn({
     const challenge = pickChallenge(teller);
     if (challenge) more.push(pressureParagraph(teller, challenge));
     const reply = previousReplies.at(-1) ?? "";
-    const paragraphs = more.filter((paragraph): paragraph is string => paragraph !== undefined && !repeatsAClause(paragraph, reply));
+    const told = toldSentences(previousReplies);
+    const paragraphs = more
+      .filter((paragraph): paragraph is string => paragraph !== undefined && !repeatsAClause(paragraph, reply))
+      .map((paragraph) => withoutToldSentences(paragraph, told, () => false))
+      .filter(Boolean);
     if (paragraphs.length === 0) paragraphs.push(actParagraphs(teller, { ...action, told: undefined })[0] ?? "");
     if (trackedState) paragraphs.push(stateBlock(offlineState({ trackedState, action, status: undefined, quiet: true, random: teller.random })));
     return paragraphs.join("\n\n");
@@ -223,6 +232,23 @@ export function narrateTurn({
     if (pressure && !repeatsAClause(pressure, paragraphs.join("\n"))) paragraphs.push(pressure);
   }
 
+  // What the story has told already is not told again: a formula or a fact said in a visible reply is left out.
+  const told = toldSentences(previousReplies);
+  const focusName = body.focus ? called(body.focus) : undefined;
+  const answering = ["question", "recall", "self", "advice"].includes(action.kind);
+  const carriesTheTurn = (sentence: string) =>
+    (focusName !== undefined && sentence.includes(focusName)) || (action.told?.includes(sentence) ?? false);
+  // The body answers what the player asked even if it was said before; what else happens is left out whole once any of it is stale.
+  const storyStart = firstTurn ? paragraphs.length : 1;
+  const bodyEnd = answering ? storyStart + body.paragraphs.length : storyStart;
+  const fresh = paragraphs.slice(storyStart).flatMap((paragraph, index) => {
+    if (storyStart + index < bodyEnd) return [paragraph];
+    const left = withoutToldSentences(paragraph, told, carriesTheTurn);
+    const isBody = index < body.paragraphs.length;
+    return left && (isBody || left === paragraph) ? [left] : [];
+  });
+  paragraphs.splice(storyStart, paragraphs.length - storyStart, ...(fresh.length > 0 ? fresh : paragraphs.slice(storyStart, storyStart + 1)));
+
   // One source for the status line and the State panel: the tracked state, moved once.
   const status = currentStatus(world, previousReplies, story.turn);
   const before = trackedState?.values ?? {};
@@ -242,7 +268,7 @@ export function narrateTurn({
   if (final) paragraphs.push(renderStatus(final.status, final.changes));
 
   const addressLine = fill(nth(ADDRESS_LINES, story.turn + variant) ?? "", { address: address.narrator });
-  paragraphs.push(`${addressLine} ${nth(PROMPT_TAILS, story.turn * 3 + variant) ?? ""}`);
+  paragraphs.push(addressLine);
   const focus = body.focus ?? action.person;
   paragraphs.push(
     choicesFor(

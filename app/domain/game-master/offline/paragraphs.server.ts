@@ -253,11 +253,11 @@ export function pickPerson(teller: Teller): Entity | undefined {
   return pool.length > 0 ? pick(teller.random, pool) : undefined;
 }
 
-/** A trouble to bring up: one with something to say about it that neither this reply nor the last one said. */
+/** A trouble to bring up: one with something to say about it that no reply the player can see has said. */
 export function pickChallenge(teller: Teller): Entity | undefined {
   const challenges = teller.world.challenges.filter((challenge) => {
     const about = teller.knowledgeAbout(challenge, undefined, { limit: 1 })[0];
-    return about !== undefined && !teller.recently(about);
+    return about !== undefined && !teller.said(about);
   });
   return nth(challenges, teller.story.turn + teller.variant);
 }

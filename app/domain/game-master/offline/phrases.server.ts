@@ -322,17 +322,6 @@ export const OPENING_HOOKS = [
 
 export const NAME_INVITATION = "If you mean to be known here, now is the moment to give your name.";
 
-export const PROMPT_TAILS = [
-  "Choose a path, or type any other action:",
-  "Pick one of these, or write your own:",
-  "For example:",
-  "You might:",
-  "Choose one, or tell the story your own way:",
-  "Take one of these paths, or any other you can name:",
-  "Some possibilities:",
-  "Perhaps:",
-];
-
 // Choices, each told the way the player would type it (imperative, no Markdown).
 export const TALK_CHOICES = [
   "Invite {person} to speak with you privately, and listen for what goes unsaid.",

@@ -141,3 +141,35 @@ export function repeatsAClause(paragraph: string, before: string) {
   const earlier = new Set(clausesOf(before));
   return clausesOf(paragraph).some((clause) => earlier.has(clause));
 }
+
+/** A sentence as a reader recognises it again: its words, without case or punctuation. */
+export function sentenceKey(sentence: string) {
+  return sentence
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}' ]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** Sentences this short ("Good.", "Not yet.") may come back without reading as a formula. */
+const NOTICEABLE_WORDS = 4;
+
+/**
+ * A paragraph without the sentences the story has already told (`told`, by sentenceKey), unless
+ * `keep` says a sentence carries the turn (who answers, the player's own words). A sentence inside
+ * a longer speech stays, so no quotation mark is left unpaired.
+ */
+export function withoutToldSentences(paragraph: string, told: ReadonlySet<string>, keep: (sentence: string) => boolean) {
+  const sentences = splitSentences(paragraph);
+  let open = false;
+  const kept = sentences.filter((sentence) => {
+    const opens = (sentence.match(/“/g) ?? []).length;
+    const closes = (sentence.match(/”/g) ?? []).length;
+    const inSpeech = open || opens !== closes;
+    open = open ? closes <= opens : opens > closes;
+    const key = sentenceKey(sentence);
+    if (inSpeech || keep(sentence) || key.split(" ").length < NOTICEABLE_WORDS) return true;
+    return !told.has(key);
+  });
+  return kept.join(" ");
+}
