@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PINNED_FACTS_INTRODUCTION, renderTrackedState, withAuthorNote } from "../story-brief.server.ts";
 import { rememberedAnswer } from "./memory.server.ts";
 import { readPrompt } from "./prompt.server.ts";
+import { sentenceKey, withoutToldSentences } from "./text.server.ts";
 
 const memory = {
   pinnedFacts: ["My late mother's jade hairpin is hidden under the third floor tile of the Palace of the Resting Phoenix."],
@@ -51,5 +52,23 @@ describe("reading the prompt", () => {
       pinnedFacts: ["The seal is false."],
       trackedState: { values: { Grace: 61 } },
     });
+  });
+});
+
+describe("leaving out what the story has told", () => {
+  const told = new Set([sentenceKey("Make of that what you will."), sentenceKey("The longer it waits, the more it will cost.")]);
+
+  it("drops a told sentence of narration or of a speech, and keeps the speech's marks paired", () => {
+    expect(withoutToldSentences("The bell rings. The longer it waits, the more it will cost.", told, () => false)).toBe("The bell rings.");
+    expect(withoutToldSentences("Ilse nods. “The ships are late. Make of that what you will.”", told, () => false)).toBe(
+      "Ilse nods. “The ships are late.”",
+    );
+  });
+
+  it("keeps what carries the turn, and sentences too short to read as a formula", () => {
+    expect(withoutToldSentences("Make of that what you will.", told, (sentence) => sentence.startsWith("Make"))).toBe(
+      "Make of that what you will.",
+    );
+    expect(withoutToldSentences("Not yet.", new Set([sentenceKey("Not yet.")]), () => false)).toBe("Not yet.");
   });
 });

@@ -156,20 +156,28 @@ const NOTICEABLE_WORDS = 4;
 
 /**
  * A paragraph without the sentences the story has already told (`told`, by sentenceKey), unless
- * `keep` says a sentence carries the turn (who answers, the player's own words). A sentence inside
- * a longer speech stays, so no quotation mark is left unpaired.
+ * `keep` says a sentence carries the turn (who answers, the player's own words). Inside a longer
+ * speech a told sentence goes too, its closing mark moving to the sentence before it; the one that
+ * opens a speech stays, so no quotation mark is left unpaired.
  */
 export function withoutToldSentences(paragraph: string, told: ReadonlySet<string>, keep: (sentence: string) => boolean) {
-  const sentences = splitSentences(paragraph);
+  const kept: string[] = [];
   let open = false;
-  const kept = sentences.filter((sentence) => {
+  for (const sentence of splitSentences(paragraph)) {
     const opens = (sentence.match(/“/g) ?? []).length;
     const closes = (sentence.match(/”/g) ?? []).length;
-    const inSpeech = open || opens !== closes;
-    open = open ? closes <= opens : opens > closes;
+    const opensSpeech: boolean = !open && opens > closes;
+    const closesSpeech: boolean = open && closes > opens;
+    const inside = open && !closesSpeech && opens === 0 && closes === 0;
+    open = open ? !closesSpeech : opensSpeech;
     const key = sentenceKey(sentence);
-    if (inSpeech || keep(sentence) || key.split(" ").length < NOTICEABLE_WORDS) return true;
-    return !told.has(key);
-  });
+    const droppable = !opensSpeech && (inside || closesSpeech || opens === closes) && !keep(sentence);
+    if (!droppable || key.split(" ").length < NOTICEABLE_WORDS || !told.has(key)) {
+      kept.push(sentence);
+      continue;
+    }
+    // The speech ends here: its closing mark goes to the sentence before, which is still inside it.
+    if (closesSpeech && kept.length > 0) kept[kept.length - 1] = `${kept.at(-1) ?? ""}”`;
+  }
   return kept.join(" ");
 }
