@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PINNED_FACTS_INTRODUCTION, renderTrackedState, withAuthorNote } from "../story-brief.server.ts";
-import { rememberedAnswer } from "./memory.server.ts";
+import { introductionToCarry, rememberedAnswer } from "./memory.server.ts";
 import { readPrompt } from "./prompt.server.ts";
 import { sentenceKey, withoutToldSentences } from "./text.server.ts";
 
@@ -70,5 +70,24 @@ describe("leaving out what the story has told", () => {
       "Make of that what you will.",
     );
     expect(withoutToldSentences("Not yet.", new Set([sentenceKey("Not yet.")]), () => false)).toBe("Not yet.");
+  });
+});
+
+describe("carrying someone the player brought in", () => {
+  const introduction = "I appoint a young scribe named Ouyang Min to keep my private ledger.";
+  const replies = (count: number) => Array.from({ length: count }, (_, index) => `Turn ${index}.`);
+
+  it("carries the line only when it is about to leave what the storyteller sees", () => {
+    const noMemory = { pinnedFacts: [], storySoFar: "" };
+    expect(introductionToCarry(noMemory, ["I wait.", "I bow.", introduction], replies(3))).toBeUndefined();
+    expect(introductionToCarry(noMemory, [introduction, "I wait."], replies(2))).toBe(
+      "You appoint a young scribe named Ouyang Min to keep your private ledger.",
+    );
+  });
+
+  it("finds the carried line again in a reply, and answers from it", () => {
+    const carried = ["Turn 0.", "One thing, at least, is settled. You appoint a young scribe named Ouyang Min to keep your private ledger."];
+    const noMemory = { pinnedFacts: [], storySoFar: "" };
+    expect(rememberedAnswer("What is the name of the scribe who keeps my private ledger?", noMemory, [], carried)).toContain("Ouyang Min");
   });
 });

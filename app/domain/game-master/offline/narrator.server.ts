@@ -4,7 +4,7 @@ import { type PlayerAction, readAction } from "./action.server.ts";
 import { choicesFor } from "./choices.server.ts";
 import { ADDRESS_LINES, readContinuity, sceneLine } from "./continuity.server.ts";
 import { bestMention } from "./mentions.server.ts";
-import { rememberedAnswer, type StoryMemory } from "./memory.server.ts";
+import { introductionToCarry, rememberedAnswer, type StoryMemory } from "./memory.server.ts";
 import {
   actParagraphs,
   adviceParagraph,
@@ -62,6 +62,9 @@ export interface TurnInput {
 
 // ---------------------------------------------------------------------------------------------
 // The reply
+
+/** How a reply brings back what the player settled about someone they brought into the story. */
+const CARRY_LEADS = ["Some arrangements hold whatever else happens.", "One thing, at least, is settled.", "Some things stay as you left them."];
 
 /** A choice the last this many replies offered is not offered again: the same options read as a stuck story. */
 const RECENT_CHOICE_REPLIES = 5;
@@ -213,7 +216,7 @@ export function narrateTurn({
   if (!firstTurn) paragraphs.push(sceneLine(world, story.turn, place));
   if (firstTurn) paragraphs.push(...openingParagraphs(teller, action));
   const asksAboutThemselves = ["question", "recall", "advice"].includes(action.kind) && /\b(?:I|my|me|mine)\b/i.test(action.text);
-  const remembered = asksAboutThemselves && memory ? rememberedAnswer(action.text, memory, previousActions) : undefined;
+  const remembered = asksAboutThemselves && memory ? rememberedAnswer(action.text, memory, previousActions, previousReplies) : undefined;
   const body = bodyParagraphs(teller, action, remembered);
   if (firstTurn && action.kind !== "ready" && action.kind !== "name" && body.paragraphs[0]) {
     body.paragraphs[0] = `You begin as you mean to go on. ${body.paragraphs[0]}`;
@@ -248,6 +251,10 @@ export function narrateTurn({
     return left && (isBody || left === paragraph) ? [left] : [];
   });
   paragraphs.splice(storyStart, paragraphs.length - storyStart, ...(fresh.length > 0 ? fresh : paragraphs.slice(storyStart, storyStart + 1)));
+
+  // Someone the player brought into the story stays in it: their words come back before they leave the context.
+  const carried = memory && !firstTurn ? introductionToCarry(memory, previousActions, previousReplies) : undefined;
+  if (carried && !repeatsAClause(carried, paragraphs.join("\n"))) paragraphs.push(`${nth(CARRY_LEADS, story.turn) ?? ""} ${carried}`);
 
   // One source for the status line and the State panel: the tracked state, moved once.
   const status = currentStatus(world, previousReplies, story.turn);
