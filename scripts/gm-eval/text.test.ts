@@ -57,6 +57,7 @@ describe("words, sentences and runs", () => {
   it("splits text the way the metrics compare it", () => {
     expect(words("“Don’t,” she says: the Emperor's 3,000 riders!")).toEqual(["don't", "she", "says", "the", "emperor's", "3", "000", "riders"]);
     expect(sentences("“Go.” He left. Did she?\nYes… maybe")).toEqual(["“Go.”", "He left.", "Did she?", "Yes…", "maybe"]);
+    expect(sentences("Mr. Quill waits. Dr. Vey nods.")).toEqual(["Mr. Quill waits.", "Dr. Vey nods."]);
     expect(ngrams(["a", "b", "c", "d"], 3)).toEqual(["a b c", "b c d"]);
     expect(ngrams(["a", "b"], 3)).toEqual([]);
   });

@@ -26,10 +26,13 @@ export function normalized(text: string) {
 
 /** Sentences, split after . ! ? … (and closing quotes) and at line breaks. */
 export function sentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?…]["”’)*_]*)\s+|\n+/)
-    .map((sentence) => sentence.trim())
-    .filter(Boolean);
+  return (
+    text
+      // "Mr. Quill" is one name, not a sentence's end and the next one's start.
+      .split(/(?<=(?<!\b(?:Mr|Mrs|Ms|Dr|St|Mt))[.!?…]["”’)*_]*)\s+|\n+/)
+      .map((sentence) => sentence.trim())
+      .filter(Boolean)
+  );
 }
 
 /** Every run of `size` consecutive words. */

@@ -1,5 +1,5 @@
 import { chosenAction } from "../../../lib/story-choices.ts";
-import { mentioned, spokesperson, withoutThings } from "./mentions.server.ts";
+import { addressedPerson, mentioned, spokesperson, withoutThings } from "./mentions.server.ts";
 import { declaredName, IMPERATIVE, tellAction, toSecondPerson, VERBS } from "./telling.server.ts";
 import { splitSentences } from "./text.server.ts";
 import { type Entity, type World } from "./world.server.ts";
@@ -177,9 +177,9 @@ export function readAction(
     const subject = subjectOf(rest.replace(/[“"][^”"]*[”"]/g, "")) ?? subjectOf(question);
     const asking = /^(?:I\s+)?(?:ask|inquire|enquire|question|turn to)\b/i.test(rest) || /^I\b.*[“"][^”"]*\?[”"]/.test(rest);
     const told = asking ? tellAction(rest) : undefined;
-    const addressee = asking
-      ? mentioned(world.people, withoutThings(world, rest.split(/\babout\b|[“"]/i)[0] ?? ""), { people: true })[0]
-      : undefined;
+    const addressee =
+      addressedPerson(world, rest) ??
+      (asking ? mentioned(world.people, withoutThings(world, rest.split(/\babout\b|[“"]/i)[0] ?? ""), { people: true })[0] : undefined);
     if (/\b(?:what do I know|do I know anything|I (?:try to )?(?:recall|remember))\b/i.test(rest))
       return { ...found, kind: "recall", subject, told: undefined };
     const advice = (!subject && !addressee) || /\bfor advice\b|\bwhat (?:should|shall|must|can) I do\b/i.test(question);

@@ -17,9 +17,30 @@ import type { Entity } from "./world.server.ts";
 // ---------------------------------------------------------------------------------------------
 // Choices
 
-export function choicesFor(teller: Teller, focus: Entity | undefined, previous: string[]): string[] {
+/** Choices offered per reply. */
+const CHOICES_OFFERED = 5;
+/** Fewer than this, and the reply offers choices it offered recently rather than too few. */
+const MIN_CHOICES = 3;
+/** Other ways of filling the slots tried, when the first offers what a recent reply already did. */
+const CHOICE_ROUNDS = 12;
+
+/** Choices for this reply: none the replies the player just read offered (`recent`), the person in focus first. */
+export function choicesFor(teller: Teller, focus: Entity | undefined, recent: readonly string[]): string[] {
+  const chosen: string[] = [];
+  const offset = teller.story.turn + teller.variant * 5;
+  for (let round = 0; round < CHOICE_ROUNDS && chosen.length < CHOICES_OFFERED; round += 1) {
+    for (const choice of candidateChoices(teller, round === 0 ? focus : undefined, offset + round * 11)) {
+      if (chosen.length < CHOICES_OFFERED && !recent.includes(choice) && !chosen.includes(choice)) chosen.push(choice);
+    }
+  }
+  // A world with little to offer: fewer fresh choices than a reply needs, so older ones come back.
+  const pool = [...candidateChoices(teller, focus, offset), ...STEADY_CHOICES];
+  for (const choice of pool) if (chosen.length < MIN_CHOICES && !chosen.includes(choice)) chosen.push(choice);
+  return chosen;
+}
+
+function candidateChoices(teller: Teller, focus: Entity | undefined, turn: number): string[] {
   const { world, story } = teller;
-  const turn = story.turn + teller.variant * 5;
   // People the player could reach from here; a topic may be anyone.
   const people = peopleAround(world, story.place);
   const first = focus ?? nth(people, turn);
@@ -57,10 +78,5 @@ export function choicesFor(teller: Teller, focus: Entity | undefined, previous: 
     () => (story.place && turn % 3 === 0 ? fill(nth(LOOK_CHOICES, turn) ?? "", { place: midSentence(story.place.name) }) : undefined),
     () => nth(STEADY_CHOICES, turn),
   ];
-  let choices = [...new Set(slots.map((slot) => slot()).filter((choice): choice is string => choice !== undefined))];
-  if (choices.length > 5) choices = choices.filter((_choice, index) => index !== (turn % 2 === 0 ? 4 : 3));
-  for (const extra of STEADY_CHOICES) if (choices.length < 3 && !choices.includes(extra)) choices.push(extra);
-  // The same list twice in a row reads as a stuck story.
-  if (choices.join("\n") === previous.join("\n") && choices.length > 1) choices = [...choices.slice(1), choices[0] ?? ""];
-  return choices.slice(0, 6);
+  return slots.map((slot) => slot()).filter((choice): choice is string => choice !== undefined);
 }

@@ -36,7 +36,7 @@ export interface Clock {
 export function clockAt(world: World, turn: number): Clock {
   const tick = world.startWatch + turn;
   return {
-    day: Math.floor(tick / WATCHES.length) + 1,
+    day: Math.floor(tick / WATCHES.length) + world.startDay,
     watch: WATCHES[tick % WATCHES.length] ?? "morning",
     nextWatch: WATCHES[(tick + 1) % WATCHES.length] ?? "morning",
   };
@@ -52,7 +52,7 @@ const SCENE_LINE = new RegExp(`^\\*Day (\\d{1,5}), (${WATCHES.join("|")})(?: —
 function readSceneLine(world: World, reply: string) {
   const match = SCENE_LINE.exec(reply.split("\n", 1)[0] ?? "");
   if (!match) return undefined;
-  const tick = (Number(match[1]) - 1) * WATCHES.length + WATCHES.indexOf(match[2] as (typeof WATCHES)[number]);
+  const tick = (Number(match[1]) - world.startDay) * WATCHES.length + WATCHES.indexOf(match[2] as (typeof WATCHES)[number]);
   return { turn: tick - world.startWatch, placeName: match[3] };
 }
 
@@ -63,16 +63,17 @@ function findPlace(world: World, name: string | undefined): Entity | undefined {
   return world.places.find((place) => bare(place.name) === bare(name)) ?? { name, detail: "" };
 }
 
-/** The closing questions, each naming the player (`{, address}`: ", Lin Mei" or nothing). */
+/**
+ * The closing questions, each naming the player (`{, address}`: ", Lin Mei" or nothing): a word
+ * and the name, short enough that coming back every few turns reads as a voice, not a formula.
+ */
 export const ADDRESS_LINES = [
-  "**What do you do{, address}?**",
-  "**Your move{, address}.**",
-  "**What now{, address}?**",
-  "**Where do you go from here{, address}?**",
-  "**The next step is yours{, address}.**",
-  "**What will it be{, address}?**",
-  "**How do you answer{, address}?**",
-  "**What comes next{, address}?**",
+  "**Well{, address}?**",
+  "**Now{, address}?**",
+  "**So{, address}?**",
+  "**Then{, address}?**",
+  "**And{, address}?**",
+  "**Yes{, address}?**",
 ] as const;
 
 const ADDRESSED = ADDRESS_LINES.map(

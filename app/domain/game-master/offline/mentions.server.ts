@@ -1,4 +1,4 @@
-import { nameForms } from "./names.server.ts";
+import { nameForms, shortName, TITLE_WORDS } from "./names.server.ts";
 import { escapeRegExp } from "./text.server.ts";
 import { type Entity, type World } from "./world.server.ts";
 
@@ -92,6 +92,51 @@ export function withoutThings(world: World, text: string) {
 export function spokesperson(world: World, group: Entity): Entity | undefined {
   const about = [group.detail, ...world.knowledge.filter((sentence) => mentioned([group], sentence).length > 0)].join(" ");
   return mentioned(world.people, about, { people: true })[0];
+}
+
+/** Who a message speaks to: the name before its first comma ("Minister Qiao, how short…"), or the one asked or turned to. */
+export function addressedPerson(world: World, message: string): Entity | undefined {
+  const text = message.trim();
+  const phrase =
+    /^([^,:;“"?!]{2,60}),\s/.exec(text)?.[1] ?? /^(?:I\s+)?(?:ask|turn to|question|tell)\s+((?:\p{Lu}[\p{L}'’.-]*\s*)+)/u.exec(text)?.[1];
+  if (!phrase) return undefined;
+  const words: string[] = phrase.match(/\p{Lu}[\p{L}'’-]*/gu) ?? [];
+  const named = mentioned(world.people, phrase, { people: true });
+  // "Su" and "Qian" are too short to name anyone in running text, but a player addressing Senior Sister Su means her.
+  const candidates =
+    named.length > 0
+      ? named
+      : world.people.filter((person) =>
+          shortName(person.name)
+            .split(/\s+/)
+            .some((word) => words.includes(word) && !TITLE_WORDS.has(word.toLowerCase())),
+        );
+  // "Minister Qiao" is the minister, not Consort Qiao: a title the phrase uses picks among those it names.
+  const titled = candidates.find((person) =>
+    words.some((word) => TITLE_WORDS.has(word.toLowerCase()) && new RegExp(`\\b${word}\\b`, "i").test(`${person.name} ${person.detail}`)),
+  );
+  return titled ?? candidates[0] ?? personInKnowledge(world, words);
+}
+
+/**
+ * Someone the world's content names but its cast does not list ("Margo" is Margo Vance, an agent
+ * the content describes): the longest capitalised name in its sentences holding a word the player used.
+ */
+function personInKnowledge(world: World, words: readonly string[]): Entity | undefined {
+  const names = words.filter((word) => word.length >= 3 && !TITLE_WORDS.has(word.toLowerCase()));
+  if (names.length === 0) return undefined;
+  const known = new Set([...world.places, ...world.groups, ...world.challenges, ...world.facts].map((entity) => entity.name));
+  let best: string | undefined;
+  for (const sentence of world.knowledge) {
+    for (const name of names) {
+      const pattern = new RegExp(`(?:\\p{Lu}[\\p{L}'’.-]*\\s+)*${escapeRegExp(name)}(?:\\s+\\p{Lu}[\\p{L}'’-]*)*`, "gu");
+      for (const match of sentence.matchAll(pattern)) {
+        const found = match[0].replace(/^(?:The|A|An|And|But|When|If)\s+/, "");
+        if (!known.has(found) && found.split(/\s+/).length >= 2 && found.length > (best?.length ?? 0)) best = found;
+      }
+    }
+  }
+  return best ? { name: best, detail: "" } : undefined;
 }
 
 /**

@@ -1,8 +1,10 @@
+import { splitStoryChoices } from "../../../lib/story-choices.ts";
 import type { TrackedState } from "../story-brief.server.ts";
 import { type PlayerAction, readAction } from "./action.server.ts";
 import { choicesFor } from "./choices.server.ts";
 import { ADDRESS_LINES, readContinuity, sceneLine } from "./continuity.server.ts";
 import { bestMention } from "./mentions.server.ts";
+import { introductionToCarry, rememberedAnswer, type StoryMemory } from "./memory.server.ts";
 import {
   actParagraphs,
   adviceParagraph,
@@ -10,6 +12,7 @@ import {
   answerParagraph,
   arrivalParagraph,
   discoveryParagraph,
+  memoryParagraph,
   nameParagraph,
   pickChallenge,
   pressureParagraph,
@@ -19,11 +22,12 @@ import {
   selfParagraph,
   talkParagraph,
 } from "./paragraphs.server.ts";
-import { NAME_INVITATION, OPENING_HOOKS, PROMPT_TAILS } from "./phrases.server.ts";
-import { offlineStateBlock } from "./state.server.ts";
-import { currentStatus, moveStats, renderStatus } from "./stats.server.ts";
+import { NAME_INVITATION, OPENING_HOOKS } from "./phrases.server.ts";
+import { offlineState, stateBlock } from "./state.server.ts";
+import { currentStatus, moveStats, renderStatus, showState } from "./stats.server.ts";
 import { type Address, called, confidant, fill, nth, pick, Teller } from "./teller.server.ts";
 import { declaredName } from "./telling.server.ts";
+import { repeatsAClause, sentenceKey, splitSentences, withoutToldSentences } from "./text.server.ts";
 import { type Entity, type World } from "./world.server.ts";
 
 /**
@@ -52,10 +56,18 @@ export interface TurnInput {
   extending?: boolean;
   /** The game's tracked stats, when it has any: the reply ends with their state block. */
   trackedState?: TrackedState;
+  /** Pinned facts and the story so far, as the prompt gives them. */
+  memory?: StoryMemory;
 }
 
 // ---------------------------------------------------------------------------------------------
 // The reply
+
+/** How a reply brings back what the player settled about someone they brought into the story. */
+const CARRY_LEADS = ["Some arrangements hold whatever else happens.", "One thing, at least, is settled.", "Some things stay as you left them."];
+
+/** A choice the last this many replies offered is not offered again: the same options read as a stuck story. */
+const RECENT_CHOICE_REPLIES = 5;
 
 function playerAddress(world: World, name: string | undefined): Address {
   const { honorific, vocative } = world.player;
@@ -88,10 +100,19 @@ function openingParagraphs(teller: Teller, action: PlayerAction): string[] {
   return paragraphs;
 }
 
-function bodyParagraphs(teller: Teller, action: PlayerAction): { paragraphs: string[]; focus: Entity | undefined } {
+function bodyParagraphs(
+  teller: Teller,
+  action: PlayerAction,
+  remembered: string | undefined,
+): { paragraphs: string[]; focus: Entity | undefined } {
   const { world, story } = teller;
   const paragraphs: string[] = [];
   if (action.name) paragraphs.push(nameParagraph(teller, action.name));
+  if (remembered !== undefined) {
+    const speaker = action.person ?? confidant(world);
+    paragraphs.push(memoryParagraph(teller, action, remembered, speaker));
+    return { paragraphs, focus: speaker };
+  }
   const subjectEntity = action.subject !== undefined ? bestMention(world, action.subject) : undefined;
   const helper = confidant(world);
   switch (action.kind) {
@@ -148,6 +169,11 @@ function bodyParagraphs(teller: Teller, action: PlayerAction): { paragraphs: str
   }
 }
 
+/** Every sentence of the replies the storyteller can see, as sentenceKey reads it. */
+function toldSentences(previousReplies: readonly string[]) {
+  return new Set(previousReplies.flatMap((reply) => splitSentences(splitStoryChoices(reply).body).map(sentenceKey)));
+}
+
 export function narrateTurn({
   world,
   action: message,
@@ -156,6 +182,7 @@ export function narrateTurn({
   variant = 0,
   extending = false,
   trackedState,
+  memory,
 }: TurnInput): string {
   const story = readContinuity({ world, previousActions, previousReplies, declaredName: (text) => declaredName(text, world) });
   // Continue extends the latest reply: the same turn, the same scene.
@@ -172,9 +199,14 @@ export function narrateTurn({
     const more = [aftermathParagraph(teller, `more\n${message}\n${previousReplies.at(-1)?.length ?? 0}`)];
     const challenge = pickChallenge(teller);
     if (challenge) more.push(pressureParagraph(teller, challenge));
-    const paragraphs = more.filter((paragraph): paragraph is string => paragraph !== undefined);
+    const reply = previousReplies.at(-1) ?? "";
+    const told = toldSentences(previousReplies);
+    const paragraphs = more
+      .filter((paragraph): paragraph is string => paragraph !== undefined && !repeatsAClause(paragraph, reply))
+      .map((paragraph) => withoutToldSentences(paragraph, told, () => false))
+      .filter(Boolean);
     if (paragraphs.length === 0) paragraphs.push(actParagraphs(teller, { ...action, told: undefined })[0] ?? "");
-    if (trackedState) paragraphs.push(offlineStateBlock({ trackedState, action, status: undefined, quiet: true, random: teller.random }));
+    if (trackedState) paragraphs.push(stateBlock(offlineState({ trackedState, action, status: undefined, quiet: true, random: teller.random })));
     return paragraphs.join("\n\n");
   }
 
@@ -183,7 +215,9 @@ export function narrateTurn({
   const paragraphs: string[] = [];
   if (!firstTurn) paragraphs.push(sceneLine(world, story.turn, place));
   if (firstTurn) paragraphs.push(...openingParagraphs(teller, action));
-  const body = bodyParagraphs(teller, action);
+  const asksAboutThemselves = ["question", "recall", "advice"].includes(action.kind) && /\b(?:I|my|me|mine)\b/i.test(action.text);
+  const remembered = asksAboutThemselves && memory ? rememberedAnswer(action.text, memory, previousActions, previousReplies) : undefined;
+  const body = bodyParagraphs(teller, action, remembered);
   if (firstTurn && action.kind !== "ready" && action.kind !== "name" && body.paragraphs[0]) {
     body.paragraphs[0] = `You begin as you mean to go on. ${body.paragraphs[0]}`;
   }
@@ -194,35 +228,64 @@ export function narrateTurn({
   const roll = teller.random();
   if (!firstTurn && !quiet && roll < 0.25) {
     const aftermath = aftermathParagraph(teller, action.text);
-    if (aftermath) paragraphs.push(aftermath);
+    if (aftermath && !repeatsAClause(aftermath, paragraphs.join("\n"))) paragraphs.push(aftermath);
   } else if (firstTurn || (!quiet && roll < 0.6)) {
     const challenge = pickChallenge(teller);
     const pressure = challenge && action.challenge !== challenge ? pressureParagraph(teller, challenge) : undefined;
-    if (pressure) paragraphs.push(pressure);
+    if (pressure && !repeatsAClause(pressure, paragraphs.join("\n"))) paragraphs.push(pressure);
   }
 
+  // What the story has told already is not told again: a formula or a fact said in a visible reply is left out.
+  const told = toldSentences(previousReplies);
+  const focusName = body.focus ? called(body.focus) : undefined;
+  const answering = ["question", "recall", "self", "advice"].includes(action.kind);
+  const carriesTheTurn = (sentence: string) =>
+    (focusName !== undefined && sentence.includes(focusName)) || (action.told?.includes(sentence) ?? false);
+  // The body answers what the player asked even if it was said before; what else happens is left out whole once any of it is stale.
+  const storyStart = firstTurn ? paragraphs.length : 1;
+  const bodyEnd = answering ? storyStart + body.paragraphs.length : storyStart;
+  const fresh = paragraphs.slice(storyStart).flatMap((paragraph, index) => {
+    if (storyStart + index < bodyEnd) return [paragraph];
+    const left = withoutToldSentences(paragraph, told, carriesTheTurn);
+    const isBody = index < body.paragraphs.length;
+    return left && (isBody || left === paragraph) ? [left] : [];
+  });
+  paragraphs.splice(storyStart, paragraphs.length - storyStart, ...(fresh.length > 0 ? fresh : paragraphs.slice(storyStart, storyStart + 1)));
+
+  // Someone the player brought into the story stays in it: their words come back before they leave the context.
+  const carried = memory && !firstTurn ? introductionToCarry(memory, previousActions, previousReplies) : undefined;
+  if (carried && !repeatsAClause(carried, paragraphs.join("\n"))) paragraphs.push(`${nth(CARRY_LEADS, story.turn) ?? ""} ${carried}`);
+
+  // One source for the status line and the State panel: the tracked state, moved once.
   const status = currentStatus(world, previousReplies, story.turn);
-  const moved = status && (firstTurn || quiet ? { status, changes: status.stats.map(() => 0) } : moveStats(status, action, teller.random));
-  if (moved) paragraphs.push(renderStatus(moved.status, moved.changes));
+  const before = trackedState?.values ?? {};
+  const stats = trackedState?.stats ?? [];
+  const shown = status && showState({ status, changes: status.stats.map(() => 0) }, stats, before, before);
+  const moved = shown && (firstTurn || quiet ? shown : moveStats(shown.status, action, teller.random));
+  const after =
+    trackedState &&
+    offlineState({
+      trackedState,
+      action,
+      status: moved && { line: moved.status, changes: moved.changes },
+      quiet: firstTurn || quiet,
+      random: teller.random,
+    });
+  const final = moved && showState(moved, stats, before, after ?? before);
+  if (final) paragraphs.push(renderStatus(final.status, final.changes));
 
   const addressLine = fill(nth(ADDRESS_LINES, story.turn + variant) ?? "", { address: address.narrator });
-  paragraphs.push(`${addressLine} ${nth(PROMPT_TAILS, story.turn * 3 + variant) ?? ""}`);
+  paragraphs.push(addressLine);
   const focus = body.focus ?? action.person;
   paragraphs.push(
-    choicesFor(teller, focus && world.people.includes(focus) ? focus : undefined, story.lastChoices)
+    choicesFor(
+      teller,
+      focus && world.people.includes(focus) ? focus : undefined,
+      previousReplies.slice(-RECENT_CHOICE_REPLIES).flatMap((reply) => splitStoryChoices(reply).choices),
+    )
       .map((choice, index) => `${index + 1}. ${choice}`)
       .join("\n"),
   );
-  if (trackedState) {
-    paragraphs.push(
-      offlineStateBlock({
-        trackedState,
-        action,
-        status: moved && { line: moved.status, changes: moved.changes },
-        quiet: firstTurn || quiet,
-        random: teller.random,
-      }),
-    );
-  }
+  if (after) paragraphs.push(stateBlock(after));
   return paragraphs.join("\n\n");
 }

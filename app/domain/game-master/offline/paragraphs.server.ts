@@ -47,7 +47,12 @@ export function answerParagraph(teller: Teller, action: PlayerAction, subjectEnt
   if (knowledge.length === 0) {
     return teller.frame(`unknown\n${subject}\n${who}`, FRAMES.unknown, (opener, closer) =>
       [
-        lead + fill(opener, teller.values({ who, subject: capitalise(subject.replace(/^(the|a|an)\s+/i, (article) => article.toLowerCase())) })),
+        // A question with no subject to echo ("Will you support my regency?") is echoed as "That".
+        lead +
+          fill(
+            opener,
+            teller.values({ who, subject: capitalise(subject.replace(/^(the|a|an)\s+/i, (article) => article.toLowerCase()) || "that") }),
+          ),
         fill(closer, { other: other ? called(other) : "someone older than me" }),
       ].join(" "),
     );
@@ -57,6 +62,15 @@ export function answerParagraph(teller: Teller, action: PlayerAction, subjectEnt
   return teller.frame(`answer\n${subject}\n${who}\n${said}`, FRAMES.answer, (opener, closer) =>
     [lead + fill(opener, { who }), `“${fill(echo, teller.values({}))}${said} ${closer}”`].join(" "),
   );
+}
+
+/** A pinned fact or something the player said earlier, brought back by whoever is asked (or by the player's own memory). */
+export function memoryParagraph(teller: Teller, action: PlayerAction, remembered: string, speaker: Entity | undefined) {
+  const lead = action.told ? `${action.told} ` : "";
+  if (!speaker) return `${lead}${remembered}`;
+  const who = teller.who(speaker, lead);
+  const tag = nth([`says ${who}`, `${who} answers`, `${who} reminds you`], teller.story.turn) ?? "";
+  return `${lead}“${remembered.replace(/[.!?]$/, "")},” ${tag}.`;
 }
 
 /** Who the player is, as the opening said it, and the name they gave. */
@@ -239,11 +253,11 @@ export function pickPerson(teller: Teller): Entity | undefined {
   return pool.length > 0 ? pick(teller.random, pool) : undefined;
 }
 
-/** A trouble to bring up: one with something to say about it that neither this reply nor the last one said. */
+/** A trouble to bring up: one with something to say about it that no reply the player can see has said. */
 export function pickChallenge(teller: Teller): Entity | undefined {
   const challenges = teller.world.challenges.filter((challenge) => {
     const about = teller.knowledgeAbout(challenge, undefined, { limit: 1 })[0];
-    return about !== undefined && !teller.recently(about);
+    return about !== undefined && !teller.said(about);
   });
   return nth(challenges, teller.story.turn + teller.variant);
 }

@@ -33,12 +33,12 @@ export const ANSWER_CLOSERS = [
 export const UNKNOWN_OPENERS = [
   "{Who} hesitates. “{Subject}{, you}? I cannot tell you much, and I would rather not guess.”",
   "“{Subject}?” {Who} repeats, frowning. “Not something I know enough about to be useful{, you}.”",
-  "{Who} shakes their head slowly. “{Subject}{, you}? You have found the edge of what I know.”",
+  "{Who} is slow to answer. “{Subject}{, you}? You have found the edge of what I know.”",
   "“I wish I could answer that{, you},” {who} says, and seems to mean it.",
   "{Who} is quiet for a long moment. “{Subject}. No one has told me, and I have not dared to ask.”",
   "“{Subject}?” {Who} glances away. “There are people who would know. I am not one of them{, you}.”",
   "“That is a question for someone braver than me{, you},” {who} admits.",
-  "{Who} spreads their hands. “{Subject}{, you}? Rumours, nothing I would stake your safety on.”",
+  "{Who} spreads empty hands. “{Subject}{, you}? Rumours, nothing I would stake your safety on.”",
 ];
 
 export const UNKNOWN_CLOSERS = [
@@ -48,7 +48,7 @@ export const UNKNOWN_CLOSERS = [
   "“I would start with {other}, and I would not say who sent you.”",
   "“{Other} has been asking the same thing, I hear.”",
   "“Whatever the truth is, {other} will want to know you are looking.”",
-  "“{Other} knows more than they let on. Most people here do.”",
+  "“{Other} knows more than anyone here admits.”",
 ];
 
 export const NOBODY_OPENERS = [
@@ -97,7 +97,7 @@ export const ADVICE_OPENERS = [
   "{Who} considers the question with care. “{You, }if I were you, I would look to {challenge} first.”",
   "“You want my advice{, you}?” {Who} does not smile. “Then do not let {challenge} wait.”",
   "{Who} answers at once. “{Challenge}{, you}. Everything else can be survived for a few more days.”",
-  "“Honestly{, you}?” {Who} lowers their eyes. “{Challenge}. Before it decides for you.”",
+  "“Honestly{, you}?” {Who} looks down. “{Challenge}. Before it decides for you.”",
   "{Who} takes a breath. “Start with {challenge}{, you}. It will not start with you politely.”",
   "“I would think about {challenge}{, you},” {who} says. “Others certainly are.”",
   "{Who} glances toward the door. “{Challenge}{, you}. That is where the danger is.”",
@@ -253,7 +253,7 @@ export const SPEECH_REACTIONS = [
 
 export const NAME_OPENERS = [
   "“{Name},” {who} repeats, slowly, as if setting it somewhere safe.",
-  "{Who} inclines their head at the name. “{Name}. I will remember it.”",
+  "{Who} bows slightly at the name. “{Name}. I will remember it.”",
   "“{Name}.” {Who} tries the name aloud, and it seems to fit the room.",
   "The name is barely spoken before {who} has taken note of it. “{Name}, then.”",
   "{Who} smiles at that. “{Name}. Good. People here will want to know it soon enough.”",
@@ -310,7 +310,7 @@ export const AFTERMATH_PEOPLE = [
   "{Who}, for one, will not let it pass unremarked.",
   "It is {who} who asks the most questions about it.",
   "{Who} says nothing, which worries you more than anything said aloud.",
-  "{Who} sends word that they would like to discuss it, at your convenience.",
+  "{Who} sends word asking to discuss it, at your convenience.",
   "{Who} will remember this, and so, you suspect, will you.",
 ];
 
@@ -322,28 +322,17 @@ export const OPENING_HOOKS = [
 
 export const NAME_INVITATION = "If you mean to be known here, now is the moment to give your name.";
 
-export const PROMPT_TAILS = [
-  "Choose a path, or type any other action:",
-  "Pick one of these, or write your own:",
-  "For example:",
-  "You might:",
-  "Choose one, or tell the story your own way:",
-  "Take one of these paths, or any other you can name:",
-  "Some possibilities:",
-  "Perhaps:",
-];
-
 // Choices, each told the way the player would type it (imperative, no Markdown).
 export const TALK_CHOICES = [
   "Invite {person} to speak with you privately, and listen for what goes unsaid.",
   "Send a discreet message to {person} proposing an understanding.",
   "Offer {person} a favour now, to be repaid when you need it most.",
   "Ask {person} for advice, and watch closely what that advice would cost you.",
-  "Keep {person} close for the next few days, and learn what they do when they think no one is watching.",
+  "Keep {person} close for the next few days, and note who comes calling.",
   "Confront {person} directly about what you have just seen.",
   "Thank {person} in front of everyone, and see who resents it.",
 ];
-export const ASK_CHOICES = ["Ask {person} about {topic}.", "Ask {person} what they really know about {topic}."];
+export const ASK_CHOICES = ["Ask {person} about {topic}.", "Ask {person} for the truth about {topic}."];
 export const ASK_TROUBLE_CHOICES = ["Ask {person} who stands to gain from {trouble}.", "Ask {person} what can still be done about {trouble}."];
 export const PLACE_CHOICES = [
   "Go to {place} and see who is already there.",

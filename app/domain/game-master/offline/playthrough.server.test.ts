@@ -55,7 +55,7 @@ function storyParagraphs(reply: string) {
   return proseOf(reply)
     .split(/\n\s*\n/)
     .map((paragraph) => paragraph.trim())
-    .filter((paragraph) => paragraph && !/^\*{1,2}[^*]+·[^*]+\*{1,2}$/.test(paragraph) && !/^\*\*[^*]+\*\* [^*]+:$/.test(paragraph));
+    .filter((paragraph) => paragraph && !/^\*{1,2}[^*]+·[^*]+\*{1,2}$/.test(paragraph) && !/^\*\*[^*]+\*\*(?: [^*]+:)?$/.test(paragraph));
 }
 
 function lowerFirst(text: string) {

@@ -21,12 +21,18 @@ const FRIENDLY_LIST = /all(y|ies)|friend|contact|connection|companion|confidant|
 /** Lists a person joins by being treated harshly. */
 const HOSTILE_LIST = /enem|rival|foe|grudge/i;
 
-function sameStat(name: string, label: string) {
+export function sameStat(name: string, label: string) {
   const [a, b] = [name.toLowerCase(), label.toLowerCase()];
   return a === b || a.includes(b) || b.includes(a);
 }
 
-export function offlineStateBlock({
+/** The block the server takes out of a reply and stores as the story's state. */
+export function stateBlock(values: StoryState) {
+  return `${STATE_OPEN}${JSON.stringify(values)}${STATE_CLOSE}`;
+}
+
+/** The tracked stats after the reply: the values its status line moved, and the others leaning with the action. */
+export function offlineState({
   trackedState,
   action,
   status,
@@ -39,7 +45,7 @@ export function offlineStateBlock({
   status: { line: StatusLine; changes: number[] } | undefined;
   quiet: boolean;
   random: () => number;
-}): string {
+}): StoryState {
   const { stats, values } = trackedState;
   const changes: StoryState = {};
   for (const stat of stats) {
@@ -56,7 +62,7 @@ export function offlineStateBlock({
       if (joins) changes[stat.name] = [...(values[stat.name] as string[]), personName(action.person)];
     }
   }
-  return `${STATE_OPEN}${JSON.stringify(applyStateChanges(stats, values, changes))}${STATE_CLOSE}`;
+  return applyStateChanges(stats, values, changes);
 }
 
 /** "Marquis Mu Tieyan, the boy's uncle" → "Marquis Mu Tieyan". */

@@ -1,5 +1,7 @@
+import type { StoryState, TrackedStat } from "../../../lib/tracked-stats.ts";
 import type { PlayerAction } from "./action.server.ts";
 import { clockAt } from "./continuity.server.ts";
+import { sameStat } from "./state.server.ts";
 import { parseStatusLine, type Stat, type StatusLine } from "./status-line.server.ts";
 import { type Random, shuffled } from "./teller.server.ts";
 import type { World } from "./world.server.ts";
@@ -73,4 +75,47 @@ export function currentStatus(world: World, previousReplies: string[], turn: num
     return { ...stat, value };
   });
   return { ...status, stats };
+}
+
+/** The tracked stat a status line's item shows: "Dao Heart 52" by its label, "Root: Poor" by the label before its colon, "Qi Condensation 2nd Layer" by a text value's first word. */
+function trackedStatOf(stat: Stat, stats: readonly TrackedStat[], values: StoryState): TrackedStat | undefined {
+  if (stat.kind === "time") return undefined;
+  const label = stat.kind === "fixed" ? stat.label.replace(/[:\s]+[^:]*$/, "") : stat.label;
+  const byLabel = stats.find(
+    (tracked) =>
+      tracked.kind !== "list" &&
+      sameStat(tracked.name, stat.kind === "fixed" && !stat.label.includes(":") ? stat.label.replace(/\s+\d.*$/, "") : label),
+  );
+  if (byLabel) return byLabel;
+  if (stat.kind !== "fixed") return undefined;
+  const firstWord = (text: string) => text.split(/[\s,]+/)[0]?.toLowerCase();
+  return stats.find((tracked) => tracked.kind === "text" && firstWord(String(values[tracked.name])) === firstWord(stat.label));
+}
+
+/**
+ * The status line showing the tracked state: the State panel and the prose read one source. Each
+ * item that shows a tracked stat takes its value (a number's change is measured from `before`);
+ * the others keep theirs.
+ */
+export function showState(
+  line: { status: StatusLine; changes: number[] },
+  stats: readonly TrackedStat[],
+  before: StoryState,
+  after: StoryState,
+): { status: StatusLine; changes: number[] } {
+  const changes = [...line.changes];
+  const shown = line.status.stats.map((stat, index): Stat => {
+    const tracked = trackedStatOf(stat, stats, before);
+    if (!tracked) return stat;
+    const value = after[tracked.name];
+    if (tracked.kind === "number" && typeof value === "number") {
+      changes[index] = value - Number(before[tracked.name]);
+      if (stat.kind === "fixed") return { ...stat, label: `${tracked.name} ${value}${tracked.max === 100 ? "/100" : ""}` };
+      return { ...stat, value };
+    }
+    if (tracked.kind === "text" && typeof value === "string")
+      return { ...stat, label: stat.label.includes(":") ? `${stat.label.split(":")[0] ?? ""}: ${value}` : value };
+    return stat;
+  });
+  return { status: { ...line.status, stats: shown }, changes };
 }

@@ -1,13 +1,8 @@
-import type {
-  LanguageModelV4,
-  LanguageModelV4CallOptions,
-  LanguageModelV4Prompt,
-  LanguageModelV4StreamPart,
-  LanguageModelV4Usage,
-} from "@ai-sdk/provider";
-import { CONTINUE_INSTRUCTION, joinSystemPrompt, parseSystemPrompt, readTurnMessage } from "../story-brief.server.ts";
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4Usage } from "@ai-sdk/provider";
+import { parseSystemPrompt } from "../story-brief.server.ts";
 import { estimateTokens, truncateToTokens } from "../tokens.server.ts";
 import { narrateTurn } from "./narrator.server.ts";
+import { promptText, readPrompt } from "./prompt.server.ts";
 import { readWorld, type World } from "./world.server.ts";
 
 /**
@@ -15,11 +10,6 @@ import { readWorld, type World } from "./world.server.ts";
  * real model gets (the game's prompt and world content in the system message, the story as
  * messages), narrates deterministically, and streams its reply word by word.
  */
-
-function textOf(message: LanguageModelV4Prompt[number]) {
-  if (message.role === "system") return message.content;
-  return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-}
 
 /** Worlds read from recent system prompts: a game's prompt is the same turn after turn, so it is read once. */
 const worlds = new Map<string, World>();
@@ -36,24 +26,17 @@ function worldOf(system: string): World {
 }
 
 function compose(options: LanguageModelV4CallOptions) {
-  const system = joinSystemPrompt(options.prompt.filter((message) => message.role === "system").map(textOf));
-  const conversation = options.prompt.filter((message) => message.role === "user" || message.role === "assistant");
-  // The last user message carries the turn's tracked state and author's note before the action (renderTurnMessage).
-  const turns = conversation.filter((message) => message.role === "user").map((message) => readTurnMessage(textOf(message)));
-  const actions = turns.map((turn) => turn.message);
-  const extending = actions.at(-1) === CONTINUE_INSTRUCTION;
-  // Continue: the action is still the player's last one, and the reply so far is the last reply.
-  const action = (extending ? actions.at(-2) : actions.at(-1)) ?? "";
-  const previousActions = actions.slice(0, extending ? -2 : -1);
-  const previousReplies = conversation.filter((message) => message.role === "assistant").map(textOf);
+  const read = readPrompt(options.prompt);
+  const { extending } = read;
   const narration = narrateTurn({
-    world: worldOf(system),
-    action,
-    previousActions: extending ? [...previousActions, action] : previousActions,
-    previousReplies,
+    world: worldOf(read.system),
+    action: read.action,
+    previousActions: read.previousActions,
+    previousReplies: read.previousReplies,
     variant: options.seed,
     extending,
-    trackedState: turns.at(-1)?.trackedState,
+    trackedState: read.trackedState,
+    memory: { pinnedFacts: read.pinnedFacts, storySoFar: read.storySoFar },
   });
   const text = extending ? `\n\n${narration}` : narration;
 
@@ -62,7 +45,7 @@ function compose(options: LanguageModelV4CallOptions) {
   return {
     text: capped ? truncateToTokens(text, cap) : text,
     truncated: capped,
-    inputTokens: estimateTokens(options.prompt.map(textOf).join("\n")),
+    inputTokens: estimateTokens(promptText(options.prompt)),
   };
 }
 

@@ -121,3 +121,63 @@ export function splitSentences(text: string) {
       .filter((sentence) => sentence.length > 0) ?? []
   );
 }
+
+/** The clauses of a text long enough to notice written twice: four words or more, compared without case or punctuation. */
+function clausesOf(text: string): string[] {
+  return text
+    .split(/[.,;:!?…—–\n]+/)
+    .map((clause) =>
+      clause
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}' ]+/gu, " ")
+        .replace(/\s+/g, " ")
+        .trim(),
+    )
+    .filter((clause) => clause.split(" ").length >= 4);
+}
+
+/** Whether a paragraph would write a clause again that `before` (the reply so far) already has. */
+export function repeatsAClause(paragraph: string, before: string) {
+  const earlier = new Set(clausesOf(before));
+  return clausesOf(paragraph).some((clause) => earlier.has(clause));
+}
+
+/** A sentence as a reader recognises it again: its words, without case or punctuation. */
+export function sentenceKey(sentence: string) {
+  return sentence
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}' ]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** Sentences this short ("Good.", "Not yet.") may come back without reading as a formula. */
+const NOTICEABLE_WORDS = 4;
+
+/**
+ * A paragraph without the sentences the story has already told (`told`, by sentenceKey), unless
+ * `keep` says a sentence carries the turn (who answers, the player's own words). Inside a longer
+ * speech a told sentence goes too, its closing mark moving to the sentence before it; the one that
+ * opens a speech stays, so no quotation mark is left unpaired.
+ */
+export function withoutToldSentences(paragraph: string, told: ReadonlySet<string>, keep: (sentence: string) => boolean) {
+  const kept: string[] = [];
+  let open = false;
+  for (const sentence of splitSentences(paragraph)) {
+    const opens = (sentence.match(/“/g) ?? []).length;
+    const closes = (sentence.match(/”/g) ?? []).length;
+    const opensSpeech: boolean = !open && opens > closes;
+    const closesSpeech: boolean = open && closes > opens;
+    const inside = open && !closesSpeech && opens === 0 && closes === 0;
+    open = open ? !closesSpeech : opensSpeech;
+    const key = sentenceKey(sentence);
+    const droppable = !opensSpeech && (inside || closesSpeech || opens === closes) && !keep(sentence);
+    if (!droppable || key.split(" ").length < NOTICEABLE_WORDS || !told.has(key)) {
+      kept.push(sentence);
+      continue;
+    }
+    // The speech ends here: its closing mark goes to the sentence before, which is still inside it.
+    if (closesSpeech && kept.length > 0) kept[kept.length - 1] = `${kept.at(-1) ?? ""}”`;
+  }
+  return kept.join(" ");
+}

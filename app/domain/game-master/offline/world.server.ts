@@ -51,6 +51,8 @@ export interface World {
   startPlace: Entity | undefined;
   /** The time of day the opening scene is set in: an index of WATCHES. */
   startWatch: number;
+  /** The day the story opens on: the day its prompt's status line shows ("Day 3 of 90"), else 1. */
+  startDay: number;
   status: StatusLine | undefined;
 }
 
@@ -136,6 +138,7 @@ export function readWorld(brief: StoryBrief): World {
     knowledge: [],
     startPlace: undefined,
     startWatch: 0,
+    startDay: status?.stats.find((stat) => stat.kind === "time" && /^day$/i.test(stat.label))?.value ?? 1,
     status,
   };
   const statNames = new Set(status?.stats.map((stat) => stat.label.toLowerCase()));

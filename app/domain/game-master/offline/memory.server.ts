@@ -1,0 +1,106 @@
+import { capitalise, toSecondPerson } from "./telling.server.ts";
+import { splitSentences } from "./text.server.ts";
+
+/**
+ * What the story remembers that the world's content does not: the facts the player pinned, what
+ * the player said in earlier turns, and the summary of the turns that have left the context. A
+ * question about one of them ("Where did I hide the hairpin?") is answered from it.
+ */
+export interface StoryMemory {
+  pinnedFacts: string[];
+  /** The rolling summary; the offline one holds the player's lines as "You: …". */
+  storySoFar: string;
+}
+
+const STOP_WORDS = new Set(
+  "what where when which while with would could should their there these those them they this that have from into your know really about does did done the and who whom whose how much many name tell".split(
+    " ",
+  ),
+);
+
+/** "…a young scribe named Ouyang Min": a line that brings someone into the story is what a later question about them is after. */
+const INTRODUCES = /\b(?:named|called|name (?:it|him|her))\s+\p{Lu}/u;
+const QUESTION = /^(?:who|what|where|when|why|how|which|can|could|should|is|are|do|does|did|tell me)\b|\b(?:ask|asks|inquire|wonder)\b/i;
+
+/** The words a question and a remembered line can share: "owes" and "owe" are one word. */
+function keyWords(text: string): Set<string> {
+  return new Set(
+    text
+      .toLowerCase()
+      .replace(/['’]s\b/g, "")
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((word) => word.length >= 4 && !STOP_WORDS.has(word))
+      .map((word) => word.replace(/(?:ing|ed|es|s|e)$/, "")),
+  );
+}
+
+/** The player's own words a reply carried forward ("You appoint a young scribe named…"), so they outlive the turn that said them. */
+function carriedLines(previousReplies: readonly string[]): string[] {
+  return previousReplies.flatMap((reply) => splitSentences(reply).filter((line) => INTRODUCES.test(line) && /^You\b/.test(line)));
+}
+
+/** "I appoint a scribe named…" as the narrator tells it: "You appoint a scribe named…". */
+export function toldToThePlayer(line: string) {
+  const told = capitalise(toSecondPerson(line.trim()).replace(/[“”"]/g, ""));
+  return /[.!?]$/.test(told) ? told : `${told}.`;
+}
+
+/**
+ * The player's line bringing someone into the story, as the narrator tells it, when it is about to
+ * leave what the storyteller can see: in none of the visible turns but the oldest `edge` ones.
+ * Carried into this reply, it stays in the context as long as the story goes on.
+ */
+export function introductionToCarry(
+  memory: StoryMemory,
+  previousActions: readonly string[],
+  previousReplies: readonly string[],
+  edge = 2,
+): string | undefined {
+  const visible = [...previousActions.slice(edge), ...previousReplies.slice(edge)].join("\n");
+  const known = [...previousActions.flatMap((action) => splitSentences(action)), ...summaryLines(memory)]
+    .filter((line) => INTRODUCES.test(line) && /^(?:I|My)\b/.test(line))
+    .map((line) => ({ line, told: toldToThePlayer(line) }));
+  for (const told of carriedLines(previousReplies)) known.push({ line: told, told });
+  return known.find(({ line, told }) => !visible.includes(line) && !visible.includes(told))?.told;
+}
+
+function summaryLines(memory: StoryMemory) {
+  return splitSentences(memory.storySoFar.replace(/\bYou: /g, "\n")).filter((sentence) => /^(?:I|My)\b/.test(sentence));
+}
+
+/** What the player may be asking after: pinned facts first, then their own earlier statements, newest first, each with the words it must share. */
+function rememberedLines(
+  memory: StoryMemory,
+  previousActions: readonly string[],
+  previousReplies: readonly string[],
+  asked: Set<string>,
+): { line: string; needs: number }[] {
+  const said = [...previousActions].reverse().flatMap((action) => splitSentences(action));
+  // A pinned fact is there to be asked about; a line the player once said must match more closely.
+  return [
+    ...memory.pinnedFacts.map((line) => ({ line, needs: Math.min(2, asked.size) || 1 })),
+    ...[...said, ...summaryLines(memory).reverse(), ...carriedLines(previousReplies)]
+      .filter((line) => !/\?\s*$/.test(line) && !QUESTION.test(line))
+      .map((line) => ({ line, needs: INTRODUCES.test(line) ? 2 : 3 })),
+  ];
+}
+
+/**
+ * The remembered line a question is about, in the second person ("Your late mother's jade hairpin
+ * is hidden under…"): the one sharing the most words with it, when it shares enough of them.
+ */
+export function rememberedAnswer(
+  question: string,
+  memory: StoryMemory,
+  previousActions: readonly string[],
+  previousReplies: readonly string[] = [],
+): string | undefined {
+  // Names say whom a question is about, not what: "Can I trust Headmistress Octavia Fairweather?" is no memory of a meeting with her.
+  const asked = keyWords(question.replace(/(?<!^)\b\p{Lu}[\p{L}'’-]*/gu, ""));
+  let best: { line: string; score: number } | undefined;
+  for (const { line, needs } of rememberedLines(memory, previousActions, previousReplies, asked)) {
+    const score = [...keyWords(line)].filter((word) => asked.has(word)).length;
+    if (score >= needs && (!best || score > best.score)) best = { line, score };
+  }
+  return best && toldToThePlayer(best.line);
+}
