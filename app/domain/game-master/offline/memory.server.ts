@@ -47,14 +47,16 @@ export function toldToThePlayer(line: string) {
 
 /**
  * The player's line bringing someone into the story, as the narrator tells it, when it is about to
- * leave what the storyteller can see: in none of the visible turns but the oldest `edge` ones.
- * Carried into this reply, it stays in the context as long as the story goes on.
+ * leave what the storyteller can see: in none of the visible turns but the oldest half. A full
+ * window lets its oldest turns go a block at a time, up to half of them at once
+ * (context.server.ts), so a line in that half may be gone by the next turn. Carried into this
+ * reply, it stays in the context as long as the story goes on.
  */
 export function introductionToCarry(
   memory: StoryMemory,
   previousActions: readonly string[],
   previousReplies: readonly string[],
-  edge = 2,
+  edge = Math.max(2, Math.ceil(previousActions.length / 2)),
 ): string | undefined {
   const visible = [...previousActions.slice(edge), ...previousReplies.slice(edge)].join("\n");
   const known = [...previousActions.flatMap((action) => splitSentences(action)), ...summaryLines(memory)]
