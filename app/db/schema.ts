@@ -155,10 +155,6 @@ export const games = pgTable(
     trackedStats: jsonb("tracked_stats").$type<TrackedStat[]>().notNull().default([]),
     /** How many exchanges before the new message the lorebook's keys are looked for in. */
     loreScanDepth: integer("lore_scan_depth").notNull().default(2),
-    /** The model its turns ask, one of AI_MODELS (issue 34); NULL: the site's AI_MODEL. */
-    aiModel: text("ai_model"),
-    /** Its context budget in tokens; NULL: the site's AI_CONTEXT_TOKENS. */
-    contextTokens: integer("context_tokens"),
     /** The admin's uploaded cover (covers.hash); none → the generated art (app/lib/covers.ts). */
     coverHash: text("cover_hash").references(() => covers.hash, { onDelete: "set null" }),
     // A world (docs/decisions/053): a game a player made. The site's games have no creator.
@@ -188,7 +184,6 @@ export const games = pgTable(
     check("games_difficulty_check", oneOf("difficulty", DIFFICULTIES)),
     check("games_category_check", oneOf("category", GAME_CATEGORIES)),
     check("games_slug_check", sql`${table.slug} ~ '^[a-z0-9-]+$'`),
-    check("games_context_tokens_check", sql`${table.contextTokens} IS NULL OR ${table.contextTokens} BETWEEN 1000 AND 1000000`),
     index("games_active_sort_idx").on(table.isActive, table.sortOrder),
   ],
 );

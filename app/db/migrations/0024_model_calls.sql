@@ -34,8 +34,6 @@ CREATE TABLE "model_prices" (
 	CONSTRAINT "model_prices_provider_model_pk" PRIMARY KEY("provider","model")
 );
 --> statement-breakpoint
-ALTER TABLE "games" ADD COLUMN "ai_model" text;--> statement-breakpoint
-ALTER TABLE "games" ADD COLUMN "context_tokens" integer;--> statement-breakpoint
 ALTER TABLE "model_calls" ADD CONSTRAINT "model_calls_story_id_stories_id_fk" FOREIGN KEY ("story_id") REFERENCES "public"."stories"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "model_calls" ADD CONSTRAINT "model_calls_game_slug_games_slug_fk" FOREIGN KEY ("game_slug") REFERENCES "public"."games"("slug") ON DELETE set null ON UPDATE cascade;--> statement-breakpoint
 ALTER TABLE "model_calls" ADD CONSTRAINT "model_calls_user_id_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."user"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
@@ -43,5 +41,4 @@ CREATE INDEX "model_calls_created_idx" ON "model_calls" USING btree ("created_at
 CREATE INDEX "model_calls_story_idx" ON "model_calls" USING btree ("story_id");--> statement-breakpoint
 CREATE INDEX "model_calls_game_slug_idx" ON "model_calls" USING btree ("game_slug");--> statement-breakpoint
 CREATE INDEX "model_calls_user_idx" ON "model_calls" USING btree ("user_id");--> statement-breakpoint
-ALTER TABLE "games" ADD CONSTRAINT "games_context_tokens_check" CHECK ("games"."context_tokens" IS NULL OR "games"."context_tokens" BETWEEN 1000 AND 1000000);--> statement-breakpoint
 DROP FUNCTION IF EXISTS finish_turn(uuid, uuid, text, integer, jsonb, text, text);
