@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { MODEL_PROVIDERS } from "./lib/model-calls.ts";
 
 const booleanFlag = z.enum(["true", "false", "1", "0", ""]).transform((value) => value === "true" || value === "1");
 
@@ -39,7 +40,7 @@ const environmentSchema = z
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
     DATA_DIR: z.string().min(1).default("./data"),
     AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
-    AI_PROVIDER: z.enum(["offline", "openai-compatible", "openai", "anthropic"]).default("offline"),
+    AI_PROVIDER: z.enum(MODEL_PROVIDERS).default("offline"),
     AI_BASE_URL: z.url().optional(),
     AI_API_KEY: optionalText,
     AI_MODEL: optionalText,

@@ -79,6 +79,7 @@ export default [
   route("api/admin/contact-messages/:id/replies", "routes/api/admin/contact-message-replies.ts"),
   route("api/admin/dashboard", "routes/api/admin/dashboard.ts"),
   route("api/admin/dashboard/export", "routes/api/admin/dashboard-export.ts"),
+  route("api/admin/model-prices", "routes/api/admin/model-prices.ts"),
   route("api/admin/players", "routes/api/admin/players.ts"),
   route("api/admin/players/:id", "routes/api/admin/player.ts"),
   route("api/admin/players/:id/credits", "routes/api/admin/player-credits.ts"),

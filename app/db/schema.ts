@@ -8,6 +8,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   text,
@@ -31,6 +32,7 @@ import {
   TURN_KINDS,
   USER_ROLES,
 } from "../lib/constants.ts";
+import { MODEL_CALL_KINDS, MODEL_CALL_OUTCOMES } from "../lib/model-calls.ts";
 import { BAD_REPLY_REASONS, REPLY_RATINGS } from "../lib/reply-ratings.ts";
 import { CONTENT_RATINGS, WORLD_STATUSES, type RemixCredit, type WorldExtra, type WorldLoreEntry } from "../lib/worlds.ts";
 import type { TrackedStat } from "../lib/tracked-stats.ts";
@@ -677,6 +679,65 @@ export const dailyTurns = pgTable(
     turns: integer("turns").notNull(),
   },
   (table) => [primaryKey({ columns: [table.day, table.gameSlug] }), index("daily_turns_game_slug_idx").on(table.gameSlug)],
+);
+
+/**
+ * One row per request to a model provider (issue 34, docs/decisions/056): a turn's reply, whatever
+ * became of it, or a summary. Written in the statement that finishes the turn (finish_turn.sql,
+ * through record_model_call.sql) or with the summary it wrote. Input tokens count every token sent,
+ * cached and cache writes included; `estimated` when the provider reported no usage and the site
+ * counted (app/domain/game-master/tokens.server.ts). Kept when its story or player is deleted:
+ * the money was spent all the same.
+ */
+export const modelCalls = pgTable(
+  "model_calls",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text("kind", { enum: MODEL_CALL_KINDS }).notNull(),
+    storyId: uuid("story_id").references(() => stories.id, { onDelete: "set null" }),
+    gameSlug: text("game_slug").references(() => games.slug, { onUpdate: "cascade", onDelete: "set null" }),
+    userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
+    provider: text("provider").notNull(),
+    model: text("model").notNull(),
+    inputTokens: integer("input_tokens").notNull(),
+    cachedInputTokens: integer("cached_input_tokens").notNull().default(0),
+    cacheWriteTokens: integer("cache_write_tokens").notNull().default(0),
+    outputTokens: integer("output_tokens").notNull(),
+    reasoningTokens: integer("reasoning_tokens"),
+    estimated: boolean("estimated").notNull(),
+    firstTokenMs: integer("first_token_ms"),
+    totalMs: integer("total_ms").notNull(),
+    outcome: text("outcome", { enum: MODEL_CALL_OUTCOMES }).notNull(),
+    /** By model_prices when the call was recorded; NULL: the model had no price ("no price"). */
+    cost: numeric("cost", { precision: 14, scale: 6, mode: "number" }),
+    currency: text("currency"),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check("model_calls_kind_check", oneOf("kind", MODEL_CALL_KINDS)),
+    check("model_calls_outcome_check", oneOf("outcome", MODEL_CALL_OUTCOMES)),
+    index("model_calls_created_idx").on(table.createdAt),
+    index("model_calls_story_idx").on(table.storyId),
+    index("model_calls_game_slug_idx").on(table.gameSlug),
+    index("model_calls_user_idx").on(table.userId),
+  ],
+);
+
+/** What each model costs, per million tokens; edited by admins (app/domain/model-prices.server.ts). */
+export const modelPrices = pgTable(
+  "model_prices",
+  {
+    provider: text("provider").notNull(),
+    model: text("model").notNull(),
+    inputPerMillion: numeric("input_per_million", { precision: 12, scale: 4, mode: "number" }).notNull(),
+    /** NULL: cached input costs what input costs (a provider without caching). */
+    cachedInputPerMillion: numeric("cached_input_per_million", { precision: 12, scale: 4, mode: "number" }),
+    cacheWritePerMillion: numeric("cache_write_per_million", { precision: 12, scale: 4, mode: "number" }),
+    outputPerMillion: numeric("output_per_million", { precision: 12, scale: 4, mode: "number" }).notNull(),
+    currency: text("currency").notNull().default("USD"),
+    updatedAt: updatedAt(),
+  },
+  (table) => [primaryKey({ columns: [table.provider, table.model] })],
 );
 
 export type Game = typeof games.$inferSelect;

@@ -12,6 +12,9 @@ import type {
   RatedModel,
   RatingsDay,
   RevenueDay,
+  GameSpend,
+  ModelSpend,
+  SpendDay,
   TurnsDay,
 } from "../lib/admin-dashboard.ts";
 
@@ -124,6 +127,16 @@ const RATING_TOTALS = sql`
   count(*) filter (where ratings.rating = 'good')::int as good,
   count(*) filter (where ratings.rating = 'bad')::int as bad`;
 
+/**
+ * What the period's model calls used and cost (issue 34): read live by their time (model_calls_created_idx),
+ * spend in US dollars only (the revenue's currency).
+ */
+const SPEND_TOTALS = sql`
+  count(*)::int as calls, sum(calls.input_tokens)::float8 as "inputTokens", sum(calls.cached_input_tokens)::float8 as "cachedInputTokens",
+  sum(calls.output_tokens)::float8 as "outputTokens", coalesce(sum(calls.cost) filter (where calls.currency = 'USD'), 0)::float8 as spend`;
+const SPEND_LINE = sql`${SPEND_TOTALS}, calls.kind = 'summary' as summaries, count(*) filter (where calls.cost is null)::int as "unpricedCalls"`;
+const CALLED_IN = (range: DashboardRange) => sql`calls.created_at >= ${range.startsAt}::timestamptz`;
+
 /** How many games the overview ranks, and how many failed or pending payments it lists. */
 export const MOST_PLAYED_SHOWN = 10;
 export const OPEN_PAYMENTS_SHOWN = 50;
@@ -225,6 +238,28 @@ export const dashboardQueries = {
       from ${COUNTED_RATINGS(range)}
       group by ratings.model_provider, ratings.model order by count(*) desc, provider, model`),
 
+  spend: (range: DashboardRange) =>
+    rows<SpendDay>(
+      daily(
+        range,
+        sql`select ${utcDay("calls.created_at")} as day, ${SPEND_TOTALS} from model_calls as calls where ${CALLED_IN(range)} group by 1`,
+        ["calls", "inputTokens", "cachedInputTokens", "outputTokens", "spend"],
+      ),
+    ),
+
+  spendGames: (range: DashboardRange) =>
+    rows<GameSpend>(sql`
+      select calls.game_slug as slug, games.title, ${SPEND_LINE}
+      from model_calls as calls left join games on games.slug = calls.game_slug
+      where ${CALLED_IN(range)}
+      group by calls.game_slug, games.title, summaries order by spend desc, games.title, summaries`),
+
+  spendModels: (range: DashboardRange) =>
+    rows<ModelSpend>(sql`
+      select calls.provider, calls.model, ${SPEND_LINE}
+      from model_calls as calls where ${CALLED_IN(range)}
+      group by calls.provider, calls.model, summaries order by spend desc, calls.provider, calls.model, summaries`),
+
   openPayments: (range: DashboardRange) =>
     rows<OpenPayment>(sql`
       select payments.id, "user".email, payments.package_id as "packageId", payments.amount_cents as "amountCents",
@@ -237,7 +272,22 @@ export const dashboardQueries = {
 export async function loadDashboard(days: DashboardPeriod, now = new Date()): Promise<Dashboard> {
   const range = dashboardRange(days, now);
   await sumUpSettledDays(range);
-  const [totalPlayers, players, turns, credits, revenue, packages, games, openPayments, ratings, ratedGames, ratedModels] = await Promise.all([
+  const [
+    totalPlayers,
+    players,
+    turns,
+    credits,
+    revenue,
+    packages,
+    games,
+    openPayments,
+    ratings,
+    ratedGames,
+    ratedModels,
+    spend,
+    spendGames,
+    spendModels,
+  ] = await Promise.all([
     dashboardQueries.totalPlayers(),
     dashboardQueries.players(range),
     dashboardQueries.turns(range),
@@ -249,6 +299,9 @@ export async function loadDashboard(days: DashboardPeriod, now = new Date()): Pr
     dashboardQueries.ratings(range),
     dashboardQueries.ratedGames(range),
     dashboardQueries.ratedModels(range),
+    dashboardQueries.spend(range),
+    dashboardQueries.spendGames(range),
+    dashboardQueries.spendModels(range),
   ]);
   return {
     days,
@@ -265,5 +318,8 @@ export async function loadDashboard(days: DashboardPeriod, now = new Date()): Pr
     ratings,
     ratedGames,
     ratedModels,
+    spend,
+    spendGames,
+    spendModels,
   };
 }

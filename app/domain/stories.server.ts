@@ -8,6 +8,7 @@ import { resolveState, type TrackedStat } from "../lib/tracked-stats.ts";
 import { latestStoryMessages, latestStoryStates, type StoryMessage } from "./game-messages.server.ts";
 import { trackedStatsOf } from "./games.server.ts";
 import { DomainError, NotFoundError } from "./errors.server.ts";
+import { recordModelCallStatement, type ModelCall } from "./game-master/model-calls.server.ts";
 
 /**
  * A player's stories and every change made to one (the functions of app/db/functions/: each is one
@@ -202,11 +203,22 @@ export async function storySummary(storyId: string): Promise<Pick<Story, "summar
   return story;
 }
 
-export async function advanceStorySummary(storyId: string, { from, through, summary }: { from: number; through: number; summary: string }) {
-  const advanced = await db()
-    .update(stories)
-    .set({ summary, summaryThrough: through })
-    .where(and(eq(stories.id, storyId), eq(stories.summaryThrough, from)))
-    .returning({ id: stories.id });
-  return advanced.length > 0;
+/**
+ * The story so far moved on from exchange `from` to `through`, unless another refresh did first;
+ * the model call that wrote it is recorded in the same commit either way (it was paid for).
+ */
+export async function advanceStorySummary(
+  storyId: string,
+  { from, through, summary }: { from: number; through: number; summary: string },
+  call?: ModelCall,
+) {
+  return db().transaction(async (tx) => {
+    const advanced = await tx
+      .update(stories)
+      .set({ summary, summaryThrough: through })
+      .where(and(eq(stories.id, storyId), eq(stories.summaryThrough, from)))
+      .returning({ id: stories.id });
+    if (call) await tx.execute(recordModelCallStatement(storyId, call));
+    return advanced.length > 0;
+  });
 }

@@ -70,6 +70,36 @@ export interface RatedModel extends RatingCounts {
   model: string | null;
 }
 
+/**
+ * What model calls used and cost (issue 34), from the calls recorded. Spend is in US dollars, the
+ * revenue's currency: calls priced in another currency are not in it.
+ */
+export interface SpendTotals {
+  calls: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  spend: number;
+}
+export interface SpendDay extends SpendTotals {
+  day: string;
+}
+/** One game's or one model's calls: its turns on one line, its stories' summaries on their own (`summaries`). */
+export interface SpendLine extends SpendTotals {
+  summaries: boolean;
+  /** Calls of a model with no price (their cost is unknown, and not in `spend`). */
+  unpricedCalls: number;
+}
+/** A game's spend; slug and title are null for calls whose game was deleted. */
+export interface GameSpend extends SpendLine {
+  slug: string | null;
+  title: string | null;
+}
+export interface ModelSpend extends SpendLine {
+  provider: string;
+  model: string;
+}
+
 export interface Dashboard {
   days: DashboardPeriod;
   /** The first and last day of the period (UTC). */
@@ -86,6 +116,9 @@ export interface Dashboard {
   ratings: RatingsDay[];
   ratedGames: RatedGame[];
   ratedModels: RatedModel[];
+  spend: SpendDay[];
+  spendGames: GameSpend[];
+  spendModels: ModelSpend[];
 }
 
 /** The datasets the overview offers as CSV, with their columns (`GET /api/admin/dashboard/export?dataset=…`). */
@@ -100,6 +133,15 @@ export const DASHBOARD_DATASETS = {
   ratings: { label: "Reply ratings per day", columns: ["day", "good", "bad", "liked_share"] },
   rated_games: { label: "Liked replies per game", columns: ["game", "slug", "good", "bad", "liked_share"] },
   rated_models: { label: "Liked replies per model", columns: ["provider", "model", "good", "bad", "liked_share"] },
+  spend: { label: "Model spend per day", columns: ["date", "calls", "input_tokens", "cached_input_tokens", "output_tokens", "spend"] },
+  spend_games: {
+    label: "Model spend per game",
+    columns: ["game", "slug", "calls_for", "calls", "input_tokens", "cached_input_tokens", "output_tokens", "spend", "unpriced_calls"],
+  },
+  spend_models: {
+    label: "Model spend per model",
+    columns: ["provider", "model", "calls_for", "calls", "input_tokens", "cached_input_tokens", "output_tokens", "spend", "unpriced_calls"],
+  },
 } as const satisfies Record<string, { label: string; columns: readonly string[] }>;
 export type DashboardDataset = keyof typeof DASHBOARD_DATASETS;
 export const DASHBOARD_DATASET_NAMES = Object.keys(DASHBOARD_DATASETS) as DashboardDataset[];
@@ -107,6 +149,20 @@ export const DASHBOARD_DATASET_NAMES = Object.keys(DASHBOARD_DATASETS) as Dashbo
 const dollars = (cents: number) => (cents / 100).toFixed(2);
 /** The liked share as a fraction with four decimals; empty where nothing was rated. */
 const share = ({ good, bad }: RatingCounts) => likedShare(good, bad)?.toFixed(4) ?? "";
+
+/** Spend in US dollars to the cent's hundredth, as the CSV writes it. */
+const spendUsd = (spend: number) => spend.toFixed(4);
+/** What a spend line's calls were for. */
+const spendPart = ({ summaries }: Pick<SpendLine, "summaries">) => (summaries ? "summaries" : "turns");
+const spendFigures = (row: SpendLine) => [
+  spendPart(row),
+  row.calls,
+  row.inputTokens,
+  row.cachedInputTokens,
+  row.outputTokens,
+  spendUsd(row.spend),
+  row.unpricedCalls,
+];
 
 /** What a model is called in the overview: its id and provider, or a note for replies written before models were recorded. */
 export function modelLabel({ provider, model }: Pick<RatedModel, "provider" | "model">): string {
@@ -138,6 +194,12 @@ export function datasetRows(dashboard: Dashboard, dataset: DashboardDataset): (s
       return dashboard.ratedGames.map((row) => [row.title, row.slug, row.good, row.bad, share(row)]);
     case "rated_models":
       return dashboard.ratedModels.map((row) => [row.provider ?? "", row.model ?? "", row.good, row.bad, share(row)]);
+    case "spend":
+      return dashboard.spend.map((row) => [row.day, row.calls, row.inputTokens, row.cachedInputTokens, row.outputTokens, spendUsd(row.spend)]);
+    case "spend_games":
+      return dashboard.spendGames.map((row) => [row.title ?? "Deleted game", row.slug ?? "", ...spendFigures(row)]);
+    case "spend_models":
+      return dashboard.spendModels.map((row) => [row.provider, row.model, ...spendFigures(row)]);
   }
 }
 

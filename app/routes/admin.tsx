@@ -11,6 +11,7 @@ import { listContentForAdmin } from "#app/domain/content-admin.server.ts";
 import { loadDashboard } from "#app/domain/admin-dashboard.server.ts";
 import { NotFoundError } from "#app/domain/errors.server.ts";
 import { listGamesForAdmin } from "#app/domain/game-admin.server.ts";
+import { listModelPrices } from "#app/domain/model-prices.server.ts";
 import { getPlayer, searchPlayers } from "#app/domain/players-admin.server.ts";
 import { listGuidesForAdmin } from "#app/domain/guide-admin.server.ts";
 import { requestContext } from "#app/request-context.ts";
@@ -38,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<{ 
       return null;
     });
   const view = adminView(new URL(request.url).searchParams);
-  const [games, content, guides, inbox, dashboard, players] = await Promise.all([
+  const [games, content, guides, inbox, dashboard, players, modelPrices] = await Promise.all([
     orNull("games", listGamesForAdmin()),
     orNull("content", listContentForAdmin()),
     orNull("guides", listGuidesForAdmin()),
@@ -48,8 +49,9 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<{ 
     ),
     view.tab === "overview" ? orNull("the overview", loadDashboard(view.days)) : undefined,
     view.tab === "players" ? orNull("players", readPlayersView(view.query, view.player)) : undefined,
+    view.tab === "models" ? orNull("the price table", listModelPrices()) : undefined,
   ]);
-  return { panel: { games, content, guides, inbox, dashboard, players } };
+  return { panel: { games, content, guides, inbox, dashboard, players, modelPrices } };
 }
 
 async function readPlayersView(query: string, playerId: string | null): Promise<PlayersView> {

@@ -2,7 +2,7 @@
  * The admin overview on a year of data (issue 20). A scratch database is filled with a generated
  * year — players joining, stories, turns (a player's message and the reply), their ledger rows,
  * payments that completed, failed, wait or expired, grants and refunds; activity grows over the
- * year — written by generate_series in a few statements, not row by row. Then each of the
+ * year, and each turn's model call — written by generate_series in a few statements, not row by row. Then each of the
  * overview's queries (app/domain/admin-dashboard.server.ts) and the players search run several
  * times for 7, 30 and 90 days, and their median time is printed, on PostgreSQL and on PGlite, with
  * the one-off pass that writes the totals of the days that are over.
@@ -63,6 +63,13 @@ async function generateYear(connection: DatabaseConnection) {
     select user_id, -1, 10, 'chat_message', 'turn:' || id, created_at from game_messages where role = 'user'`);
   await run(`insert into credit_ledger (user_id, delta, balance_after, reason, reference, created_at)
     select user_id, 1, 10, 'refund', 'turn:' || id, created_at from game_messages where role = 'user' and id % 97 = 0`);
+  // Each turn's model call (issue 34), from two models, and a summary every dozen exchanges.
+  await run(`insert into model_calls (kind, story_id, game_slug, user_id, provider, model, input_tokens, cached_input_tokens,
+      output_tokens, estimated, first_token_ms, total_ms, outcome, cost, currency, created_at)
+    select case when exchange % 12 = 0 then 'summary' else 'send' end, story_id, game_slug, user_id, 'openai-compatible',
+      case when id % 3 = 0 then 'bench-large' else 'bench-mini' end, 6000, 4000 + id % 1500, 400, false, 600, 4000,
+      case when id % 97 = 0 then 'failed' else 'ok' end, 0.0012 + (id % 5) * 0.0001, 'USD', created_at
+    from game_messages where role = 'user'`);
   await run(`insert into payments (user_id, provider, session_id, package_id, credits, amount_cents, status, created_at, completed_at)
     select 'bench-' || (1 + g * 7919 % ${PLAYERS}), 'test', 'bench-session-' || g, package.id, package.credits, package.cents,
       status.value, t, case when status.value = 'completed' then t + interval '2 minutes' end
@@ -114,7 +121,8 @@ async function measure(connection: DatabaseConnection): Promise<Measured> {
   const generateSeconds = (performance.now() - started) / 1000;
   const counts = (await connection.db.execute(
     sql.raw(`select (select count(*) from "user")::int as players, (select count(*) from game_messages where role = 'user')::int as turns,
-      (select count(*) from credit_ledger)::int as ledger, (select count(*) from payments)::int as payments`),
+      (select count(*) from credit_ledger)::int as ledger, (select count(*) from payments)::int as payments,
+      (select count(*) from model_calls)::int as calls`),
   )) as { rows: Record<string, number>[] };
   const sumUpStarted = performance.now();
   await sumUpSettledDays(dashboardRange(90));
@@ -131,6 +139,9 @@ async function measure(connection: DatabaseConnection): Promise<Measured> {
       ["revenue per package", () => dashboardQueries.packages(range)],
       ["most played games", () => dashboardQueries.games(range)],
       ["failed and pending payments", () => dashboardQueries.openPayments(range)],
+      ["model spend per day", () => dashboardQueries.spend(range)],
+      ["model spend per game", () => dashboardQueries.spendGames(range)],
+      ["model spend per model", () => dashboardQueries.spendModels(range)],
     ];
     for (const [name, query] of queries) {
       const row = timings.get(name) ?? {};
@@ -153,7 +164,7 @@ function table(timings: Timings): string {
 /** One backend's section of the report, printed as soon as it is measured. */
 function section(backend: string, { timings, sizes, generateSeconds, sumUpSeconds }: Measured) {
   const count = (name: string) => Number(sizes[name]).toLocaleString("en-US");
-  const size = `${count("players")} players, ${count("turns")} turns (twice as many messages), ${count("ledger")} ledger rows, ${count("payments")} payments over 365 days, generated in ${generateSeconds.toFixed(0)} s`;
+  const size = `${count("players")} players, ${count("turns")} turns (twice as many messages), ${count("ledger")} ledger rows, ${count("payments")} payments, ${count("calls")} model calls over 365 days, generated in ${generateSeconds.toFixed(0)} s`;
   const once = `Summing up the 89 days before today, once (the first overview of 90 days does it): ${sumUpSeconds.toFixed(1)} s.`;
   const text = `### ${backend}\n\n${size}. ${once} Then the median of ${RUNS} runs after one warm-up, one query at a time:\n\n${table(timings)}`;
   console.log(`\n${text}`);

@@ -5,7 +5,7 @@ export function startAnthropicServer(): Promise<FakeModelServer> {
   let sequence = 0;
   return startStreamingModelServer({
     path: "/v1/messages",
-    start(request) {
+    start(request, usage) {
       sequence += 1;
       return [
         sse(
@@ -19,7 +19,15 @@ export function startAnthropicServer(): Promise<FakeModelServer> {
               model: request.body.model,
               stop_reason: null,
               stop_sequence: null,
-              usage: { input_tokens: 42, output_tokens: 1 },
+              // Anthropic's input_tokens leaves out what was read from or written to its cache.
+              usage: usage
+                ? {
+                    input_tokens: usage.inputTokens - (usage.cachedInputTokens ?? 0) - (usage.cacheWriteTokens ?? 0),
+                    cache_read_input_tokens: usage.cachedInputTokens ?? 0,
+                    cache_creation_input_tokens: usage.cacheWriteTokens ?? 0,
+                    output_tokens: 1,
+                  }
+                : { input_tokens: 0, output_tokens: 0 },
             },
           },
           "message_start",
@@ -29,9 +37,12 @@ export function startAnthropicServer(): Promise<FakeModelServer> {
       ];
     },
     token: (text) => [sse({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } }, "content_block_delta")],
-    finish: () => [
+    finish: (_request, usage) => [
       sse({ type: "content_block_stop", index: 0 }, "content_block_stop"),
-      sse({ type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 12 } }, "message_delta"),
+      sse(
+        { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: usage?.outputTokens ?? 0 } },
+        "message_delta",
+      ),
       sse({ type: "message_stop" }, "message_stop"),
     ],
     errorBody: (status) => ({

@@ -20,7 +20,21 @@ export interface ScriptedReply {
   cutAfter?: number;
   /** Accept the request and never answer. */
   hang?: boolean;
+  /** What the reply reports it used (DEFAULT_USAGE when not set), or "none": it reports nothing. */
+  usage?: FakeUsage | "none";
 }
+
+/** Usage as a fake reports it, in each provider's own fields. */
+export interface FakeUsage {
+  /** Every input token, cached and cache writes included. */
+  inputTokens: number;
+  cachedInputTokens?: number;
+  cacheWriteTokens?: number;
+  outputTokens: number;
+  reasoningTokens?: number;
+}
+
+export const DEFAULT_USAGE: FakeUsage = { inputTokens: 42, outputTokens: 12 };
 
 export interface RecordedRequest {
   path: string;
@@ -32,9 +46,9 @@ export interface RecordedRequest {
 export interface StreamProtocol {
   /** The POST path this protocol answers, e.g. "/v1/chat/completions". */
   path: string;
-  start(request: RecordedRequest): string[];
+  start(request: RecordedRequest, usage: FakeUsage | undefined): string[];
   token(text: string, request: RecordedRequest): string[];
-  finish(request: RecordedRequest): string[];
+  finish(request: RecordedRequest, usage: FakeUsage | undefined): string[];
   errorBody(status: number): unknown;
 }
 
@@ -96,7 +110,8 @@ export async function startStreamingModelServer(protocol: StreamProtocol): Promi
     const write = (events: string[]) => {
       for (const chunk of events) response.write(chunk);
     };
-    write(protocol.start(recorded));
+    const usage = reply.usage === "none" ? undefined : (reply.usage ?? DEFAULT_USAGE);
+    write(protocol.start(recorded, usage));
     const tokens = reply.tokens ?? [];
     for (const [index, token] of tokens.entries()) {
       if (reply.cutAfter !== undefined && index >= reply.cutAfter) {
@@ -111,7 +126,7 @@ export async function startStreamingModelServer(protocol: StreamProtocol): Promi
       await cut(request);
       return;
     }
-    write(protocol.finish(recorded));
+    write(protocol.finish(recorded, usage));
     response.end();
   }
 

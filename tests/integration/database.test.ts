@@ -56,6 +56,8 @@ describe("migrations", () => {
       "game_messages",
       "games",
       "guides",
+      "model_calls",
+      "model_prices",
       "payments",
       "profiles",
       "public_content_version",

@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import { describe, expect } from "vitest";
+import { modelCalls, modelPrices } from "#app/db/schema.ts";
 import { signUp } from "#tests/helpers/accounts.ts";
 import { balanceAndLedger, eventually, postChat, readTurn, storedMessages, TEST_GAME } from "#tests/helpers/game-chat.ts";
 import { gameMasterTest } from "#tests/helpers/fixtures.ts";
@@ -49,6 +51,36 @@ describe("a turn with an Anthropic model", () => {
       { role: "assistant", content: [{ type: "text", text: OPENING_EXCHANGE.reply, cache_control: { type: "ephemeral" } }] },
       { role: "user", content: [{ type: "text", text: "I step off the boat." }] },
     ]);
+  });
+
+  test("records the call with Anthropic's cache reads and writes, priced by the price table", async ({ server, model }) => {
+    await server.connection.db.insert(modelPrices).values({
+      provider: "anthropic",
+      model: "claude-fake-1",
+      inputPerMillion: 3,
+      cachedInputPerMillion: 0.3,
+      cacheWritePerMillion: 3.75,
+      outputPerMillion: 15,
+      currency: "USD",
+    });
+    const player = await signUp(server);
+    const storyId = await beginStory(server, player, TEST_GAME.slug);
+    model.script(() => ({ tokens: ["Fog."], usage: { inputTokens: 5000, cachedInputTokens: 3000, cacheWriteTokens: 1500, outputTokens: 20 } }));
+    expect((await readTurn(await postChat(server, player, { message: "I wait.", game_slug: TEST_GAME.slug }))).done).toBe(true);
+    const [call] = await server.connection.db.select().from(modelCalls).where(eq(modelCalls.storyId, storyId));
+    expect(call).toMatchObject({
+      kind: "send",
+      provider: "anthropic",
+      model: "claude-fake-1",
+      inputTokens: 5000,
+      cachedInputTokens: 3000,
+      cacheWriteTokens: 1500,
+      outputTokens: 20,
+      estimated: false,
+      outcome: "ok",
+      // 500 uncached × $3 + 3000 read × $0.30 + 1500 written × $3.75 + 20 output × $15, per million.
+      cost: (500 * 3 + 3000 * 0.3 + 1500 * 3.75 + 20 * 15) / 1e6,
+    });
   });
 
   test("refunds when Anthropic answers 500 before any text", async ({ server, model }) => {

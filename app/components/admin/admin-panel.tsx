@@ -1,4 +1,4 @@
-import { ChartColumn, FileText, Gamepad2, Inbox, LoaderCircle, UsersRound } from "lucide-react";
+import { ChartColumn, Cpu, FileText, Gamepad2, Inbox, LoaderCircle, UsersRound } from "lucide-react";
 import { useNavigate, useRevalidator, useSearchParams } from "react-router";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#app/components/ui/tabs.tsx";
 import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
@@ -7,6 +7,7 @@ import { GamesManager } from "./games-manager.tsx";
 import { GuidesManager } from "./guides-manager.tsx";
 import { MessagesList } from "./messages-list.tsx";
 import { adminSearch, adminView, type AdminTab, type ContentTab } from "./admin-view.ts";
+import { ModelPricesManager } from "./model-prices-manager.tsx";
 import { MultiSectionEditor } from "./multi-section-editor.tsx";
 import { Overview } from "./overview.tsx";
 import { PlayersManager } from "./players-manager.tsx";
@@ -68,6 +69,10 @@ export function AdminPanel({ data, adminEmail }: { data: AdminPanelData; adminEm
               <Gamepad2 aria-hidden />
               Games Management
             </TabsTrigger>
+            <TabsTrigger value="models">
+              <Cpu aria-hidden />
+              Models
+            </TabsTrigger>
             <TabsTrigger value="content">
               <FileText aria-hidden />
               SEO Content
@@ -90,6 +95,9 @@ export function AdminPanel({ data, adminEmail }: { data: AdminPanelData; adminEm
           </TabsContent>
           <TabsContent value="games">
             <GamesManager games={data.games} />
+          </TabsContent>
+          <TabsContent value="models">
+            <ModelPricesManager prices={data.modelPrices} />
           </TabsContent>
           <TabsContent value="content">
             <Tabs value={view.section} onValueChange={(value) => open({ tab: "content", section: value as ContentTab })}>

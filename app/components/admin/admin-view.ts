@@ -2,7 +2,7 @@ import { dashboardPeriod, type DashboardPeriod } from "#app/lib/admin-dashboard.
 import { INBOX_FILTERS, type InboxFilter } from "#app/lib/admin-inbox.ts";
 
 /** The panel's tabs, in order; the overview opens first. */
-export const ADMIN_TABS = ["overview", "players", "games", "content", "messages"] as const;
+export const ADMIN_TABS = ["overview", "players", "games", "models", "content", "messages"] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];
 export const CONTENT_TABS = ["game-content", "sections", "guides"] as const;
 export type ContentTab = (typeof CONTENT_TABS)[number];
@@ -35,7 +35,12 @@ export function adminView(params: URLSearchParams): AdminView {
 /** The parts of the address the loader reads: two addresses with the same key show the same data. */
 export function adminDataKey(params: URLSearchParams): string {
   const view = adminView(params);
-  return JSON.stringify([view.inbox, view.tab === "overview" ? view.days : null, view.tab === "players" ? [view.query, view.player] : null]);
+  return JSON.stringify([
+    view.inbox,
+    view.tab === "overview" ? view.days : null,
+    view.tab === "players" ? [view.query, view.player] : null,
+    view.tab === "models",
+  ]);
 }
 
 /** The address of a view: only what differs from the defaults is written. */

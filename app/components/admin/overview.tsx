@@ -20,6 +20,7 @@ import {
 } from "./overview-cards.tsx";
 import { RatingsOverview } from "./ratings-overview.tsx";
 import { SegmentedLinks } from "./segmented-links.tsx";
+import { SpendOverview } from "./spend-overview.tsx";
 
 /** The admin overview: how the site is doing over the last 7, 30 or 90 days. */
 export function Overview({ dashboard }: { dashboard: Dashboard | null | undefined }) {
@@ -172,6 +173,7 @@ export function Overview({ dashboard }: { dashboard: Dashboard | null | undefine
           empty="No turns played in this period."
         />
       </div>
+      <SpendOverview dashboard={dashboard} />
       <RatingsOverview dashboard={dashboard} />
       <TableCard
         title="Failed and pending payments"

@@ -4,7 +4,9 @@
 -- under the reference it was paid with; p_restore_version is the version a failed retry returns
 -- to. Only the turn still in flight is finished: a second finish of the same turn is 'settled'.
 -- p_model_provider and p_model name the model that wrote p_text (AI_PROVIDER and its model's id),
--- stored with the reply.
+-- stored with the reply. p_call is the model call that wrote it, or failed to (record_model_call.sql):
+-- recorded here, with the reply or the refund, in the turn's last commit (issue 34). A turn settled
+-- because its instance died has none: what its call used died with the instance.
 --
 -- Turn leases (docs/decisions/030): a turn in flight belongs to the instance writing its reply,
 -- which renews the lease of all its turns every few seconds; a turn whose lease ran out (its
@@ -14,7 +16,7 @@
 -- the instance), and the credit is refunded. A retry or a continue goes back to the reply as it was.
 CREATE OR REPLACE FUNCTION finish_turn(
   p_story_id uuid, p_turn_id uuid, p_text text, p_restore_version integer, p_state jsonb,
-  p_model_provider text DEFAULT NULL, p_model text DEFAULT NULL
+  p_model_provider text DEFAULT NULL, p_model text DEFAULT NULL, p_call jsonb DEFAULT NULL
 )
 RETURNS TABLE (outcome text, refunded integer, revision integer) AS $$
 #variable_conflict use_column
@@ -77,6 +79,10 @@ BEGIN
     ELSE
       UPDATE game_messages SET status = 'complete' WHERE id = reply.id;
     END IF;
+  END IF;
+
+  IF p_call IS NOT NULL THEN
+    PERFORM record_model_call(p_story_id, story.game_slug, story.user_id, p_call);
   END IF;
 
   UPDATE stories SET exchanges = v_exchanges, revision = revision + 1, active_turn_id = NULL, active_turn_kind = NULL,

@@ -31,7 +31,13 @@ export interface ChatCompletionsSettings {
 
 interface ChatCompletionChunk {
   choices?: { delta?: { content?: string | null } | null; finish_reason?: string | null }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  /** Sent in a last chunk (with no choices) when the request asks for it (stream_options.include_usage). */
+  usage?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    prompt_tokens_details?: { cached_tokens?: number | null } | null;
+    completion_tokens_details?: { reasoning_tokens?: number | null } | null;
+  } | null;
   error?: { message?: string } | string;
 }
 
@@ -62,12 +68,15 @@ function finishReason(raw: string | undefined): LanguageModelV4FinishReason {
   }
 }
 
+/** The provider's usage in the AI SDK's terms; prompt_tokens counts the cached tokens too. */
 function usageOf(usage: ChatCompletionChunk["usage"]): LanguageModelV4Usage {
   const input = usage?.prompt_tokens ?? undefined;
+  const cached = usage?.prompt_tokens_details?.cached_tokens ?? undefined;
   const output = usage?.completion_tokens ?? undefined;
+  const reasoning = usage?.completion_tokens_details?.reasoning_tokens ?? undefined;
   return {
-    inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
-    outputTokens: { total: output, text: output, reasoning: undefined },
+    inputTokens: { total: input, noCache: input === undefined ? undefined : input - (cached ?? 0), cacheRead: cached, cacheWrite: undefined },
+    outputTokens: { total: output, text: output === undefined ? undefined : output - (reasoning ?? 0), reasoning },
   };
 }
 
@@ -161,6 +170,8 @@ export function createChatCompletionsModel(settings: ChatCompletionsSettings): T
       messages: chatMessages(options.prompt),
       stream: true,
       ...(typeof promptCacheKey === "string" ? { prompt_cache_key: promptCacheKey } : {}),
+      // What the call used, for its record (issue 34); servers that do not know the option ignore it.
+      stream_options: { include_usage: true },
     });
   }
 
@@ -255,6 +266,11 @@ function readChatCompletions(response: IncomingMessage, abortSignal: AbortSignal
   };
 }
 
+/** Usage only when the server reported it (a server may ignore stream_options). */
+function reportedUsage(usage: LanguageModelV4Usage) {
+  return usage.inputTokens.total === undefined && usage.outputTokens.total === undefined ? undefined : usage;
+}
+
 /** The reply's text straight to a callback: what a turn reads, with nothing between socket and turn. */
 function replyText(response: IncomingMessage, abortSignal: AbortSignal | undefined): ReplyReader {
   return (onText) =>
@@ -265,7 +281,10 @@ function replyText(response: IncomingMessage, abortSignal: AbortSignal | undefin
           stop();
           reject(error);
         },
-        end: (reason) => (reason.unified === "error" ? reject(new Error(MODEL_ERROR_AT_END)) : resolve(reason.unified)),
+        end: (reason, usage) =>
+          reason.unified === "error"
+            ? reject(new Error(MODEL_ERROR_AT_END))
+            : resolve({ finishReason: reason.unified, usage: reportedUsage(usage) }),
         fail: reject,
       });
     });

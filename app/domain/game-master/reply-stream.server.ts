@@ -8,6 +8,7 @@ import {
   type LanguageModelV4Message,
   type LanguageModelV4StreamPart,
   type SharedV4ProviderOptions,
+  type LanguageModelV4Usage,
 } from "@ai-sdk/provider";
 import type { ConversationMessage } from "./context.server.ts";
 
@@ -63,11 +64,17 @@ function cachedPrompt(system: string[], messages: ConversationMessage[]): Langua
   ];
 }
 
+/** How a reply finished, and what the provider says it used (none when it reported nothing). */
+export interface ReplyEnd {
+  finishReason: LanguageModelV4FinishReason["unified"];
+  usage: LanguageModelV4Usage | undefined;
+}
+
 /**
  * Reads a reply to its end, handing each piece of text to `onText` as it arrives; resolves with
  * how the reply finished, rejects with what cut it short (the model's own error included).
  */
-export type ReplyReader = (onText: (delta: string) => void) => Promise<LanguageModelV4FinishReason["unified"]>;
+export type ReplyReader = (onText: (delta: string) => void) => Promise<ReplyEnd>;
 
 /** A model that can hand its text straight to a callback, with no stream in between (the chat-completions model). */
 export interface TextStreamingModel extends LanguageModelV4 {
@@ -83,17 +90,19 @@ function readParts(stream: ReadableStream<LanguageModelV4StreamPart>): ReplyRead
   return async (onText) => {
     const reader = stream.getReader();
     try {
-      let finish: LanguageModelV4FinishReason["unified"] = "other";
+      const end: ReplyEnd = { finishReason: "other", usage: undefined };
       for (;;) {
         const { done, value: part } = await reader.read();
-        if (done) return finish;
+        if (done) return end;
         if (part.type === "text-delta") {
           if (part.delta) onText(part.delta);
         } else if (part.type === "error") {
           throw part.error;
         } else if (part.type === "finish") {
           if (part.finishReason.unified === "error") throw new Error(MODEL_ERROR_AT_END);
-          finish = part.finishReason.unified;
+          end.finishReason = part.finishReason.unified;
+          // The AI SDK's providers report cache reads and writes here (Anthropic's cache_read_input_tokens, cache_creation_input_tokens).
+          end.usage = part.usage;
         }
       }
     } catch (error) {

@@ -9,6 +9,7 @@ import type { EventSource } from "../../lib/event-source.server.ts";
 import { trackInFlight } from "../../lib/in-flight.server.ts";
 import { creditsSpent, gameMasterFirstToken, gameMasterTurns } from "../../lib/metrics.server.ts";
 import { continuedReply, replyToContinue } from "../../lib/story-choices.ts";
+import type { ModelCallOutcome } from "../../lib/model-calls.ts";
 import type { TurnAnnouncement } from "../../lib/story-view.ts";
 import { applyStateChanges, resolveState, type StoryState } from "../../lib/tracked-stats.ts";
 import { consumeRateLimit, type RateLimitRule } from "../rate-limit.server.ts";
@@ -16,8 +17,9 @@ import type { BegunTurn, Turn } from "./begun-turn.server.ts";
 import { buildModelContext, type ContextLore, type ModelContext } from "./context.server.ts";
 import type { PlayableStory } from "./game-source.server.ts";
 import { closeLiveReply, DONE_LINE, eventLine, openLiveReply } from "./live-replies.server.ts";
+import { estimatePromptTokens, modelCall, type ModelCall } from "./model-calls.server.ts";
 import { gameMasterModel, gameMasterModelName, type ModelName } from "./model.server.ts";
-import { promptCacheKey, streamReply } from "./reply-stream.server.ts";
+import { promptCacheKey, streamReply, type ReplyEnd } from "./reply-stream.server.ts";
 import { StateBlockFilter } from "./state-block.server.ts";
 import { CONTINUE_INSTRUCTION, type TrackedState } from "./story-brief.server.ts";
 import { refreshSummaryAfterTurn } from "./story-summary.server.ts";
@@ -49,21 +51,21 @@ const finishTurnQuery = preparedQuery((database) => {
   return database
     .select({ outcome: sql<"stored" | "reverted" | "interrupted" | "settled">`outcome` })
     .from(
-      sql`finish_turn(${p("storyId")}::uuid, ${p("turnId")}::uuid, ${p("text")}, ${p("restoreVersion")}::int, ${p("state")}::jsonb, ${p("modelProvider")}, ${p("model")})`,
+      sql`finish_turn(${p("storyId")}::uuid, ${p("turnId")}::uuid, ${p("text")}, ${p("restoreVersion")}::int, ${p("state")}::jsonb, ${p("modelProvider")}, ${p("model")}, ${p("call")}::jsonb)`,
     )
     .prepare("finish_turn");
 });
 
 /**
  * Finishes a turn: its reply stored with the story state it left and the model that wrote it, or,
- * with no text, the turn undone.
+ * with no text, the turn undone; either way with the record of its model call, if it made one.
  */
 export function finishTurn(
   storyId: string,
   turnId: string,
   text: string,
   restoreVersion: number | null,
-  { state = null, writtenBy = null }: { state?: StoryState | null; writtenBy?: ModelName | null } = {},
+  { state = null, writtenBy = null, call = null }: { state?: StoryState | null; writtenBy?: ModelName | null; call?: ModelCall | null } = {},
 ) {
   return retryWhileDatabaseBusy(async () => {
     const [row] = await finishTurnQuery().execute({
@@ -74,6 +76,7 @@ export function finishTurn(
       state: state ? JSON.stringify(state) : null,
       modelProvider: writtenBy?.provider ?? null,
       model: writtenBy?.model ?? null,
+      call: call ? JSON.stringify(call) : null,
     });
     return row?.outcome ?? "settled";
   });
@@ -99,6 +102,8 @@ interface Refund {
   durationMs: number;
   /** Whether the model sent any text at all (a state block the player never saw included). */
   modelWrote: boolean;
+  /** The model call the turn made, recorded with the refund: it cost the site all the same. */
+  call: ModelCall;
 }
 
 /**
@@ -107,10 +112,12 @@ interface Refund {
  */
 async function refundTurn(
   { storyId, turnId, restoreVersion, log }: { storyId: string; turnId: string; restoreVersion: number | null; log: Logger },
-  { reason, failure, durationMs, modelWrote }: Refund,
+  { reason, failure, durationMs, modelWrote, call }: Refund,
 ): Promise<Uint8Array> {
   if (reason === "not_stored") log.error({ err: failure }, "the reply could not be stored; turn undone and refunded");
-  await finishTurn(storyId, turnId, "", restoreVersion).catch((error: unknown) => log.error({ err: error }, "the turn could not be undone"));
+  await finishTurn(storyId, turnId, "", restoreVersion, { call }).catch((error: unknown) =>
+    log.error({ err: error }, "the turn could not be undone"),
+  );
   gameMasterTurns.inc({ outcome: reason === "cancelled" ? "cancelled" : "failed" });
   if (reason === "not_stored") return eventLine({ error: TURN_ERRORS.notStored });
   if (failure) {
@@ -201,6 +208,9 @@ export function writeReply({
     );
     throw error;
   }
+  // Counted now: the context is not kept while the reply streams, and a provider may report no usage.
+  const estimatedInputTokens = estimatePromptTokens(context.system, context.messages);
+  const writtenBy = gameMasterModelName();
   // Exchanges the model no longer sees are folded into the story so far, after this turn.
   // (Those left out because their reply was interrupted were not dropped for the budget.)
   const keptFrom = exchange - context.keptTurns - (stored.unanswered ?? 0);
@@ -243,6 +253,7 @@ export function writeReply({
     const startedAt = performance.now();
     let firstTokenMs: number | undefined;
     let failure: unknown;
+    let end: ReplyEnd | undefined;
     const heartbeat = setInterval(() => live.heartbeat(), HEARTBEAT_MS);
     const releaseLease = holdTurnLease(turnId);
     // A model that does not start answering, or falls silent, for AI_TIMEOUT_MS has failed. (The
@@ -256,7 +267,7 @@ export function writeReply({
     const stateBlock = trackedState ? new StateBlockFilter() : undefined;
     try {
       const readReply = await startReply(AbortSignal.any([stop.signal, silence.signal]));
-      await readReply((delta) => {
+      end = await readReply((delta) => {
         silenceTimer.refresh();
         firstTokenMs ??= performance.now() - startedAt;
         const prose = stateBlock ? stateBlock.push(delta) : delta;
@@ -279,20 +290,26 @@ export function writeReply({
     const cancelled = stop.signal.aborted;
     const reply = live.text;
     const undo = { storyId: story.id, turnId, restoreVersion, log };
+    const call = (outcome: ModelCallOutcome) =>
+      modelCall({ kind: turn.kind, writtenBy, usage: end?.usage, estimatedInputTokens, text: reply, firstTokenMs, totalMs: durationMs, outcome });
     if (!reply.trim()) {
       // Nothing reached the player: the turn is undone and free.
       const reason = cancelled ? "cancelled" : failure ? "failed" : "empty";
-      closeLiveReply(live, await refundTurn(undo, { reason, failure, durationMs, modelWrote: firstTokenMs !== undefined }));
+      closeLiveReply(live, await refundTurn(undo, { reason, failure, durationMs, modelWrote: firstTokenMs !== undefined, call: call(reason) }));
       return;
     }
 
     try {
       const text = turn.kind === "continue" ? continuedReply(begun.replySoFar, reply) : reply;
-      const finished = await finishTurn(story.id, turnId, text, restoreVersion, { state, writtenBy: gameMasterModelName() });
+      const outcome = cancelled || failure ? "interrupted" : "ok";
+      const finished = await finishTurn(story.id, turnId, text, restoreVersion, { state, writtenBy, call: call(outcome) });
       if (finished === "settled") throw new Error("The turn was settled elsewhere before its reply could be stored.");
     } catch (error) {
       // What is not in the story was not bought: the turn is undone, and the player told.
-      closeLiveReply(live, await refundTurn(undo, { reason: "not_stored", failure: error, durationMs, modelWrote: true }));
+      closeLiveReply(
+        live,
+        await refundTurn(undo, { reason: "not_stored", failure: error, durationMs, modelWrote: true, call: call("not_stored") }),
+      );
       return;
     }
     gameMasterTurns.inc({ outcome: cancelled ? "cancelled" : failure ? "interrupted" : "completed" });

@@ -3,8 +3,10 @@ import { env } from "../../env.server.ts";
 import { trackInFlight } from "../../lib/in-flight.server.ts";
 import { storyMessagesBetween, type StoryMessage } from "../game-messages.server.ts";
 import { advanceStorySummary, storySummary, type Story } from "../stories.server.ts";
-import { gameMasterModel, isOfflineStoryteller } from "./model.server.ts";
-import { streamReply } from "./reply-stream.server.ts";
+import type { ModelCallOutcome } from "../../lib/model-calls.ts";
+import { estimatePromptTokens, modelCall, recordModelCall } from "./model-calls.server.ts";
+import { gameMasterModel, gameMasterModelName, isOfflineStoryteller } from "./model.server.ts";
+import { streamReply, type ReplyEnd } from "./reply-stream.server.ts";
 import { asPromptData, tagged } from "./story-brief.server.ts";
 import { estimateTokens, truncateToTokens } from "./tokens.server.ts";
 
@@ -66,19 +68,46 @@ export function summaryRequest(previous: string, exchanges: Pick<StoryMessage, "
   return `${tagged("story_so_far", summarySoFar)}\n\n${tagged("new_events", events.join("\n"))}`;
 }
 
-async function modelSummary(previous: string, exchanges: StoryMessage[], signal: AbortSignal) {
+/**
+ * The model's summary, with the record of its call; a call that fails is recorded here (nothing
+ * else is written) and its error thrown on.
+ */
+async function modelSummary(storyId: string, previous: string, exchanges: StoryMessage[], signal: AbortSignal) {
   const config = env();
-  const readReply = await streamReply({
-    model: gameMasterModel(),
-    system: [SUMMARY_INSTRUCTIONS],
-    messages: [{ role: "user", content: summaryRequest(previous, exchanges, config.AI_CONTEXT_TOKENS) }],
-    maxOutputTokens: 400,
-    maxRetries: 1,
-    abortSignal: signal,
-  });
+  const messages = [{ role: "user" as const, content: summaryRequest(previous, exchanges, config.AI_CONTEXT_TOKENS) }];
+  const startedAt = performance.now();
+  let firstTokenMs: number | undefined;
   let text = "";
-  await readReply((delta) => (text += delta));
-  return text.trim().slice(0, SUMMARY_CHARACTERS * 2);
+  const call = (outcome: ModelCallOutcome, end?: ReplyEnd) =>
+    modelCall({
+      kind: "summary",
+      writtenBy: gameMasterModelName(),
+      usage: end?.usage,
+      estimatedInputTokens: estimatePromptTokens([SUMMARY_INSTRUCTIONS], messages),
+      text,
+      firstTokenMs,
+      totalMs: performance.now() - startedAt,
+      outcome,
+    });
+  try {
+    const readReply = await streamReply({
+      model: gameMasterModel(),
+      system: [SUMMARY_INSTRUCTIONS],
+      messages,
+      maxOutputTokens: 400,
+      maxRetries: 1,
+      abortSignal: signal,
+    });
+    const end = await readReply((delta) => {
+      firstTokenMs ??= performance.now() - startedAt;
+      text += delta;
+    });
+    const summary = text.trim().slice(0, SUMMARY_CHARACTERS * 2);
+    return { summary, call: call(summary ? "ok" : "empty", end) };
+  } catch (error) {
+    await recordModelCall(storyId, call(text ? "interrupted" : "failed")).catch(() => {});
+    throw error;
+  }
 }
 
 /** The exchanges that were answered: one whose reply was interrupted (app/db/functions/finish_turn.sql) has none. */
@@ -133,14 +162,17 @@ export function refreshSummaryAfterTurn(
       const through = told + EXCHANGES_PER_REFRESH;
       const exchanges = answered(await storyMessagesBetween(story.id, told + 1, through));
       // Exchanges whose reply was lost tell nothing: the summary moves past them without a model.
-      const summary =
+      const { summary, call } =
         exchanges.length === 0
-          ? current.summary
+          ? { summary: current.summary, call: undefined }
           : isOfflineStoryteller()
-            ? extractiveSummary(current.summary, exchanges)
-            : await modelSummary(current.summary, exchanges, stop.signal);
-      if (!summary) return;
-      await advanceStorySummary(story.id, { from, through, summary });
+            ? { summary: extractiveSummary(current.summary, exchanges), call: undefined }
+            : await modelSummary(story.id, current.summary, exchanges, stop.signal);
+      if (!summary) {
+        if (call) await recordModelCall(story.id, call);
+        return;
+      }
+      await advanceStorySummary(story.id, { from, through, summary }, call);
       logger.info({ storyId: story.id, through }, "story summary refreshed");
     } catch (error) {
       logger.warn({ err: error, storyId: story.id }, "the story summary could not be refreshed; it will be tried after the next turn");

@@ -300,10 +300,10 @@ describe("the offline storyteller model", () => {
     let finishReason: string | undefined;
     let failure: unknown;
     try {
-      finishReason = await readReply((delta) => {
+      ({ finishReason } = await readReply((delta) => {
         pieces.push(delta);
         if (pieces.length === options.abortAfterPieces) controller.abort(new Error("the player left"));
-      });
+      }));
     } catch (error) {
       failure = error;
     }
