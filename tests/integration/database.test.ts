@@ -303,9 +303,9 @@ describe("a stored story read for the model's context as a turn begins", () => {
   it("is the whole story, in order, when it fits", async () => {
     const read = await story("story-short@example.com", numbered(3));
     expect(await read()).toEqual({
-      messages: numbered(3).flatMap(({ message, reply }) => [
-        { role: "user", content: message },
-        { role: "assistant", content: reply },
+      messages: numbered(3).flatMap(({ message, reply }, index) => [
+        { role: "user", content: message, exchange: index + 1 },
+        { role: "assistant", content: reply, exchange: index + 1 },
       ]),
       hasGap: false,
       unanswered: 0,
@@ -316,9 +316,12 @@ describe("a stored story read for the model's context as a turn begins", () => {
     const [opening, lost, last] = numbered(3);
     const read = await story("story-lost@example.com", [opening!, { ...lost!, reply: "" }, last!]);
     expect(await read()).toEqual({
-      messages: [opening!, last!].flatMap(({ message, reply }) => [
-        { role: "user", content: message },
-        { role: "assistant", content: reply },
+      messages: [
+        { exchange: 1, ...opening! },
+        { exchange: 3, ...last! },
+      ].flatMap(({ exchange, message, reply }) => [
+        { role: "user", content: message, exchange },
+        { role: "assistant", content: reply, exchange },
       ]),
       hasGap: false,
       unanswered: 1,
