@@ -272,54 +272,29 @@ export const dashboardQueries = {
 export async function loadDashboard(days: DashboardPeriod, now = new Date()): Promise<Dashboard> {
   const range = dashboardRange(days, now);
   await sumUpSettledDays(range);
-  const [
-    totalPlayers,
-    players,
-    turns,
-    credits,
-    revenue,
-    packages,
-    games,
-    openPayments,
-    ratings,
-    ratedGames,
-    ratedModels,
-    spend,
-    spendGames,
-    spendModels,
-  ] = await Promise.all([
-    dashboardQueries.totalPlayers(),
-    dashboardQueries.players(range),
-    dashboardQueries.turns(range),
-    dashboardQueries.credits(range),
-    dashboardQueries.revenue(range),
-    dashboardQueries.packages(range),
-    dashboardQueries.games(range),
-    dashboardQueries.openPayments(range),
-    dashboardQueries.ratings(range),
-    dashboardQueries.ratedGames(range),
-    dashboardQueries.ratedModels(range),
-    dashboardQueries.spend(range),
-    dashboardQueries.spendGames(range),
-    dashboardQueries.spendModels(range),
-  ]);
-  return {
-    days,
-    from: range.from,
-    to: range.to,
-    totalPlayers,
-    players,
-    turns,
-    credits,
-    revenue,
-    packages,
-    games,
-    openPayments,
-    ratings,
-    ratedGames,
-    ratedModels,
-    spend,
-    spendGames,
-    spendModels,
-  };
+  const figures = await eachResolved({
+    totalPlayers: dashboardQueries.totalPlayers(),
+    players: dashboardQueries.players(range),
+    turns: dashboardQueries.turns(range),
+    credits: dashboardQueries.credits(range),
+    revenue: dashboardQueries.revenue(range),
+    packages: dashboardQueries.packages(range),
+    games: dashboardQueries.games(range),
+    openPayments: dashboardQueries.openPayments(range),
+    ratings: dashboardQueries.ratings(range),
+    ratedGames: dashboardQueries.ratedGames(range),
+    ratedModels: dashboardQueries.ratedModels(range),
+    spend: dashboardQueries.spend(range),
+    spendGames: dashboardQueries.spendGames(range),
+    spendModels: dashboardQueries.spendModels(range),
+  });
+  return { days, from: range.from, to: range.to, ...figures };
+}
+
+/** The values of named promises, awaited side by side (the overview's queries run at once). */
+async function eachResolved<Promises extends Record<string, Promise<unknown>>>(
+  promises: Promises,
+): Promise<{ [Name in keyof Promises]: Awaited<Promises[Name]> }> {
+  const entries = await Promise.all(Object.entries(promises).map(async ([name, promise]) => [name, await promise] as const));
+  return Object.fromEntries(entries) as { [Name in keyof Promises]: Awaited<Promises[Name]> };
 }
