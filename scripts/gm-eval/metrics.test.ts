@@ -4,22 +4,18 @@ import { choicesFor, HARBOUR_CAST, HARBOUR_STATS, harbourSession } from "./fixtu
 import {
   agency,
   agencyViolations,
-  answersAddressee,
   brokenText,
   brokenTextProblems,
   choicesWellFormed,
   clockConsistency,
   distribution,
   failedTurns,
-  followsMovement,
-  memoryRecall,
-  repetition,
   replyWords,
-  share,
   stateMatchesProse,
-  stockPhrases,
   timings,
-} from "./metrics.ts";
+} from "./form-metrics.ts";
+import { answersAddressee, followsMovement, memoryRecall, repetition, stockPhrases } from "./metrics.ts";
+import { share } from "./rates.ts";
 
 const STATUS = "**Coin 40 · Favour 55 · Standing: Stranger**";
 const STATE = { Coin: 40, Favour: 55, Standing: "Stranger", Friends: [] };

@@ -3,25 +3,17 @@ import { z } from "zod";
 import { markdownTable } from "../bench/report.ts";
 import {
   agency,
-  answersAddressee,
   brokenText,
   choicesWellFormed,
   clockConsistency,
   distribution,
   failedTurns,
-  followsMovement,
-  memoryRecall,
-  repetition,
   replyWords,
-  share,
   stateMatchesProse,
-  stockPhrases,
   timings,
-  type Distribution,
-  type Failure,
-  type Rate,
-  type StockPhrases,
-} from "./metrics.ts";
+} from "./form-metrics.ts";
+import { answersAddressee, followsMovement, memoryRecall, repetition, stockPhrases, type StockPhrases } from "./metrics.ts";
+import { share, type Distribution, type Failure, type Rate } from "./rates.ts";
 import type { PlayedSession } from "./transcript.ts";
 
 /**

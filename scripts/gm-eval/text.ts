@@ -171,3 +171,8 @@ export function percentile(values: readonly number[], share: number): number | u
   const sorted = values.toSorted((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))];
 }
+
+/** Speech in a paragraph: “…” or "…", in order. */
+export function speeches(paragraph: string): { start: number; end: number }[] {
+  return [...paragraph.matchAll(/“[^“”]*”|"[^"]*"/g)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+}
