@@ -14,7 +14,7 @@ import {
 } from "../lib/lorebook.ts";
 import { STORY_REFUSALS } from "../lib/play-texts.ts";
 import { InvalidInputError, NotFoundError } from "./errors.server.ts";
-import { DEFAULT_SCAN_DEPTH, LoreKeyError, MAX_SCAN_DEPTH, parseLoreKeys, splitLoreKeys } from "./game-master/lorebook.server.ts";
+import { LoreKeyError, MAX_SCAN_DEPTH, parseLoreKeys, splitLoreKeys } from "./game-master/lorebook.server.ts";
 
 /**
  * Lorebooks: a game's (canon, edited by admins) and each story's (the player's own). The two live
@@ -187,32 +187,4 @@ export async function importLore(lorebook: Lorebook, world: SillyTavernWorld): P
 export async function exportLore(lorebook: Lorebook) {
   const entries = await listLore(lorebook);
   return sillyTavernWorldOf(entries.map((entry) => ({ ...entry, keyList: splitLoreKeys(entry.keys) })));
-}
-
-/**
- * What a turn of this story matches lore against: the game's enabled entries, then the story's,
- * and how many exchanges the game looks back. Pass it to loreForTurn (game-master/lorebook.server.ts).
- */
-export async function loreOfStory(storyId: string, gameSlug: string) {
-  // Read side by side: a turn waits for these before its model is asked.
-  const [[game], gameEntries, storyEntries] = await Promise.all([
-    db().select({ scanDepth: games.loreScanDepth }).from(games).where(eq(games.slug, gameSlug)),
-    db()
-      .select(viewColumns(gameLoreEntries))
-      .from(gameLoreEntries)
-      .where(and(eq(gameLoreEntries.gameSlug, gameSlug), eq(gameLoreEntries.enabled, true)))
-      .orderBy(asc(gameLoreEntries.createdAt), asc(gameLoreEntries.id)),
-    db()
-      .select(viewColumns(storyLoreEntries))
-      .from(storyLoreEntries)
-      .where(and(eq(storyLoreEntries.storyId, storyId), eq(storyLoreEntries.enabled, true)))
-      .orderBy(asc(storyLoreEntries.createdAt), asc(storyLoreEntries.id)),
-  ]);
-  return {
-    scanDepth: game?.scanDepth ?? DEFAULT_SCAN_DEPTH,
-    entries: [
-      ...gameEntries.map((entry) => ({ ...entry, source: "game" as const })),
-      ...storyEntries.map((entry) => ({ ...entry, source: "story" as const })),
-    ],
-  };
 }

@@ -1,8 +1,7 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gameLoreEntries, games, storyLoreEntries } from "#app/db/schema.ts";
-import { setDatabaseConnection } from "#app/db/database.server.ts";
-import { loreOfStory } from "#app/domain/lorebook.server.ts";
+import { gameLoreEntries, games, stories, storyLoreEntries } from "#app/db/schema.ts";
+import type { ContextLore } from "#app/domain/game-master/context.server.ts";
 import { loreForTurn } from "#app/domain/game-master/lorebook.server.ts";
 import { MAX_STORY_LORE_ENTRIES, type LoreEntryView } from "#app/lib/lorebook.ts";
 import { makeAdmin, signUp, type TestAccount, apiRequest, type ApiInit } from "#tests/helpers/accounts.ts";
@@ -259,14 +258,18 @@ describe("a game's lorebook", () => {
   });
 });
 
-describe("lore for a story's turn", () => {
+describe("lore for a story's turn (story_lore.sql)", () => {
   it("brings the game's and the story's enabled entries to the matching engine", async () => {
     const { player, storyId } = await playing();
     await api(admin, `/api/admin/games/${gameId}/lore`, { body: { ...dragon, title: "Canon dragon" } });
     await api(admin, `/api/admin/games/${gameId}/lore`, { body: { ...dragon, title: "Hidden", enabled: false } });
     await api(player, `/api/stories/${storyId}/lore`, { body: { ...dragon, title: "My wyrm", keys: "wyrm", priority: 9 } });
-    setDatabaseConnection(server.connection);
-    const lore = await loreOfStory(storyId, TEST_GAME.slug);
+    // What begin_turn answers a started turn with (app/db/functions/story_lore.sql).
+    const [{ lore } = { lore: undefined }] = await server.connection.db
+      .select({ lore: sql<ContextLore>`story_lore(${stories.id}, ${stories.gameSlug})` })
+      .from(stories)
+      .where(eq(stories.id, storyId));
+    if (!lore) throw new Error("The story was not found.");
     expect(lore.scanDepth).toBe(2);
     expect(lore.entries.map((entry) => [entry.source, entry.title])).toEqual([
       ["game", "Canon dragon"],

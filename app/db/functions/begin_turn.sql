@@ -27,8 +27,9 @@
 -- p_max_stories already), 'missing' (no such story of this player), 'busy' (a turn
 -- is in flight), 'stale', 'lost', 'insufficient' (with the free openings' allowance used up, if
 -- that is why it was not free: free_openings_used_up, _retry_at) or 'started'. A started turn
--- answers its story, its exchange, what it was charged, its context (story_context's) and the
--- state it starts from: the previous exchange's, or for Continue the reply's own.
+-- answers its story, its exchange, what it was charged, its context (story_context's), the
+-- state it starts from (the previous exchange's, or for Continue the reply's own) and the
+-- lorebooks its context matches against (story_lore.sql).
 CREATE OR REPLACE FUNCTION begin_turn(
   p_user_id text, p_game_slug text, p_story_id uuid, p_turn_id uuid, p_kind text, p_exchange integer, p_message text,
   p_cost integer, p_lease_seconds integer,
@@ -42,7 +43,7 @@ CREATE OR REPLACE FUNCTION begin_turn(
   outcome text, limit_count integer, limit_window_started_at bigint, free_openings_used_up text, free_openings_retry_at timestamptz,
   story_id uuid, game_slug text, exchanges integer, pinned_facts text, author_note text, summary text, summary_through integer,
   message_id bigint, reply_id bigint, exchange integer, version integer, versions integer, previous_version integer, charged integer,
-  player_text text, reply_so_far text, opening text, recent text, state jsonb
+  player_text text, reply_so_far text, opening text, recent text, state jsonb, lore jsonb
 ) AS $$
 #variable_conflict use_column
 DECLARE
@@ -209,6 +210,6 @@ BEGIN
   RETURN QUERY SELECT 'started'::text, NULL::integer, NULL::bigint, free_openings_used_up, free_openings_retry_at,
     story.id, story.game_slug, story.exchanges, story.pinned_facts, story.author_note, story.summary, story.summary_through,
     player_message.id, reply.id, v_exchange, reply.version, reply.versions, v_previous_version, v_cost,
-    player_message.content, reply.content, context.opening, context.recent, v_state;
+    player_message.content, reply.content, context.opening, context.recent, v_state, story_lore(story.id, story.game_slug);
 END;
 $$ LANGUAGE plpgsql;

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { MessageRole, TurnKind } from "../../lib/constants.ts";
 import type { RateLimitResult, RateLimitRule } from "../rate-limit.server.ts";
 import type { Story } from "../stories.server.ts";
-import type { StoredConversation } from "./context.server.ts";
+import type { ContextLore, StoredConversation } from "./context.server.ts";
 
 /**
  * What begin_turn (app/db/functions/begin_turn.sql; with the session read in the same statement,
@@ -66,6 +66,8 @@ export interface BegunTurn {
   state: unknown;
   /** The credits begin_turn debited for the turn, as it reports them. */
   charged: number;
+  /** The game's and the story's lorebooks, as story_lore.sql reads them for the turn's context. */
+  lore: ContextLore;
 }
 
 /** How many free openings a player gets (docs/decisions/041; the FREE_OPENINGS_* settings). */
@@ -113,6 +115,7 @@ export const beginTurnColumns = {
   opening: sql<string | null>`opening`,
   recent: sql<string | null>`recent`,
   state: sql<unknown>`state`,
+  lore: sql<ContextLore>`lore`,
 };
 
 /** story_context's rows: one JSON array of [exchange, role, content] each. */

@@ -47,7 +47,7 @@ export interface ModelContext {
 /** A lore entry of the game's (canon) or of the story's (the player's own). */
 export type ContextLoreEntry = LoreEntry & { source: "game" | "story" };
 
-/** The lorebooks a turn matches against (app/domain/lorebook.server.ts loreOfStory). */
+/** The lorebooks a turn matches against, as begin_turn reads them (app/db/functions/story_lore.sql). */
 export interface ContextLore {
   entries: readonly ContextLoreEntry[];
   /** How many exchanges before the new message are scanned for keys. */

@@ -27,8 +27,6 @@ export const MAX_PATTERN_CHARACTERS = 100;
  * nested-quantifier check below, no pattern can make a turn wait on backtracking.
  */
 export const MAX_PATTERN_SCAN_CHARACTERS = 8000;
-/** How many exchanges before the new message are scanned when a game does not say. */
-export const DEFAULT_SCAN_DEPTH = 2;
 export const MAX_SCAN_DEPTH = 10;
 
 export class LoreKeyError extends Error {

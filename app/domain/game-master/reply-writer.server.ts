@@ -14,7 +14,7 @@ import type { TurnAnnouncement } from "../../lib/story-view.ts";
 import { applyStateChanges, resolveState, type StoryState } from "../../lib/tracked-stats.ts";
 import { consumeRateLimit, type RateLimitRule } from "../rate-limit.server.ts";
 import type { BegunTurn, Turn } from "./begun-turn.server.ts";
-import { buildModelContext, type ContextLore, type ModelContext } from "./context.server.ts";
+import { buildModelContext, type ModelContext } from "./context.server.ts";
 import type { PlayableStory } from "./game-source.server.ts";
 import { closeLiveReply, DONE_LINE, eventLine, openLiveReply } from "./live-replies.server.ts";
 import { estimatePromptTokens, modelCall, type ModelCall } from "./model-calls.server.ts";
@@ -149,7 +149,6 @@ export function writeReply({
   turnId,
   begun,
   game,
-  lore,
   turn,
   logger,
   release,
@@ -157,8 +156,6 @@ export function writeReply({
   turnId: string;
   begun: BegunTurn;
   game: PlayableStory;
-  /** The game's and the story's lorebooks, matched against this turn in its context. */
-  lore: ContextLore;
   turn: Turn;
   logger: Logger;
   /** Gives the turn's place at admission back, when its reply has ended. */
@@ -191,7 +188,7 @@ export function writeReply({
             budgetTokens: config.AI_CONTEXT_TOKENS,
             memory: story,
             trackedState,
-            lore,
+            lore: begun.lore,
           })
         : buildModelContext({
             brief: game,
@@ -200,7 +197,7 @@ export function writeReply({
             budgetTokens: config.AI_CONTEXT_TOKENS,
             memory: story,
             trackedState,
-            lore,
+            lore: begun.lore,
           });
   } catch (error) {
     void finishTurn(story.id, turnId, "", restoreVersion).catch((undoError: unknown) =>

@@ -13,7 +13,6 @@ import { InsufficientCreditsError } from "../credits.server.ts";
 import { BusyError, DomainError, NotFoundError, RateLimitedError, UnauthenticatedError } from "../errors.server.ts";
 import { addressSubject, rateLimitedError, rateLimitKey, rateLimitResult } from "../rate-limit.server.ts";
 import { refuseStoryChange, TURN_LEASE_SECONDS } from "../stories.server.ts";
-import { loreOfStory } from "../lorebook.server.ts";
 import { storiesKeptMessage } from "../story-library.server.ts";
 import { admitTurn } from "./admission.server.ts";
 import {
@@ -171,21 +170,13 @@ async function startTurn(request: TurnRequest, release: () => void): Promise<Eve
     default:
       refuseStoryChange(begun.outcome);
   }
-  // The story's lorebooks are read once the turn knows its story: a turn on a game names no story.
-  const undo = () => finishTurn(begun.story.id, turnId, "", begun.previousVersion);
-  const [game, lore] = await Promise.all([
-    namedGame ?? loadBegunStoryBrief(begun.story.gameSlug),
-    loreOfStory(begun.story.id, begun.story.gameSlug),
-  ]).catch(async (error: unknown) => {
-    await undo();
-    throw error;
-  });
+  const game = namedGame ?? (await loadBegunStoryBrief(begun.story.gameSlug));
   if (!game) {
     // The game was retired while the turn began.
-    await undo();
+    await finishTurn(begun.story.id, turnId, "", begun.previousVersion);
     throw new NotFoundError(PLAY_TOASTS.gameNotFound.description);
   }
-  return writeReply({ turnId, begun, game, lore, turn, logger, release });
+  return writeReply({ turnId, begun, game, turn, logger, release });
 }
 
 const beginTurnQuery = preparedQuery((database) => {
@@ -310,6 +301,7 @@ export async function beginTurn(request: BeginTurnRequest): Promise<BeginTurnOut
         conversation: storedConversation(row.opening, row.recent, row.exchange),
         state: row.state,
         charged: row.charged,
+        lore: row.lore,
       };
     default:
       return { outcome: row.outcome };
