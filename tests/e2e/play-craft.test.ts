@@ -102,7 +102,7 @@ describe("the Lorebook panel", () => {
   test("is in the More menu on a phone, with Remember this and the read-aloud settings at 360 px", async ({ player, server, open }) => {
     await storyWithReply(server, await player({ begun: false }));
     const page = await open(PHONE);
-    await page.getByRole("button", { name: "More" }).click();
+    await page.getByRole("button", { name: "More", exact: true }).click();
     await page.getByRole("menuitem", { name: "Lorebook" }).click();
     await dialog(page, "Lorebook").getByRole("button", { name: "Add entry", exact: true }).click();
     await dialog(page, "Lorebook").getByLabel("Title").waitFor();

@@ -148,7 +148,7 @@ describe("the header on a phone", () => {
     expect(unnamed).toBe(0);
     for (const name of ["State", "Memory", "More"]) expect(await header.getByRole("button", { name, exact: true }).isVisible()).toBe(true);
 
-    const more = header.getByRole("button", { name: "More" });
+    const more = header.getByRole("button", { name: "More", exact: true });
     await more.focus();
     await page.keyboard.press("Enter");
     const menu = page.getByRole("menu", { name: "More" });
@@ -185,7 +185,7 @@ describe("toasts", () => {
       const page = await open(size);
       await begin(page);
       if (size === PHONE) {
-        await page.getByRole("button", { name: "More" }).click();
+        await page.getByRole("button", { name: "More", exact: true }).click();
         await page.getByRole("menuitem", { name: "Save Chat" }).click();
       } else {
         await page.getByRole("button", { name: "Save Chat" }).click();

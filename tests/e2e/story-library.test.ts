@@ -116,7 +116,7 @@ describe("a library of stories", () => {
     await send(page, "I remember the old oath.");
     await replyDone(page);
 
-    await page.getByRole("button", { name: "More" }).click();
+    await page.getByRole("button", { name: "More", exact: true }).click();
     await page.getByRole("menuitem", { name: "New story" }).click();
     await page.waitForURL(new RegExp(`/play/${GAME}/[0-9a-f-]{36}$`));
     await expect.poll(() => replies(page).first().textContent()).toContain("Are you ready to begin your adventure?");
