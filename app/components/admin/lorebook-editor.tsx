@@ -2,7 +2,7 @@ import { BookOpen, Download, Plus, Upload } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { LoreEntryForm, type LoreEntrySaved } from "#app/components/lore-entry-form.tsx";
 import { toast } from "#app/components/toast.ts";
-import { Badge } from "#app/components/ui/badge.tsx";
+import { LoreEntrySummary } from "#app/components/lore-entry-summary.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { LORE_TEXTS, type LoreEntryInput, type LoreEntryView } from "#app/lib/lorebook.ts";
 import { EmptyState, LoadFailed } from "./form-controls.tsx";
@@ -124,16 +124,7 @@ export function LorebookEditor({ gameId }: { gameId: string }) {
               key={entry.id}
               className="flex flex-col gap-2 rounded-lg border border-ink-line bg-ink/60 p-3.5 sm:flex-row sm:items-start sm:justify-between"
             >
-              <div className="min-w-0 flex-1 space-y-1">
-                <div className="flex flex-wrap items-center gap-2">
-                  <h4 className="font-semibold">{entry.title}</h4>
-                  {entry.alwaysOn ? <Badge variant="outline">Always on</Badge> : null}
-                  {entry.enabled ? null : <Badge variant="outline">Disabled</Badge>}
-                  <span className="text-xs text-parchment-dim">Priority {entry.priority}</span>
-                </div>
-                <p className="font-mono text-xs break-words text-parchment-dim">{entry.keys || LORE_TEXTS.noKeys}</p>
-                <p className="line-clamp-2 text-sm">{entry.content}</p>
-              </div>
+              <LoreEntrySummary entry={entry} heading="h4" />
               <div className="flex gap-1">
                 <EditButton title={entry.title} onEdit={() => setEditing(entry)} />
                 <DeleteButton

@@ -1,7 +1,7 @@
 import { BookOpen, Pencil, Plus, Trash2 } from "lucide-react";
 import { useEffect, useState, type RefObject } from "react";
 import { LoreEntryForm, type LoreEntrySaved } from "#app/components/lore-entry-form.tsx";
-import { Badge } from "#app/components/ui/badge.tsx";
+import { LoreEntrySummary } from "#app/components/lore-entry-summary.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "#app/components/ui/dialog.tsx";
 import { LORE_TEXTS, type LoreEntryInput, type LoreEntryView } from "#app/lib/lorebook.ts";
@@ -129,16 +129,7 @@ function LoreEntries({
     <ul aria-label="The story's lore entries" className="flex flex-col gap-2">
       {entries.map((entry) => (
         <li key={entry.id} className="flex items-start gap-2 rounded-lg border border-ink-line bg-ink/60 p-3">
-          <div className="min-w-0 flex-1 space-y-1">
-            <div className="flex flex-wrap items-center gap-2">
-              <h3 className="font-sans text-base font-semibold">{entry.title}</h3>
-              {entry.alwaysOn ? <Badge variant="outline">Always on</Badge> : null}
-              {entry.enabled ? null : <Badge variant="outline">Disabled</Badge>}
-              <span className="text-xs text-parchment-dim">Priority {entry.priority}</span>
-            </div>
-            <p className="font-mono text-xs break-words text-parchment-dim">{entry.keys || LORE_TEXTS.noKeys}</p>
-            <p className="line-clamp-3 text-sm whitespace-pre-line">{entry.content}</p>
-          </div>
+          <LoreEntrySummary entry={entry} heading="h3" />
           <Button
             type="button"
             variant="ghost"
