@@ -50,6 +50,7 @@ export default [
   route("api/stories/:storyId", "routes/api/stories/story.ts"),
   route("api/stories/:storyId/export", "routes/api/stories/export.ts"),
   route("api/stories/:storyId/undo", "routes/api/stories/undo.ts"),
+  route("api/stories/:storyId/branches", "routes/api/stories/branches.ts"),
   route("api/stories/:storyId/memory", "routes/api/stories/memory.ts"),
   route("api/stories/:storyId/lore", "routes/api/stories/lore.ts"),
   route("api/stories/:storyId/lore/world-info", "routes/api/stories/lore-world-info.ts"),
