@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { db } from "../db/database.server.ts";
 import { gameMessages, replyRatings } from "../db/schema.ts";
 import type { MessageRole } from "../lib/constants.ts";
@@ -24,15 +25,23 @@ export interface NewStoryMessage {
   content: string;
 }
 
+/**
+ * A column of liveMessages(…)'s rows, read and decoded as the table's own (drizzle selects only
+ * columns of tables it sees in the query, and a function's rows are not one).
+ */
+function liveColumn<T extends AnyPgColumn>(column: T) {
+  return sql<T["_"]["data"]>`${gameMessages}.${sql.identifier(column.name)}`.mapWith(column);
+}
+
 const columns = {
-  id: gameMessages.id,
-  exchange: gameMessages.exchange,
-  role: gameMessages.role,
-  content: gameMessages.content,
-  status: gameMessages.status,
-  version: gameMessages.version,
-  versions: gameMessages.versions,
-  createdAt: gameMessages.createdAt,
+  id: liveColumn(gameMessages.id),
+  exchange: liveColumn(gameMessages.exchange),
+  role: liveColumn(gameMessages.role),
+  content: liveColumn(gameMessages.content),
+  status: liveColumn(gameMessages.status),
+  version: liveColumn(gameMessages.version),
+  versions: liveColumn(gameMessages.versions),
+  createdAt: liveColumn(gameMessages.createdAt),
 };
 
 /** The largest exchange number: a range open at its end. */
@@ -112,7 +121,7 @@ export async function confirmSavedStory(storyId: string | undefined, shown: NewS
   const stored = !storyId
     ? []
     : await db()
-        .select({ role: gameMessages.role, content: gameMessages.content, total: sql<number>`count(*) over ()`.mapWith(Number) })
+        .select({ role: columns.role, content: columns.content, total: sql<number>`count(*) over ()`.mapWith(Number) })
         .from(liveMessages(storyId))
         .orderBy(desc(gameMessages.exchange), asc(gameMessages.role))
         .limit(Math.max(shown.length, 1));
@@ -142,8 +151,8 @@ export async function findInStory(storyId: string, words: string, limit = 50): P
   const query = sql`websearch_to_tsquery('english', ${words})`;
   return db()
     .select({
-      exchange: gameMessages.exchange,
-      role: gameMessages.role,
+      exchange: columns.exchange,
+      role: columns.role,
       snippet: sql<string>`ts_headline('english', ${gameMessages.content}, ${query}, ${`StartSel=${MATCH_START}, StopSel=${MATCH_END}, MaxWords=24, MinWords=10, MaxFragments=1`})`,
     })
     .from(liveMessages(storyId))

@@ -58,10 +58,10 @@ async function playedStory(turns: number) {
 
 /** Start Over (app/db/functions/clear_story.sql), as the play screen's More menu asks for it. */
 async function startOver(player: TestAccount, storyId: string) {
-  const result = await server.connection.db.execute<{ outcome: string; deleted: number }>(
-    sql`select outcome, deleted from clear_story(${storyId}::uuid, ${player.userId})`,
-  );
-  return result.rows[0];
+  const [result] = await server.connection.db
+    .select({ outcome: sql<string>`outcome`, deleted: sql<number>`deleted` })
+    .from(sql`clear_story(${storyId}::uuid, ${player.userId})`);
+  return result;
 }
 
 async function ownMessages(storyId: string) {
