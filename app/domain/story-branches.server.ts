@@ -67,7 +67,7 @@ export interface StoryBranch extends StorySummary {
  */
 export async function storyFamily(userId: string, storyId: string): Promise<StoryBranch> {
   const tree = familyTrees(await listStories(userId));
-  const member = [...tree.values()].find((branch) => branch.id === storyId);
+  const member = tree.get(storyId);
   if (!member) throw new NotFoundError(STORY_REFUSALS.missing);
   let root = member;
   while (root.parentStoryId) {
@@ -86,4 +86,41 @@ export function familyTrees(summaries: StorySummary[]): Map<string, StoryBranch>
     if (branch.parentStoryId) tree.get(branch.parentStoryId)?.branches.push(branch);
   }
   return tree;
+}
+
+/** A family of stories for My Stories: the root, and every branch below it, depth first in order of fork points. */
+export interface StoryFamily {
+  root: StorySummary;
+  branches: (StorySummary & { depth: number })[];
+}
+
+/**
+ * The player's stories (listStories' order: most recently played first) grouped under the story
+ * each family began from, the family played most recently first.
+ */
+export function storyFamilies(summaries: StorySummary[]): StoryFamily[] {
+  const tree = familyTrees(summaries);
+  const rootOf = (branch: StoryBranch): StoryBranch => {
+    const parent = branch.parentStoryId ? tree.get(branch.parentStoryId) : undefined;
+    return parent ? rootOf(parent) : branch;
+  };
+  const families = new Map<string, StoryFamily>();
+  for (const summary of summaries) {
+    const root = rootOf(tree.get(summary.id)!);
+    if (families.has(root.id)) continue;
+    const branches: StoryFamily["branches"] = [];
+    const descend = (branch: StoryBranch, depth: number) => {
+      for (const child of branch.branches) {
+        branches.push({ ...withoutBranches(child), depth });
+        descend(child, depth + 1);
+      }
+    };
+    descend(root, 1);
+    families.set(root.id, { root: withoutBranches(root), branches });
+  }
+  return [...families.values()];
+}
+
+function withoutBranches({ branches: _branches, ...summary }: StoryBranch): StorySummary {
+  return summary;
 }

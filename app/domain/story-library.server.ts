@@ -79,7 +79,9 @@ export async function listStories(userId: string, only?: string): Promise<StoryS
     .limit(500);
   return rows.map(({ opening, latest, ...story }) => ({
     ...story,
-    title: titleOf({ title: story.title, opening, gameTitle: story.gameTitle }),
+    // A branch shares its opening, so the title drawn from it says where the branch goes its own way.
+    title:
+      story.title ?? `${titleOf({ title: null, opening, gameTitle: story.gameTitle })}${story.parentStoryId ? ` (branch from turn ${story.forkExchange})` : ""}`,
     latestLines: latestLines(latest ?? ""),
   }));
 }
