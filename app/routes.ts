@@ -30,6 +30,7 @@ export default [
   route("play/:slug", "routes/play.tsx"),
   route("play/:slug/:storyId", "routes/play.tsx", { id: "routes/play-story" }),
   route("stories", "routes/stories.tsx"),
+  route("stories/:storyId/branches", "routes/story-branches.tsx"),
   route("dev/mailbox", "routes/dev-mailbox.tsx"),
   route("create", "routes/create.tsx"),
   route("create/import", "routes/create-import.ts"),
