@@ -108,7 +108,7 @@ export default function StoryBranches({ loaderData }: Route.ComponentProps) {
           </span>
         }
         title="Branches"
-        description={`${root.title}: every branch made from it, where each goes its own way, and its latest lines. Branch from here, under any reply, makes another.`}
+        description={`Every branch of “${root.title}”: where each goes its own way, and its latest lines. Branch from here, under any reply, makes another.`}
       />
       <div className="mx-auto max-w-4xl px-4 py-10 sm:px-6">
         <ul aria-label="Branches of this story" className="flex flex-col gap-3">
