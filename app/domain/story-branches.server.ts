@@ -105,8 +105,8 @@ export function storyFamilies(summaries: StorySummary[]): StoryFamily[] {
     return parent ? rootOf(parent) : branch;
   };
   const families = new Map<string, StoryFamily>();
-  for (const summary of summaries) {
-    const root = rootOf(tree.get(summary.id)!);
+  for (const member of tree.values()) {
+    const root = rootOf(member);
     if (families.has(root.id)) continue;
     const branches: StoryFamily["branches"] = [];
     const descend = (branch: StoryBranch, depth: number) => {

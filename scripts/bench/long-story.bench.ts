@@ -28,6 +28,7 @@ import { gunzipSync } from "node:zlib";
 import pg from "pg";
 import { chromium } from "playwright-core";
 import { storyReadLimits } from "#app/domain/game-master/tokens.server.ts";
+import { STORY_OPENING_EXCHANGES } from "#app/lib/story-view.ts";
 import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
 import { startServerProcess } from "#tests/helpers/process.ts";
 import { writeReportSection } from "./report.ts";
@@ -135,7 +136,8 @@ async function measureBranch(player: Player, storyId: string) {
     await getPage(pageOf(branchId), player.cookie);
   }
   const times = { story: [] as number[], branch: [] as number[] };
-  for (let index = 0; index < PAGE_REQUESTS; index += 1) {
+  // Twice as many as for a story alone: two pages measured turn about on a shared machine.
+  for (let index = 0; index < PAGE_REQUESTS * 2; index += 1) {
     for (const [which, id] of [
       ["story", storyId],
       ["branch", branchId],
@@ -146,8 +148,12 @@ async function measureBranch(player: Player, storyId: string) {
     }
   }
   const [storyReads, branchReads] = [await turnReadsMs(storyId), await turnReadsMs(branchId)];
+  // The read of the page that goes through the lineage: its newest exchanges (STORY_OPENING_EXCHANGES).
+  const pageRead = (id: string) =>
+    executionMs("select * from story_messages($1::uuid, $2::int, $3::int)", [id, exchanges - STORY_OPENING_EXCHANGES + 1, exchanges]);
   return [
     { name: "server time for the play page", story: median(times.story), branch: median(times.branch) },
+    { name: "database: the page's newest exchanges", story: await pageRead(storyId), branch: await pageRead(branchId) },
     { name: "database: the turn's story read", story: storyReads.contextMs, branch: branchReads.contextMs },
     { name: "database: the turn's state read", story: storyReads.stateMs, branch: branchReads.stateMs },
   ];
