@@ -23,17 +23,8 @@ interface BranchNode {
   branches: BranchNode[];
 }
 
-function node(branch: StoryBranch): BranchNode {
-  return {
-    id: branch.id,
-    gameSlug: branch.gameSlug,
-    title: branch.title,
-    exchanges: branch.exchanges,
-    forkExchange: branch.forkExchange,
-    isBranch: branch.parentStoryId !== null,
-    latestLines: branch.latestLines,
-    branches: branch.branches.map(node),
-  };
+function node({ id, gameSlug, title, exchanges, forkExchange, parentStoryId, latestLines, branches }: StoryBranch): BranchNode {
+  return { id, gameSlug, title, exchanges, forkExchange, isBranch: parentStoryId !== null, latestLines, branches: branches.map(node) };
 }
 
 /** Branches: the family of one of the player's stories as a tree (docs/decisions/063). */
