@@ -132,6 +132,10 @@ BEGIN
     RETURN;
   END IF;
   IF p_kind <> 'send' THEN
+    -- The latest exchange is about to change: no branch may be reading it in place (docs/decisions/063).
+    IF p_exchange = story.exchanges THEN
+      PERFORM unshare_latest_exchange(story.id);
+    END IF;
     SELECT * INTO player_message FROM game_messages AS m
       WHERE m.story_id = story.id AND m.exchange = story.exchanges AND m.role = 'user' AND m.removed_at IS NULL;
     SELECT * INTO reply FROM game_messages AS m
@@ -203,10 +207,7 @@ BEGIN
   PERFORM announce_story_change(p_user_id, story.id, v_revision);
 
   SELECT * INTO context FROM story_context(story.id, v_exchange, p_max_exchanges, p_max_characters);
-  SELECT m.state INTO v_state FROM game_messages AS m
-    WHERE m.story_id = story.id AND m.removed_at IS NULL AND m.state IS NOT NULL AND m.role = 'assistant'
-      AND m.exchange <= CASE WHEN p_kind = 'continue' THEN v_exchange ELSE v_exchange - 1 END
-    ORDER BY m.exchange DESC LIMIT 1;
+  SELECT newest.state INTO v_state FROM story_states(story.id, CASE WHEN p_kind = 'continue' THEN v_exchange ELSE v_exchange - 1 END, 1) AS newest;
   RETURN QUERY SELECT 'started'::text, NULL::integer, NULL::bigint, free_openings_used_up, free_openings_retry_at,
     story.id, story.game_slug, story.exchanges, story.pinned_facts, story.author_note, story.summary, story.summary_through,
     player_message.id, reply.id, v_exchange, reply.version, reply.versions, v_previous_version, v_cost,
