@@ -2,6 +2,7 @@ import { and, asc, between, desc, eq, isNotNull, isNull, lte, sql } from "drizzl
 import { db } from "../db/database.server.ts";
 import { gameMessages, replyRatings } from "../db/schema.ts";
 import type { MessageRole } from "../lib/constants.ts";
+import type { StatCheck } from "../lib/stat-checks.ts";
 import { MATCH_END, MATCH_START, type StoryMessageView } from "../lib/story-view.ts";
 import { ConflictError } from "./errors.server.ts";
 import type { Story } from "./stories.server.ts";
@@ -31,6 +32,7 @@ const columns = {
   version: gameMessages.version,
   versions: gameMessages.versions,
   createdAt: gameMessages.createdAt,
+  roll: sql<StatCheck | null>`${gameMessages.roll}`,
 };
 
 function liveStory(storyId: string) {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { MessageRole, TurnKind } from "../../lib/constants.ts";
+import type { CheckRequest, StatCheck } from "../../lib/stat-checks.ts";
 import type { RateLimitResult, RateLimitRule } from "../rate-limit.server.ts";
 import type { Story } from "../stories.server.ts";
 import type { ContextLore, StoredConversation } from "./context.server.ts";
@@ -11,7 +12,8 @@ import type { ContextLore, StoredConversation } from "./context.server.ts";
  */
 
 export type Turn =
-  | { kind: "send"; message: string }
+  /** `check`: the message is sent as a Check, which the server rolls (docs/decisions/061). */
+  | { kind: "send"; message: string; check?: CheckRequest }
   | { kind: "edit"; exchange: number; message: string }
   | { kind: "retry"; exchange: number }
   | { kind: "continue"; exchange: number };
@@ -68,6 +70,8 @@ export interface BegunTurn {
   charged: number;
   /** The game's and the story's lorebooks, as story_lore.sql reads them for the turn's context. */
   lore: ContextLore;
+  /** The Check the exchange's player message was sent with (a Retry, Continue or Edit keeps it); null for none yet. */
+  playerRoll: StatCheck | null;
 }
 
 /** How many free openings a player gets (docs/decisions/041; the FREE_OPENINGS_* settings). */
@@ -116,6 +120,7 @@ export const beginTurnColumns = {
   recent: sql<string | null>`recent`,
   state: sql<unknown>`state`,
   lore: sql<ContextLore>`lore`,
+  playerRoll: sql<StatCheck | null>`player_roll`,
 };
 
 /** story_context's rows: one JSON array of [exchange, role, content] each. */

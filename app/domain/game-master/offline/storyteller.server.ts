@@ -1,5 +1,5 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4Usage } from "@ai-sdk/provider";
-import { parseSystemPrompt } from "../story-brief.server.ts";
+import { parseSystemPrompt, type TurnCheck } from "../story-brief.server.ts";
 import { estimateTokens, truncateToTokens } from "../tokens.server.ts";
 import { narrateTurn } from "./narrator.server.ts";
 import { promptText, readPrompt } from "./prompt.server.ts";
@@ -25,6 +25,14 @@ function worldOf(system: string): World {
   return world;
 }
 
+/** A Check's outcome, told first: a failed check reads as failure, a passed one as success. */
+function checkOutcome(check: TurnCheck | undefined) {
+  if (!check) return "";
+  return check.success
+    ? `Your ${check.stat} carries you through (${check.total} against ${check.target}): it works.\n\n`
+    : `Your ${check.stat} fails you (${check.total} against ${check.target}): it does not work.\n\n`;
+}
+
 function compose(options: LanguageModelV4CallOptions) {
   const read = readPrompt(options.prompt);
   const { extending } = read;
@@ -38,7 +46,7 @@ function compose(options: LanguageModelV4CallOptions) {
     trackedState: read.trackedState,
     memory: { pinnedFacts: read.pinnedFacts, storySoFar: read.storySoFar },
   });
-  const text = extending ? `\n\n${narration}` : narration;
+  const text = extending ? `\n\n${narration}` : `${checkOutcome(read.check)}${narration}`;
 
   const cap = options.maxOutputTokens;
   const capped = cap !== undefined && estimateTokens(text) > cap;
