@@ -1,5 +1,4 @@
 import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
 import { db } from "../../db/database.server.ts";
 import { gameMessages, games, modelCalls, stories } from "../../db/schema.ts";
 import type { ContextManifest, ContextView } from "../../lib/context-manifest.ts";
@@ -19,7 +18,6 @@ export async function replyContextView(
   viewer: { id: string; isAdmin: boolean },
   { storyId, replyId, version }: { storyId: string; replyId: number; version: number },
 ): Promise<ContextView> {
-  const player = alias(gameMessages, "player");
   const [row] = await db()
     .select({
       kind: modelCalls.kind,
@@ -36,9 +34,9 @@ export async function replyContextView(
       // Only an admin reads the game's instructions (as they are now); a player sees their count.
       instructions: viewer.isAdmin ? games.prompt : sql<null>`null`,
       // The Check of the reply's exchange, as its player message keeps it.
-      check: sql<StatCheck | null>`(select ${player.roll} from ${player}
-        where ${player.storyId} = ${gameMessages.storyId} and ${player.exchange} = ${gameMessages.exchange}
-          and ${player.role} = 'user' and ${player.removedAt} is null)`,
+      check: sql<StatCheck | null>`(select player.roll from game_messages as player
+        where player.story_id = ${gameMessages.storyId} and player.exchange = ${gameMessages.exchange}
+          and player.role = 'user' and player.removed_at is null)`,
     })
     .from(modelCalls)
     .innerJoin(gameMessages, eq(gameMessages.id, modelCalls.replyId))
