@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { gameMessages, games } from "#app/db/schema.ts";
 import { CHECK_INTRODUCTION, TRIGGERED_LORE_INTRODUCTION } from "#app/domain/game-master/story-brief.server.ts";
 import type { ContextView } from "#app/lib/context-manifest.ts";
@@ -46,9 +46,10 @@ function lastRequest() {
   };
 }
 
+beforeAll(() => createTestGame(server, { slug: CHECK_GAME, trackedStats: STATS }));
+
 /** A player with a begun story (its opening seeded) in the game with stats. */
 async function playing() {
-  await createTestGame(server, { slug: CHECK_GAME, trackedStats: STATS });
   const player = await signUp(server);
   const storyId = await seedStory(server.connection.db, {
     userId: player.userId,

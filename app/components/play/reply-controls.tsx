@@ -1,8 +1,9 @@
-import { Bookmark, ChevronLeft, ChevronRight, FastForward, Pencil, RefreshCw, Undo2 } from "lucide-react";
-import { useId } from "react";
+import { Bookmark, ChevronLeft, ChevronRight, FastForward, Pencil, RefreshCw, ScanEye, Undo2 } from "lucide-react";
+import { useId, useState } from "react";
 import { creditsInWords } from "#app/lib/site.ts";
 import { speakableText } from "#app/lib/speakable-text.ts";
 import { splitStoryChoices } from "#app/lib/story-choices.ts";
+import { ContextViewerDialog, contextViewPath } from "./context-viewer.tsx";
 import { ReadAloudButton } from "./read-aloud-controls.tsx";
 import { selectedReplyText, useRemember } from "./remember-this.tsx";
 import { ReplyRating } from "./reply-rating.tsx";
@@ -127,9 +128,11 @@ export function ReplyControls({ message }: { message: ChatMessage }) {
   );
 }
 
-/** Read aloud and Remember this: the words selected in this reply, or else the whole reply's words without its choices. */
+/** Read aloud, Remember this (the words selected in this reply, or else the whole reply's words without its choices) and What the Game Master sees. */
 function ReplyTools({ message }: { message: ChatMessage }) {
   const remember = useRemember();
+  const { state } = useStory();
+  const [seeing, setSeeing] = useState(false);
   return (
     <span className="inline-flex flex-wrap items-center gap-0.5">
       <ReadAloudButton messageKey={message.key} content={message.content} />
@@ -143,6 +146,17 @@ function ReplyTools({ message }: { message: ChatMessage }) {
           remember(selectedReplyText(reply) || speakableText(splitStoryChoices(message.content).body));
         }}
       />
+      {state.storyId && message.id !== undefined ? (
+        <>
+          <ControlButton
+            label="What the Game Master sees"
+            description="Every part of the context this reply was written from, with its tokens, and what the call cost."
+            icon={<ScanEye aria-hidden />}
+            onClick={() => setSeeing(true)}
+          />
+          <ContextViewerDialog open={seeing} onOpenChange={setSeeing} path={contextViewPath(state.storyId, message.id, message.version)} />
+        </>
+      ) : null}
     </span>
   );
 }
