@@ -210,10 +210,8 @@ export function buildModelContext({
     pinnedFacts: truncateToTokens(asPromptData(memory?.pinnedFacts.trim() ?? ""), memoryLimit),
   };
   const authorNote = truncateToTokens(asPromptData(memory?.authorNote.trim() ?? ""), memoryLimit);
-  // The player's words are data: they cannot close or forge a block of the server's (a check's above all).
-  const playerMessage = asPromptData(message);
   const finalMessage = renderTurnMessage(
-    withAuthorNote(playerMessage, authorNote),
+    withAuthorNote(message, authorNote),
     trackedState,
     loreInContext.triggered.map(({ text }) => text),
     check,
@@ -306,7 +304,8 @@ export function buildModelContext({
       ...sectionsOf(loreInContext.triggered),
       ...counted("check", check ? renderCheck(check) : ""),
       ...counted("author_note", authorNote),
-      { kind: "message", tokens: estimateMessageTokens(playerMessage) },
+      // As the model reads it (withAuthorNote makes it data).
+      { kind: "message", tokens: estimateMessageTokens(asPromptData(message)) },
     ],
     loreCut: loreInContext.cut.map(({ entry }) => ({ source: entry.source, title: entry.title })),
     budgetTokens,

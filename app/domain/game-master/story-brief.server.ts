@@ -270,7 +270,9 @@ const AUTHOR_NOTE = /^\[Author's note: ([\s\S]*?)\]\n\n/;
  */
 export function withAuthorNote(message: string, note: string) {
   const text = asPromptData(note.replace(/\s+/g, " ").replaceAll("[", "(").replaceAll("]", ")").trim());
-  return text ? `[Author's note: ${text}]\n\n${message}` : message;
+  // The player's words are data too: they cannot close or forge a block of the server's (a check's above all).
+  const words = asPromptData(message);
+  return text ? `[Author's note: ${text}]\n\n${words}` : words;
 }
 
 /**
@@ -294,8 +296,8 @@ export function renderCheck(check: StatCheck) {
 /**
  * The last user message of a request: what changes on every turn — the tracked state, the lore
  * this turn's words fired, a Check's outcome, then the author's note (already as withAuthorNote
- * placed it) — before the player's new message, which is data (asPromptData): it cannot forge a
- * block. Kept out of the system prompt, a stat that moves every turn leaves the rest of the
+ * placed it) — before the player's new message, which withAuthorNote made data: it cannot forge
+ * a block. Kept out of the system prompt, a stat that moves every turn leaves the rest of the
  * request as the provider cached it (docs/decisions/055).
  */
 export function renderTurnMessage(
