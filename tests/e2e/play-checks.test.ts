@@ -20,7 +20,7 @@ mkdirSync(SCREENSHOTS, { recursive: true });
 
 const ROLL_LINE = /^Check · Grace d20 (\d+) ([+−]) (\d+) = (-?\d+) vs 20 — (success|failure)$/;
 
-async function sendAsCheck(page: Page, text: string) {
+async function sendAsCheck(page: Page, text: string, screenshot?: string) {
   const check = page.getByRole("button", { name: "Check", exact: true });
   await whenHydrated(check);
   await check.click();
@@ -29,6 +29,11 @@ async function sendAsCheck(page: Page, text: string) {
   await options.getByLabel("Stat").selectOption("Grace");
   await options.getByLabel("Difficulty").selectOption({ label: "Hard (20)" });
   await input(page).fill(text);
+  if (screenshot) {
+    await settle(page);
+    await page.screenshot({ path: `${SCREENSHOTS}/${screenshot}.png` });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  }
   await input(page).press("Enter");
   await control(page, "Retry").waitFor({ timeout: 30_000 });
 }
@@ -37,7 +42,7 @@ describe("Check", () => {
   test("rolls on the server, shows the roll under the message, and the storyteller tells its outcome", async ({ player, open }) => {
     await player();
     const page = await open(WIDE);
-    await sendAsCheck(page, "I curtsy and ask the Empress Dowager for her favour.");
+    await sendAsCheck(page, "I curtsy and ask the Empress Dowager for her favour.", "check-options-1280");
 
     const roll = (await playerMessages(page).last().locator("[data-roll]").innerText()).trim();
     const [, , , , , outcome] = ROLL_LINE.exec(roll) ?? [];
@@ -51,6 +56,7 @@ describe("Check", () => {
     await page.reload();
     await playerMessages(page).last().locator("[data-roll]").waitFor();
     expect((await playerMessages(page).last().locator("[data-roll]").innerText()).trim()).toBe(roll);
+    await playerMessages(page).last().scrollIntoViewIfNeeded();
     await settle(page);
     await page.screenshot({ path: `${SCREENSHOTS}/roll-line-1280.png` });
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
@@ -63,7 +69,7 @@ describe("What the Game Master sees", () => {
     await player();
     for (const size of [PHONE, WIDE]) {
       const page = await open(size);
-      if (size === PHONE) await sendAsCheck(page, "I bow low.");
+      if (size === PHONE) await sendAsCheck(page, "I bow low.", "check-options-360");
       const seeing = replies(page).last().getByRole("button", { name: "What the Game Master sees", exact: true });
       await whenHydrated(seeing);
       await seeing.click();

@@ -30,7 +30,7 @@ export function ActionModeBar() {
 
   return (
     <div className="mb-2">
-      <div className="flex items-center justify-between gap-2">
+      <div className="flex flex-wrap items-center justify-between gap-2">
         <div className="flex items-center gap-1.5">
           <fieldset className="flex items-center">
             <legend className="sr-only">Send your text as</legend>
