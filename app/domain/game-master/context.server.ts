@@ -272,6 +272,8 @@ export function buildModelContext({
   const keptRest = rest.slice(firstKept);
   const firstKeptExchange = keptRest[0] ? exchangeOf(keptRest[0], firstKept) : undefined;
   const lastExchange = rest.length > 0 ? exchangeOf(rest.at(-1) ?? [], rest.length - 1) : undefined;
+  // Exchanges after the opening and before the first kept one (all of them, when none was kept) were left out for room.
+  const leftOutBefore = windowFull ? (firstKeptExchange ?? (lastExchange ?? 1) + 1) : 0;
   const sectionsOf = (entries: typeof loreInContext.alwaysOn): ContextSection[] =>
     entries.map(({ entry, tokens, firing }) => ({
       kind: "lore",
@@ -295,9 +297,9 @@ export function buildModelContext({
       ...sectionsOf(storyLore),
       {
         kind: "history",
-        opening: keptOpening && opening !== undefined,
+        opening: keptOpening,
         kept: firstKeptExchange !== undefined && lastExchange !== undefined ? { from: firstKeptExchange, to: lastExchange } : null,
-        leftOut: turnsOmitted && firstKeptExchange !== undefined && firstKeptExchange > 2 ? { from: 2, to: firstKeptExchange - 1 } : null,
+        leftOut: leftOutBefore > 2 ? { from: 2, to: leftOutBefore - 1 } : null,
         tokens: messagesTokens(history),
       },
       ...counted("state", trackedState && trackedStats.length > 0 ? renderTrackedState(trackedState) : ""),
