@@ -16,7 +16,11 @@ describe("a check's modifier", () => {
 
 describe("a settled check", () => {
   it("succeeds when the total meets the difficulty's target", () => {
-    expect(settleCheck({ stat: "Cunning", difficulty: "normal" }, { min: 0, max: 100 }, 72, 13)).toMatchObject({ total: 15, target: 15, success: true });
+    expect(settleCheck({ stat: "Cunning", difficulty: "normal" }, { min: 0, max: 100 }, 72, 13)).toMatchObject({
+      total: 15,
+      target: 15,
+      success: true,
+    });
     expect(settleCheck({ stat: "Cunning", difficulty: "normal" }, { min: 0, max: 100 }, 72, 12)).toMatchObject({ total: 14, success: false });
   });
 

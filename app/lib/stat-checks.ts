@@ -64,7 +64,18 @@ export function settleCheck(request: CheckRequest, stat: { min: number; max: num
   const modifier = checkModifier(value, stat.min, stat.max);
   const { target } = difficultyOf(request.difficulty);
   const total = die + modifier;
-  return { stat: request.stat, value, min: stat.min, max: stat.max, modifier, die, total, difficulty: request.difficulty, target, success: total >= target };
+  return {
+    stat: request.stat,
+    value,
+    min: stat.min,
+    max: stat.max,
+    modifier,
+    die,
+    total,
+    difficulty: request.difficulty,
+    target,
+    success: total >= target,
+  };
 }
 
 /** "+ 2" or "− 3": a modifier as the roll line writes it. */

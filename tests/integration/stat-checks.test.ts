@@ -141,7 +141,11 @@ describe("a Check", () => {
     expect(difficulty.status).toBe(400);
     expect(((await difficulty.json()) as { error: string }).error).toContain("easy, normal or hard");
 
-    const plain = await postChat(server, player, { message: "I lift the crate.", game_slug: TEST_GAME.slug, check: { stat: "Cunning", difficulty: "easy" } });
+    const plain = await postChat(server, player, {
+      message: "I lift the crate.",
+      game_slug: TEST_GAME.slug,
+      check: { stat: "Cunning", difficulty: "easy" },
+    });
     expect(plain.status).toBe(400);
     expect(((await plain.json()) as { error: string }).error).toBe("This game has no number stats to make a check with.");
 
@@ -170,8 +174,16 @@ describe("What the Game Master sees", () => {
   it("names every part of the request the model received, in order, with the call's usage, after reload and for earlier replies", async () => {
     const { player, storyId } = await playing();
     expect(
-      (await api(player, `/api/stories/${storyId}/lore`, { title: "The guard", keys: "guard", content: "He sleeps at noon.", alwaysOn: false, priority: 5, enabled: true }))
-        .status,
+      (
+        await api(player, `/api/stories/${storyId}/lore`, {
+          title: "The guard",
+          keys: "guard",
+          content: "He sleeps at noon.",
+          alwaysOn: false,
+          priority: 5,
+          enabled: true,
+        })
+      ).status,
     ).toBe(200);
     const memory = await apiRequest(server, player, `/api/stories/${storyId}/memory`, {
       method: "PUT",

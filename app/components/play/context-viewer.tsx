@@ -93,9 +93,7 @@ function ContextSections({ view }: { view: ContextView }) {
         })}
       </ol>
       {view.manifest.loreCut.length > 0 ? (
-        <p className="text-xs text-parchment-dim">
-          Lore left out for room: {view.manifest.loreCut.map((entry) => entry.title).join(", ")}
-        </p>
+        <p className="text-xs text-parchment-dim">Lore left out for room: {view.manifest.loreCut.map((entry) => entry.title).join(", ")}</p>
       ) : null}
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 rounded-lg border border-ink-line px-3 py-2 text-xs">
         <dt className="text-parchment-dim">Model</dt>

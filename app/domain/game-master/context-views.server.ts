@@ -11,7 +11,8 @@ import { NotFoundError } from "../errors.server.ts";
  */
 
 export const CONTEXT_VIEW_REFUSALS = {
-  missing: "There is no record of what the Game Master saw for this reply: it is not in your story, or it was written before such records were kept.",
+  missing:
+    "There is no record of what the Game Master saw for this reply: it is not in your story, or it was written before such records were kept.",
 } as const;
 
 export async function replyContextView(

@@ -298,7 +298,16 @@ export function writeReply({
     const reply = live.text;
     const undo = { storyId: story.id, turnId, restoreVersion, log };
     const call = (outcome: ModelCallOutcome): TurnCall => ({
-      ...modelCall({ kind: turn.kind, writtenBy, usage: end?.usage, estimatedInputTokens, text: reply, firstTokenMs, totalMs: durationMs, outcome }),
+      ...modelCall({
+        kind: turn.kind,
+        writtenBy,
+        usage: end?.usage,
+        estimatedInputTokens,
+        text: reply,
+        firstTokenMs,
+        totalMs: durationMs,
+        outcome,
+      }),
       replyId,
       replyVersion: announcement.version,
       context: manifest,

@@ -58,7 +58,18 @@ const LORE = {
 };
 
 /** A Check the rules settled, told before the player's words (docs/decisions/061). */
-const CHECK: StatCheck = { stat: "Grace", value: 75, min: 0, max: 100, modifier: 2, die: 7, total: 9, difficulty: "normal", target: 15, success: false };
+const CHECK: StatCheck = {
+  stat: "Grace",
+  value: 75,
+  min: 0,
+  max: 100,
+  modifier: 2,
+  die: 7,
+  total: 9,
+  difficulty: "normal",
+  target: 15,
+  success: false,
+};
 const ACTION = "I bow to the Empress Dowager.";
 
 interface Planted {

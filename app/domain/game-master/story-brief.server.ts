@@ -300,12 +300,7 @@ export function renderCheck(check: StatCheck) {
  * a block. Kept out of the system prompt, a stat that moves every turn leaves the rest of the
  * request as the provider cached it (docs/decisions/055).
  */
-export function renderTurnMessage(
-  messageWithNote: string,
-  trackedState?: TrackedState,
-  triggeredLore: readonly string[] = [],
-  check?: StatCheck,
-) {
+export function renderTurnMessage(messageWithNote: string, trackedState?: TrackedState, triggeredLore: readonly string[] = [], check?: StatCheck) {
   const parts = [messageWithNote];
   if (check) parts.unshift(renderCheck(check));
   if (triggeredLore.length > 0) parts.unshift(renderLore(TRIGGERED_LORE_INTRODUCTION, triggeredLore));

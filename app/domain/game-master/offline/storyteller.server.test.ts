@@ -312,7 +312,18 @@ describe("the offline storyteller model", () => {
   }
 
   it("tells a failed check as failure and a passed one as success, before the rest of its reply", async () => {
-    const check = { stat: "Cunning", value: 30, min: 0, max: 100, modifier: -2, die: 9, total: 7, difficulty: "normal", target: 15, success: false } as const;
+    const check = {
+      stat: "Cunning",
+      value: 30,
+      min: 0,
+      max: 100,
+      modifier: -2,
+      die: 9,
+      total: 7,
+      difficulty: "normal",
+      target: 15,
+      success: false,
+    } as const;
     const failed = await tell(renderTurnMessage("I slip past the guard.", undefined, [], check));
     expect(failed.text.startsWith("Your Cunning fails you (7 against 15): it does not work.\n\n")).toBe(true);
     const passed = await tell(renderTurnMessage("I slip past the guard.", undefined, [], { ...check, die: 19, total: 17, success: true }));

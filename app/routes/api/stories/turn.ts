@@ -25,7 +25,10 @@ const storyTurn = apiRoute({
       if (!kind.success) throw new NotFoundError("There is no such story control.");
       // A Retry, Continue or Edit keeps the exchange's roll: only a new message rolls (docs/decisions/061).
       if (body.check !== undefined) {
-        throw new InvalidInputError("A check is rolled only when a new message is sent; a Retry, Continue or Edit keeps the roll it had.", "check");
+        throw new InvalidInputError(
+          "A check is rolled only when a new message is sent; a Retry, Continue or Edit keeps the roll it had.",
+          "check",
+        );
       }
       let turn: Turn;
       if (kind.data === "edit") {
