@@ -2,7 +2,9 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { gameMessages, games } from "#app/db/schema.ts";
 import { CHECK_INTRODUCTION, TRIGGERED_LORE_INTRODUCTION } from "#app/domain/game-master/story-brief.server.ts";
-import type { ContextView } from "#app/lib/context-manifest.ts";
+import type { ConversationMessage } from "#app/domain/game-master/context.server.ts";
+import { estimatePromptTokens } from "#app/domain/game-master/model-calls.server.ts";
+import { manifestTokens, type ContextView } from "#app/lib/context-manifest.ts";
 import { rollLine, type StatCheck } from "#app/lib/stat-checks.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
 import type { TrackedStat } from "#app/lib/tracked-stats.ts";
@@ -224,6 +226,14 @@ describe("What the Game Master sees", () => {
     expect(seen.call).toMatchObject({ kind: "send", model: "fake-storyteller-7b", estimated: false });
     expect(seen.call.inputTokens).toBeGreaterThan(0);
     for (const section of seen.manifest.sections) expect(section.tokens).toBeGreaterThan(0);
+    // Together the parts account for the request as the site counts it (only the lore's and memory's framing lines aside).
+    const request = model.requests.at(-1)!.body.messages as Message[];
+    const sent = estimatePromptTokens(
+      request.filter((message) => message.role === "system").map((message) => message.content),
+      request.filter((message) => message.role !== "system") as ConversationMessage[],
+    );
+    expect(manifestTokens(seen.manifest)).toBeLessThanOrEqual(sent);
+    expect(manifestTokens(seen.manifest)).toBeGreaterThan(sent * 0.95);
 
     // The earlier reply's own manifest: no check, no lore; the author's note and the state were there.
     const first = replies.at(-2)!;

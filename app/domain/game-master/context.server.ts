@@ -216,9 +216,13 @@ export function buildModelContext({
     loreInContext.triggered.map(({ text }) => text),
     check,
   );
-  const memoryTokens =
-    (remembered.summary ? estimateTokens(STORY_SO_FAR_INTRODUCTION) + estimateTokens(remembered.summary) + 4 * SEPARATOR_TOKENS : 0) +
-    (remembered.pinnedFacts ? estimateTokens(PINNED_FACTS_INTRODUCTION) + estimateTokens(remembered.pinnedFacts) + 8 * SEPARATOR_TOKENS : 0);
+  const summaryTokens = remembered.summary
+    ? estimateTokens(STORY_SO_FAR_INTRODUCTION) + estimateTokens(remembered.summary) + 4 * SEPARATOR_TOKENS
+    : 0;
+  const pinnedFactsTokens = remembered.pinnedFacts
+    ? estimateTokens(PINNED_FACTS_INTRODUCTION) + estimateTokens(remembered.pinnedFacts) + 8 * SEPARATOR_TOKENS
+    : 0;
+  const memoryTokens = summaryTokens + pinnedFactsTokens;
   const trackedStats = trackedState?.stats ?? [];
   const stateRulesTokens = trackedStats.length > 0 ? estimateTokens(renderStateRules(trackedStats)) + SEPARATOR_TOKENS : 0;
   const fixedTokens =
@@ -285,15 +289,25 @@ export function buildModelContext({
     }));
   const gameLore = loreInContext.alwaysOn.filter(({ entry }) => entry.source === "game");
   const storyLore = loreInContext.alwaysOn.filter(({ entry }) => entry.source === "story");
-  const counted = (kind: "story_so_far" | "pinned_facts" | "state" | "author_note" | "check", text: string): ContextSection[] =>
-    text ? [{ kind, tokens: estimateTokens(text) }] : [];
+  const counted = (kind: "story_so_far" | "pinned_facts" | "state" | "author_note" | "check", tokens: number): ContextSection[] =>
+    tokens > 0 ? [{ kind, tokens }] : [];
+  const textTokens = (text: string) => (text ? estimateTokens(text) + SEPARATOR_TOKENS : 0);
   const manifest: ContextManifest = {
     sections: [
-      { kind: "instructions", tokens: estimateTokens(heading) + estimateTokens(prompt) + stateRulesTokens + MESSAGE_OVERHEAD_TOKENS },
+      // The game's part with what frames it: the world's introduction, the system messages' own cost.
+      {
+        kind: "instructions",
+        tokens:
+          estimateTokens(heading) +
+          estimateTokens(prompt) +
+          stateRulesTokens +
+          (sections.length > 0 ? estimateTokens(WORLD_INTRODUCTION) + SEPARATOR_TOKENS : 0) +
+          2 * MESSAGE_OVERHEAD_TOKENS,
+      },
       ...sections.map((section) => ({ kind: "world" as const, title: section.title, tokens: estimateTokens(renderWorldSection(section)) })),
       ...sectionsOf(gameLore),
-      ...counted("story_so_far", remembered.summary),
-      ...counted("pinned_facts", remembered.pinnedFacts),
+      ...counted("story_so_far", summaryTokens),
+      ...counted("pinned_facts", pinnedFactsTokens),
       ...sectionsOf(storyLore),
       {
         kind: "history",
@@ -302,10 +316,10 @@ export function buildModelContext({
         leftOut: leftOutBefore > 2 ? { from: 2, to: leftOutBefore - 1 } : null,
         tokens: messagesTokens(history),
       },
-      ...counted("state", trackedState && trackedStats.length > 0 ? renderTrackedState(trackedState) : ""),
+      ...counted("state", textTokens(trackedState && trackedStats.length > 0 ? renderTrackedState(trackedState) : "")),
       ...sectionsOf(loreInContext.triggered),
-      ...counted("check", check ? renderCheck(check) : ""),
-      ...counted("author_note", authorNote),
+      ...counted("check", textTokens(check ? renderCheck(check) : "")),
+      ...counted("author_note", textTokens(authorNote)),
       // As the model reads it (withAuthorNote makes it data).
       { kind: "message", tokens: estimateMessageTokens(asPromptData(message)) },
     ],
