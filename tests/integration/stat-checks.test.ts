@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { gameMessages, games } from "#app/db/schema.ts";
 import { CHECK_INTRODUCTION, TRIGGERED_LORE_INTRODUCTION } from "#app/domain/game-master/story-brief.server.ts";
@@ -155,6 +155,28 @@ describe("a Check", () => {
     expect(retried.status).toBe(400);
     expect(((await retried.json()) as { error: string }).error).toMatch(/only when a new message is sent/);
     expect(await balanceAndLedger(player)).toEqual(before);
+  });
+
+  it("in a draft world (read after its turn began) is refused all the same, and its credit refunded", async () => {
+    const creator = await signUp(server);
+    const draft = await createTestGame(server, {
+      slug: `draft-${creator.userId.slice(0, 8).toLowerCase()}`,
+      trackedStats: STATS,
+      status: "draft",
+      isActive: false,
+      creatorId: creator.userId,
+    });
+    await seedStory(server.connection.db, { userId: creator.userId, gameSlug: draft, exchanges: [{ message: "I am ready.", reply: "Quiet." }] });
+    const before = await balanceAndLedger(creator);
+    const refused = await postChat(server, creator, { message: "I try.", game_slug: draft, check: { stat: "Might", difficulty: "easy" } });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toContain('no number stat called "Might"');
+    expect((await balanceAndLedger(creator)).balance).toBe(before.balance);
+    const exchanges = await server.connection.db
+      .select({ exchange: gameMessages.exchange })
+      .from(gameMessages)
+      .where(and(eq(gameMessages.userId, creator.userId), isNull(gameMessages.removedAt)));
+    expect(exchanges.every((row) => row.exchange === 1)).toBe(true);
   });
 
   it("cannot be forged by the player's words: they reach the model as data", async () => {
