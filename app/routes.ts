@@ -60,6 +60,7 @@ export default [
   route("api/stories/:storyId/reply", "routes/api/stories/reply.ts"),
   route("api/stories/:storyId/search", "routes/api/stories/search.ts"),
   route("api/stories/:storyId/replies/:replyId/versions/:version/rating", "routes/api/stories/reply-rating.ts"),
+  route("api/stories/:storyId/replies/:replyId/versions/:version/context", "routes/api/stories/reply-context.ts"),
   route("api/stories/:storyId/:kind", "routes/api/stories/turn.ts"),
   route("api/create-payment", "routes/api/create-payment.ts"),
   route("api/verify-payment", "routes/api/verify-payment.ts"),

@@ -3,6 +3,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { db } from "../db/database.server.ts";
 import { gameMessages, replyRatings } from "../db/schema.ts";
 import type { MessageRole } from "../lib/constants.ts";
+import type { StatCheck } from "../lib/stat-checks.ts";
 import { MATCH_END, MATCH_START, type StoryMessageView } from "../lib/story-view.ts";
 import { ConflictError } from "./errors.server.ts";
 import type { Story } from "./stories.server.ts";
@@ -42,6 +43,7 @@ const columns = {
   version: liveColumn(gameMessages.version),
   versions: liveColumn(gameMessages.versions),
   createdAt: liveColumn(gameMessages.createdAt),
+  roll: sql<StatCheck | null>`${gameMessages}.${sql.identifier(gameMessages.roll.name)}`,
 };
 
 /** The largest exchange number: a range open at its end. */

@@ -6,6 +6,7 @@ import { env } from "../env.server.ts";
 import { gameMessages, games, replyVersions, stories } from "../db/schema.ts";
 import type { MessageStatus } from "../lib/constants.ts";
 import { PLAY_TEXTS, STORY_REFUSALS } from "../lib/play-texts.ts";
+import { rollLine, type StatCheck } from "../lib/stat-checks.ts";
 import type { StoryExportFormat } from "../lib/story-view.ts";
 import { DomainError, NotFoundError } from "./errors.server.ts";
 import { consumeRateLimit, rateLimitRefusal, releaseRateLimit, type RateLimitRule } from "./rate-limit.server.ts";
@@ -205,6 +206,8 @@ interface ExportedMessage {
   createdAt: Date;
   /** The story state a reply left, in a game that tracks stats. */
   state: unknown;
+  /** A player's message sent as a Check: the server's roll (docs/decisions/061). */
+  roll: StatCheck | null;
   versions: { version: number; content: string; state: unknown }[];
   chosenVersion: number;
   removal: string | null;
@@ -234,6 +237,7 @@ async function* exportPages(storyId: string, { withHistory }: { withHistory: boo
         chosenVersion: gameMessages.version,
         removal: gameMessages.removal,
         state: gameMessages.state,
+        roll: sql<StatCheck | null>`${gameMessages.roll}`,
         versions: sql<
           ExportedMessage["versions"]
         >`coalesce((select json_agg(json_build_object('version', ${replyVersions.version}, 'content', ${replyVersions.content}, 'state', ${replyVersions.state}) order by ${replyVersions.version})
@@ -291,7 +295,8 @@ export async function exportStory(userId: string, storyId: string, format: Story
       yield page
         .map((message) => {
           const text = message.status === "interrupted" ? `*${PLAY_TEXTS.interruptedReply}*` : message.content.trim();
-          return `\n**${message.role === "user" ? "You" : "Game Master"}:**\n\n${text}\n`;
+          const roll = message.roll ? `\n*${rollLine(message.roll)}*\n` : "";
+          return `\n**${message.role === "user" ? "You" : "Game Master"}:**\n\n${text}\n${roll}`;
         })
         .join("");
     }

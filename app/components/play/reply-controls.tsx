@@ -1,8 +1,10 @@
-import { Bookmark, ChevronLeft, ChevronRight, FastForward, Pencil, RefreshCw, Undo2 } from "lucide-react";
+import { Bookmark, ChevronLeft, ChevronRight, FastForward, Pencil, RefreshCw, ScanEye, Undo2 } from "lucide-react";
+import { useState } from "react";
 import { creditsInWords } from "#app/lib/site.ts";
 import { speakableText } from "#app/lib/speakable-text.ts";
 import { splitStoryChoices } from "#app/lib/story-choices.ts";
 import { BranchFromHere } from "./branch-from-here.tsx";
+import { ContextViewerDialog, contextViewPath } from "./context-viewer.tsx";
 import { ControlButton } from "./control-button.tsx";
 import { ReadAloudButton } from "./read-aloud-controls.tsx";
 import { selectedReplyText, useRemember } from "./remember-this.tsx";
@@ -93,9 +95,11 @@ export function ReplyControls({ message }: { message: ChatMessage }) {
   );
 }
 
-/** Read aloud and Remember this: the words selected in this reply, or else the whole reply's words without its choices. */
+/** Read aloud, Remember this (the words selected in this reply, or else the whole reply's words without its choices) and What the Game Master sees. */
 function ReplyTools({ message }: { message: ChatMessage }) {
   const remember = useRemember();
+  const { state } = useStory();
+  const [seeing, setSeeing] = useState(false);
   return (
     <span className="inline-flex flex-wrap items-center gap-0.5">
       <ReadAloudButton messageKey={message.key} content={message.content} />
@@ -110,6 +114,17 @@ function ReplyTools({ message }: { message: ChatMessage }) {
         }}
       />
       <BranchFromHere message={message} />
+      {state.storyId && message.id !== undefined ? (
+        <>
+          <ControlButton
+            label="What the Game Master sees"
+            description="Every part of the context this reply was written from, with its tokens, and what the call cost."
+            icon={<ScanEye aria-hidden />}
+            onClick={() => setSeeing(true)}
+          />
+          <ContextViewerDialog open={seeing} onOpenChange={setSeeing} path={contextViewPath(state.storyId, message.id, message.version)} />
+        </>
+      ) : null}
     </span>
   );
 }

@@ -147,6 +147,11 @@ export const gameMessages = pgTable(
     /** A reply's story state after it (every tracked stat's value), in a game that tracks stats. */
     state: jsonb("state"),
     /**
+     * A player's message sent as a Check: the roll the server made and what it decided (StatCheck,
+     * app/lib/stat-checks.ts; docs/decisions/061). Kept by Retry and Edit, gone with the exchange on Undo.
+     */
+    roll: jsonb("roll"),
+    /**
      * The model that wrote a reply (of its chosen version), as configured then: AI_PROVIDER and the
      * model's id. Null for a player's message and for replies written before models were recorded.
      */

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { MessageRole, TurnKind } from "../../lib/constants.ts";
+import type { CheckRequest, StatCheck } from "../../lib/stat-checks.ts";
 import type { RateLimitResult, RateLimitRule } from "../rate-limit.server.ts";
 import type { StreamOwner } from "../realtime.server.ts";
 import type { Story } from "../stories.server.ts";
@@ -12,7 +13,8 @@ import type { ContextLore, StoredConversation } from "./context.server.ts";
  */
 
 export type Turn =
-  | { kind: "send"; message: string }
+  /** `check`: the message is sent as a Check, which the server rolls (docs/decisions/061). */
+  | { kind: "send"; message: string; check?: CheckRequest }
   | { kind: "edit"; exchange: number; message: string }
   | { kind: "retry"; exchange: number }
   | { kind: "continue"; exchange: number };
@@ -71,6 +73,8 @@ export interface BegunTurn {
   lore: ContextLore;
   /** Whose turn it is, when begin_turn_for_session.sql read the session: the turn's stream ends with it. */
   owner: StreamOwner | null;
+  /** The Check the exchange's player message was sent with (a Retry, Continue or Edit keeps it); null for none yet. */
+  playerRoll: StatCheck | null;
 }
 
 /** How many free openings a player gets (docs/decisions/041; the FREE_OPENINGS_* settings). */
@@ -119,6 +123,7 @@ export const beginTurnColumns = {
   recent: sql<string | null>`recent`,
   state: sql<unknown>`state`,
   lore: sql<ContextLore>`lore`,
+  playerRoll: sql<StatCheck | null>`player_roll`,
 };
 
 /** begin_turn_for_session's answer: begin_turn's, and the session it read. */

@@ -31,6 +31,7 @@ import { freeOpeningRules, freeOpeningsRefusal } from "./free-openings.server.ts
 import { loadBegunStoryBrief, loadStoryBrief } from "./game-source.server.ts";
 import { watchLiveReply } from "./live-replies.server.ts";
 import { FAILED_REPLY_LIMIT, finishTurn, writeReply } from "./reply-writer.server.ts";
+import { checkedStat } from "./stat-checks.server.ts";
 import { storyReadLimits } from "./tokens.server.ts";
 
 /**
@@ -118,6 +119,11 @@ async function startTurn(request: TurnRequest, release: () => void): Promise<Eve
   const freeOpenings = freeOpeningRules(config);
   const turnId = randomUUID();
   await liveStreamsReady();
+  // A Check on a game's stats is refused before anything is counted or paid (a draft world, not
+  // kept in memory, is checked once its turn began, below).
+  const check = turn.kind === "send" ? turn.check : undefined;
+  const checkedGame = check && gameSlug ? await loadStoryBrief(gameSlug) : undefined;
+  if (check && checkedGame) checkedStat(checkedGame.trackedStats, check);
   // The game's brief comes from memory (read again only after an admin's change), while the
   // database begins the turn.
   const [begun, namedGame] = await Promise.all([
@@ -137,7 +143,7 @@ async function startTurn(request: TurnRequest, release: () => void): Promise<Eve
       ...storyReadLimits(config.AI_CONTEXT_TOKENS),
       maxStories: config.STORIES_PER_PLAYER,
     }),
-    gameSlug ? loadStoryBrief(gameSlug) : undefined,
+    checkedGame ?? (gameSlug ? loadStoryBrief(gameSlug) : undefined),
   ]);
   switch (begun.outcome) {
     case "started":
@@ -181,6 +187,14 @@ async function startTurn(request: TurnRequest, release: () => void): Promise<Eve
     // The game was retired while the turn began.
     await finishTurn(begun.story.id, turnId, "", begun.previousVersion);
     throw new NotFoundError(PLAY_TOASTS.gameNotFound.description);
+  }
+  if (check && !checkedGame) {
+    try {
+      checkedStat(game.trackedStats, check);
+    } catch (error) {
+      await finishTurn(begun.story.id, turnId, "", begun.previousVersion);
+      throw error;
+    }
   }
   const live = writeReply({ turnId, begun, game, turn, logger, release });
   // The reply is the player's whatever happens; its stream to this tab ends with the session.
@@ -321,6 +335,7 @@ export async function beginTurn(request: BeginTurnRequest): Promise<BeginTurnOut
         charged: row.charged,
         lore: row.lore,
         owner,
+        playerRoll: row.playerRoll,
       };
     default:
       return { outcome: row.outcome };

@@ -1,5 +1,5 @@
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
-import { CONTINUE_INSTRUCTION, pinnedFactLines, readTurnMessage, type TrackedState } from "../story-brief.server.ts";
+import { CONTINUE_INSTRUCTION, pinnedFactLines, readTurnMessage, type TrackedState, type TurnCheck } from "../story-brief.server.ts";
 
 /**
  * Everything the offline storyteller reads out of a model call, read in one place, as the context
@@ -16,6 +16,8 @@ export interface ReadPrompt {
   /** The call asks for more of the latest reply (Continue). */
   extending: boolean;
   trackedState: TrackedState | undefined;
+  /** The Check the rules settled for this action, if it was sent as one. */
+  check: TurnCheck | undefined;
   pinnedFacts: string[];
   /** The rolling summary of the turns that have left the context. */
   storySoFar: string;
@@ -50,6 +52,7 @@ export function readPrompt(prompt: LanguageModelV4Prompt): ReadPrompt {
     previousReplies: conversation.filter((message) => message.role === "assistant").map(textOf),
     extending,
     trackedState: turn.trackedState,
+    check: turn.check,
     pinnedFacts: pinnedFactLines(block(system, "pinned_facts") ?? ""),
     storySoFar: block(system, "story_so_far")?.trim() ?? "",
   };
