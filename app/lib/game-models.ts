@@ -15,7 +15,8 @@ const contextTokensMessage = `The context budget is a whole number of tokens fro
 
 /** The budget as typed (text or a number); empty: the site's (null). */
 export const contextTokensSchema = z
-  .union([z.number(), z.string(), z.null(), z.undefined()], { error: contextTokensMessage })
+  .union([z.number(), z.string()], { error: contextTokensMessage })
+  .nullish()
   .transform((value, context) => {
     const text = typeof value === "number" ? String(value) : (value ?? "").trim().replaceAll(",", "");
     if (!text) return null;

@@ -92,6 +92,8 @@ describe("model spend in the admin overview", () => {
       // Outside a 7-day period, inside 30 days.
       call({ inputTokens: 50_000, daysAgo: 20 }),
     ]);
+    // Calls are priced as they are recorded; the price table's tests below begin with it empty.
+    await db.delete(modelPrices);
     // Two paid turns yesterday (a credit each), one refunded: one paid turn.
     await db.insert(creditLedger).values([
       { userId: "spend-player", delta: -1, balanceAfter: 1, reason: "chat_message", reference: "turn:spend-1", createdAt: daysAgo(1) },

@@ -4,5 +4,7 @@
 -- NULL budget, NULL limits.
 CREATE OR REPLACE FUNCTION story_read_limits(p_budget_tokens integer)
 RETURNS TABLE (max_exchanges integer, max_characters integer) AS $$
-  SELECT least(1000, greatest(20, ceil(p_budget_tokens / 50.0)))::integer, ceil(p_budget_tokens * 3.5)::integer;
+  -- (greatest() passes over a NULL: the budget's absence is said outright.)
+  SELECT CASE WHEN p_budget_tokens IS NOT NULL THEN least(1000, greatest(20, ceil(p_budget_tokens / 50.0)))::integer END,
+    ceil(p_budget_tokens * 3.5)::integer;
 $$ LANGUAGE sql IMMUTABLE;
