@@ -242,11 +242,13 @@ export const dashboardQueries = {
 
   spend: (range: DashboardRange) =>
     rows<SpendDay>(
-      daily(
-        range,
-        sql`select calls.day, ${SPEND_TOTALS} from model_spend_days as calls where ${CALLED_IN(range)} group by 1`,
-        ["calls", "inputTokens", "cachedInputTokens", "outputTokens", "spend"],
-      ),
+      daily(range, sql`select calls.day, ${SPEND_TOTALS} from model_spend_days as calls where ${CALLED_IN(range)} group by 1`, [
+        "calls",
+        "inputTokens",
+        "cachedInputTokens",
+        "outputTokens",
+        "spend",
+      ]),
     ),
 
   spendGames: (range: DashboardRange) =>

@@ -59,9 +59,7 @@ const PROFILE = process.env.BENCH_PROFILE === "1";
 const RECORDING_ONLY = process.env.BENCH_RECORDING_ONLY === "1";
 const levels = (list: string) => list.split(",").filter(Boolean).map(Number);
 const LATENCY_LEVELS = levels(process.env.BENCH_LATENCY ?? (PROFILE || RECORDING_ONLY ? "" : "1,50,200"));
-const CAPACITY_LEVELS = levels(
-  process.env.BENCH_CAPACITY ?? (PROFILE || RECORDING_ONLY ? "" : QUICK ? "500,1000" : "500,1000,1500,2000,2500"),
-);
+const CAPACITY_LEVELS = levels(process.env.BENCH_CAPACITY ?? (PROFILE || RECORDING_ONLY ? "" : QUICK ? "500,1000" : "500,1000,1500,2000,2500"));
 /** Rounds of recording's cost, each a turns-per-second run with recording on and one with it off. */
 const RECORDING_ROUNDS = QUICK ? 2 : 4;
 /** Enough turns that p99 is not decided by two or three of them. */
@@ -628,7 +626,12 @@ async function measureRecording(players: Player[]) {
   const apart = (on: number, off: number) => Math.abs(on - off) / off;
   const table = markdownTable(
     ["", "recording on", "recording off", "apart"],
-    figures.map(([name, on, off]) => [name, name === "turns/s" ? on.toFixed(0) : ms(on), name === "turns/s" ? off.toFixed(0) : ms(off), `${(apart(on, off) * 100).toFixed(1)}%`]),
+    figures.map(([name, on, off]) => [
+      name,
+      name === "turns/s" ? on.toFixed(0) : ms(on),
+      name === "turns/s" ? off.toFixed(0) : ms(off),
+      `${(apart(on, off) * 100).toFixed(1)}%`,
+    ]),
   );
   const [turns, p50] = figures;
   const met = apart(turns[1], turns[2]) <= GOALS.recordingCost && apart(p50[1], p50[2]) <= GOALS.recordingCost;

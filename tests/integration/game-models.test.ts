@@ -63,7 +63,10 @@ describe("a game's model and context budget", () => {
     const api = await adminOf(server);
     await priceGameModel(server);
     const refusals = [
-      [{ model: "gpt-unknown" }, 'is not a model this site can use: choose the site\'s model or one priced for openai-compatible in the Models tab.'],
+      [
+        { model: "gpt-unknown" },
+        "is not a model this site can use: choose the site's model or one priced for openai-compatible in the Models tab.",
+      ],
       [{ contextTokens: 500 }, "The context budget is a whole number of tokens from 1,000 to 200,000, or empty for the site's."],
       [{ contextTokens: "lots" }, "The context budget is a whole number of tokens from 1,000 to 200,000"],
       [{ contextTokens: 300_000 }, "from 1,000 to 200,000"],
@@ -95,7 +98,9 @@ describe("a game's model and context budget", () => {
     await priceGameModel(server);
     const player = await signUp(server);
     const play = async (slug: string, fields: Record<string, unknown>) => {
-      expect((await api("POST", "/api/admin/games", gameBody({ slug, title: slug, prompt: "You narrate a long walk.", ...fields }))).status).toBe(201);
+      expect((await api("POST", "/api/admin/games", gameBody({ slug, title: slug, prompt: "You narrate a long walk.", ...fields }))).status).toBe(
+        201,
+      );
       const storyId = await seedLongStory(server, player.userId, slug);
       const message = `I rest at the end of ${slug}.`;
       const response = await postChat(server, player, { message, story_id: storyId, game_slug: slug });
@@ -135,6 +140,8 @@ describe("a game's model and context budget", () => {
       expect([limits?.max_exchanges, limits?.max_characters], String(budget)).toEqual([expected.maxExchanges, expected.maxCharacters]);
     }
     // No budget of the game's own: no limits of its own (the site's apply).
-    expect(await queryRows(server.connection.db, sql`select * from story_read_limits(null)`)).toEqual([{ max_exchanges: null, max_characters: null }]);
+    expect(await queryRows(server.connection.db, sql`select * from story_read_limits(null)`)).toEqual([
+      { max_exchanges: null, max_characters: null },
+    ]);
   });
 });

@@ -52,7 +52,9 @@ async function recordCalls(db: Database, calls: Call[]) {
   for (const dayAgo of days) {
     const [{ last } = { last: 0 }] = await queryRows<{ last: number }>(db, sql`select coalesce(max(id), 0)::int as last from model_calls`);
     for (const { gameSlug, storyId, userId, daysAgo: _day, ...recorded } of calls.filter((each) => each.daysAgo === dayAgo)) {
-      await db.execute(sql`select record_model_call(${storyId ?? null}::uuid, ${gameSlug}, ${userId ?? null}, ${JSON.stringify(recorded)}::jsonb)`);
+      await db.execute(
+        sql`select record_model_call(${storyId ?? null}::uuid, ${gameSlug}, ${userId ?? null}, ${JSON.stringify(recorded)}::jsonb)`,
+      );
     }
     if (dayAgo === 0) continue;
     await db.execute(sql`update model_calls set created_at = ${daysAgo(dayAgo).toISOString()}::timestamptz where id > ${last}`);

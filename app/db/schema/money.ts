@@ -175,9 +175,7 @@ export const modelSpendDays = pgTable(
     unpricedCalls: integer("unpriced_calls").notNull(),
   },
   (table) => [
-    unique("model_spend_days_key")
-      .on(table.day, table.gameSlug, table.provider, table.model, table.summaries, table.shard)
-      .nullsNotDistinct(),
+    unique("model_spend_days_key").on(table.day, table.gameSlug, table.provider, table.model, table.summaries, table.shard).nullsNotDistinct(),
     index("model_spend_days_game_slug_idx").on(table.gameSlug),
   ],
 );
