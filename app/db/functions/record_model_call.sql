@@ -23,7 +23,7 @@ RETURNS void AS $$
   )
   INSERT INTO model_spend_days AS totals (day, game_slug, provider, model, summaries, shard, calls, input_tokens, cached_input_tokens,
       output_tokens, spend, unpriced_calls)
-  SELECT (r.created_at AT TIME ZONE 'UTC')::date, r.game_slug, r.provider, r.model, r.kind = 'summary', pg_backend_pid() % 16, 1,
+  SELECT (r.created_at AT TIME ZONE 'UTC')::date, r.game_slug, r.provider, r.model, r.kind = 'summary', pg_backend_pid() % 1024, 1,
       r.input_tokens, r.cached_input_tokens, r.output_tokens, CASE WHEN r.currency = 'USD' THEN r.cost ELSE 0 END,
       CASE WHEN r.cost IS NULL THEN 1 ELSE 0 END
   FROM recorded AS r
