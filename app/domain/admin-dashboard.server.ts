@@ -128,14 +128,16 @@ const RATING_TOTALS = sql`
   count(*) filter (where ratings.rating = 'bad')::int as bad`;
 
 /**
- * What the period's model calls used and cost (issue 34): read live by their time (model_calls_created_idx),
- * spend in US dollars only (the revenue's currency).
+ * What the period's model calls used and cost (issue 34), from their daily totals (model_spend_days,
+ * kept by record_model_call.sql as each call is recorded: docs/decisions/060); spend in US dollars
+ * only (the revenue's currency).
  */
 const SPEND_TOTALS = sql`
-  count(*)::int as calls, sum(calls.input_tokens)::float8 as "inputTokens", sum(calls.cached_input_tokens)::float8 as "cachedInputTokens",
-  sum(calls.output_tokens)::float8 as "outputTokens", coalesce(sum(calls.cost) filter (where calls.currency = 'USD'), 0)::float8 as spend`;
-const SPEND_LINE = sql`${SPEND_TOTALS}, calls.kind = 'summary' as summaries, count(*) filter (where calls.cost is null)::int as "unpricedCalls"`;
-const CALLED_IN = (range: DashboardRange) => sql`calls.created_at >= ${range.startsAt}::timestamptz`;
+  sum(calls.calls)::int as calls, sum(calls.input_tokens)::float8 as "inputTokens",
+  sum(calls.cached_input_tokens)::float8 as "cachedInputTokens", sum(calls.output_tokens)::float8 as "outputTokens",
+  sum(calls.spend)::float8 as spend`;
+const SPEND_LINE = sql`${SPEND_TOTALS}, calls.summaries, sum(calls.unpriced_calls)::int as "unpricedCalls"`;
+const CALLED_IN = (range: DashboardRange) => sql`calls.day >= ${range.from}::date`;
 
 /** How many games the overview ranks, and how many failed or pending payments it lists. */
 export const MOST_PLAYED_SHOWN = 10;
@@ -240,25 +242,27 @@ export const dashboardQueries = {
 
   spend: (range: DashboardRange) =>
     rows<SpendDay>(
-      daily(
-        range,
-        sql`select ${utcDay("calls.created_at")} as day, ${SPEND_TOTALS} from model_calls as calls where ${CALLED_IN(range)} group by 1`,
-        ["calls", "inputTokens", "cachedInputTokens", "outputTokens", "spend"],
-      ),
+      daily(range, sql`select calls.day, ${SPEND_TOTALS} from model_spend_days as calls where ${CALLED_IN(range)} group by 1`, [
+        "calls",
+        "inputTokens",
+        "cachedInputTokens",
+        "outputTokens",
+        "spend",
+      ]),
     ),
 
   spendGames: (range: DashboardRange) =>
     rows<GameSpend>(sql`
       select calls.game_slug as slug, games.title, ${SPEND_LINE}
-      from model_calls as calls left join games on games.slug = calls.game_slug
+      from model_spend_days as calls left join games on games.slug = calls.game_slug
       where ${CALLED_IN(range)}
-      group by calls.game_slug, games.title, summaries order by spend desc, games.title, summaries`),
+      group by calls.game_slug, games.title, calls.summaries order by spend desc, games.title, calls.summaries`),
 
   spendModels: (range: DashboardRange) =>
     rows<ModelSpend>(sql`
       select calls.provider, calls.model, ${SPEND_LINE}
-      from model_calls as calls where ${CALLED_IN(range)}
-      group by calls.provider, calls.model, summaries order by spend desc, calls.provider, calls.model, summaries`),
+      from model_spend_days as calls where ${CALLED_IN(range)}
+      group by calls.provider, calls.model, calls.summaries order by spend desc, calls.provider, calls.model, calls.summaries`),
 
   openPayments: (range: DashboardRange) =>
     rows<OpenPayment>(sql`

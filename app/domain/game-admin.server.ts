@@ -1,10 +1,14 @@
-import { and, asc, eq, isNull, ne } from "drizzle-orm";
+import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client.server.ts";
 import { db } from "../db/database.server.ts";
-import { games, type Game } from "../db/schema.ts";
+import { games, modelPrices, type Game } from "../db/schema.ts";
+import { env } from "../env.server.ts";
 import type { GameInput } from "../lib/admin-forms.ts";
+import { RECENT_TURNS_SAMPLED, type GameModelChoices, type TurnSample } from "../lib/game-models.ts";
 import { isUniqueViolation } from "../db/unique-violation.server.ts";
-import { NotFoundError, SlugTakenError } from "./errors.server.ts";
+import { InvalidInputError, NotFoundError, SlugTakenError } from "./errors.server.ts";
+import { gameMasterModelName } from "./game-master/model.server.ts";
+import { listModelPrices } from "./model-prices.server.ts";
 import { slugForNew } from "./slugs.server.ts";
 
 /**
@@ -29,7 +33,59 @@ async function slugTaken(executor: Queryable, slug: string, exceptId?: string): 
   return owner ? new SlugTakenError("game", slug, { title: owner.title, deleted: !owner.isActive }) : undefined;
 }
 
+/**
+ * What the game editor offers (docs/decisions/060): the configured provider's models — the site's
+ * and those in the price table — and each site game's recent turns, for the estimate of a turn's cost.
+ */
+export async function loadGameModelChoices(): Promise<GameModelChoices> {
+  const config = env();
+  const [prices, turns] = await Promise.all([
+    listModelPrices(),
+    db().execute(sql`
+      select ${games.slug} as slug, turn.input_tokens as input, turn.cached_input_tokens as cached,
+        turn.cache_write_tokens as cache_write, turn.output_tokens as output
+      from ${games}
+      cross join lateral (
+        select calls.input_tokens, calls.cached_input_tokens, calls.cache_write_tokens, calls.output_tokens
+        from model_calls as calls where calls.game_slug = ${games.slug} and calls.kind <> 'summary'
+        order by calls.created_at desc limit ${RECENT_TURNS_SAMPLED}
+      ) as turn
+      where ${games.isActive} and ${games.creatorId} is null`) as Promise<{
+      rows: { slug: string; input: number; cached: number; cache_write: number; output: number }[];
+    }>,
+  ]);
+  const recentTurns: Record<string, TurnSample[]> = {};
+  for (const row of turns.rows) (recentTurns[row.slug] ??= []).push([row.input, row.cached, row.cache_write, row.output]);
+  return {
+    provider: config.AI_PROVIDER,
+    siteModel: gameMasterModelName().model,
+    siteContextTokens: config.AI_CONTEXT_TOKENS,
+    prices: prices.filter((price) => price.provider === config.AI_PROVIDER),
+    recentTurns,
+  };
+}
+
+/**
+ * A game's model must be one the site can call: the site's own (AI_MODEL), one priced for the
+ * configured provider, or the one it already has (its price may have been removed since).
+ */
+async function refuseUnknownModel(executor: Queryable, model: string | null, current?: string | null) {
+  const config = env();
+  if (model === null || model === current || model === gameMasterModelName().model) return;
+  const [priced] = await executor
+    .select({ model: modelPrices.model })
+    .from(modelPrices)
+    .where(and(eq(modelPrices.provider, config.AI_PROVIDER), eq(modelPrices.model, model)));
+  if (!priced) {
+    throw new InvalidInputError(
+      `"${model}" is not a model this site can use: choose the site's model or one priced for ${config.AI_PROVIDER} in the Models tab.`,
+      "model",
+    );
+  }
+}
+
 export async function createGame(input: GameInput): Promise<Game> {
+  await refuseUnknownModel(db(), input.model);
   const slug = await slugForNew(games, input);
   const [created] = await db()
     .insert(games)
@@ -48,6 +104,8 @@ export async function updateGame(id: string, input: GameInput): Promise<Game> {
     return await db().transaction(async (tx) => {
       const taken = await slugTaken(tx, input.slug, id);
       if (taken) throw taken;
+      const [current] = await tx.select({ model: games.model }).from(games).where(eq(games.id, id));
+      await refuseUnknownModel(tx, input.model, current?.model);
       const [updated] = await tx
         .update(games)
         .set(input)

@@ -10,6 +10,7 @@ import {
   GUIDE_DIFFICULTIES,
   MULTI_SECTION_TYPES,
 } from "./constants.ts";
+import { contextTokensSchema, gameModelSchema } from "./game-models.ts";
 import { isUsableSlug, slugify } from "./slugify.ts";
 import { trackedStatsSchema } from "./tracked-stats.ts";
 
@@ -103,6 +104,8 @@ export const gameInputSchema = z.object({
   sortOrder: integerOr(0, "Sort order"),
   isActive: z.boolean().default(true),
   trackedStats: trackedStatsSchema.default([]),
+  model: gameModelSchema,
+  contextTokens: contextTokensSchema,
 });
 export type GameInput = z.output<typeof gameInputSchema>;
 export type GameFormValues = z.input<typeof gameInputSchema>;

@@ -10,7 +10,7 @@ import { listContactMessages } from "#app/domain/contact-admin.server.ts";
 import { listContentForAdmin } from "#app/domain/content-admin.server.ts";
 import { loadDashboard } from "#app/domain/admin-dashboard.server.ts";
 import { NotFoundError } from "#app/domain/errors.server.ts";
-import { listGamesForAdmin } from "#app/domain/game-admin.server.ts";
+import { listGamesForAdmin, loadGameModelChoices } from "#app/domain/game-admin.server.ts";
 import { listModelPrices } from "#app/domain/model-prices.server.ts";
 import { getPlayer, searchPlayers } from "#app/domain/players-admin.server.ts";
 import { listGuidesForAdmin } from "#app/domain/guide-admin.server.ts";
@@ -39,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<{ 
       return null;
     });
   const view = adminView(new URL(request.url).searchParams);
-  const [games, content, guides, inbox, dashboard, players, modelPrices] = await Promise.all([
+  const [games, content, guides, inbox, dashboard, players, modelPrices, gameModels] = await Promise.all([
     orNull("games", listGamesForAdmin()),
     orNull("content", listContentForAdmin()),
     orNull("guides", listGuidesForAdmin()),
@@ -50,8 +50,9 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<{ 
     view.tab === "overview" ? orNull("the overview", loadDashboard(view.days)) : undefined,
     view.tab === "players" ? orNull("players", readPlayersView(view.query, view.player)) : undefined,
     view.tab === "models" ? orNull("the price table", listModelPrices()) : undefined,
+    view.tab === "games" ? orNull("the games' models", loadGameModelChoices()) : undefined,
   ]);
-  return { panel: { games, content, guides, inbox, dashboard, players, modelPrices } };
+  return { panel: { games, content, guides, inbox, dashboard, players, modelPrices, gameModels } };
 }
 
 async function readPlayersView(query: string, playerId: string | null): Promise<PlayersView> {

@@ -19,6 +19,7 @@ import { setDatabaseConnection } from "#app/db/database.server.ts";
 import { dashboardQueries, dashboardRange, sumUpSettledDays } from "#app/domain/admin-dashboard.server.ts";
 import { searchPlayers } from "#app/domain/players-admin.server.ts";
 import { DASHBOARD_PERIODS } from "#app/lib/admin-dashboard.ts";
+import { SUM_UP_GENERATED_MODEL_CALLS } from "#tests/helpers/model-spend.ts";
 import { markdownTable, writeReportSection } from "./report.ts";
 import { createScratchDatabase } from "./scratch-database.ts";
 
@@ -70,6 +71,7 @@ async function generateYear(connection: DatabaseConnection) {
       case when id % 3 = 0 then 'bench-large' else 'bench-mini' end, 6000, 4000 + id % 1500, 400, false, 600, 4000,
       case when id % 97 = 0 then 'failed' else 'ok' end, 0.0012 + (id % 5) * 0.0001, 'USD', created_at
     from game_messages where role = 'user'`);
+  await run(SUM_UP_GENERATED_MODEL_CALLS);
   await run(`insert into payments (user_id, provider, session_id, package_id, credits, amount_cents, status, created_at, completed_at)
     select 'bench-' || (1 + g * 7919 % ${PLAYERS}), 'test', 'bench-session-' || g, package.id, package.credits, package.cents,
       status.value, t, case when status.value = 'completed' then t + interval '2 minutes' end

@@ -21,6 +21,13 @@
  * BENCH_CAPACITY=500,1000,1500,2000,2500 set the levels (either may be empty); BENCH_QUICK=1 runs
  * a short version; BENCH_SERVER_NODE_FLAGS adds Node flags to those of `npm start`.
  *
+ * - Recording's cost (issue 34): the site's turns per second and first-token latency with each
+ *   model call recorded (record_model_call.sql: the call's row and its day's totals, in the
+ *   statement that finishes the turn) and with recording off — the same function replaced, in
+ *   the scratch database only, by one that writes nothing — in alternating rounds.
+ *
+ * BENCH_RECORDING_ONLY=1 runs that last measure alone.
+ *
  * BENCH_PROFILE=1 measures where the site's process spends a turn instead: the site runs under
  * V8's CPU profiler (which slows it, so no ratio of that run is reported), only the turns-per-second
  * test runs, and the profile of its turns is written as its own section (cpu-profile.ts).
@@ -28,7 +35,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import pg from "pg";
@@ -49,9 +56,17 @@ import { createTurnClient, PROBE_MARKER, type TurnResult } from "./turn-client.t
 
 const QUICK = process.env.BENCH_QUICK === "1";
 const PROFILE = process.env.BENCH_PROFILE === "1";
+const RECORDING_ONLY = process.env.BENCH_RECORDING_ONLY === "1";
 const levels = (list: string) => list.split(",").filter(Boolean).map(Number);
-const LATENCY_LEVELS = levels(process.env.BENCH_LATENCY ?? (PROFILE ? "" : "1,50,200"));
-const CAPACITY_LEVELS = levels(process.env.BENCH_CAPACITY ?? (PROFILE ? "" : QUICK ? "500,1000" : "500,1000,1500,2000,2500"));
+const LATENCY_LEVELS = levels(process.env.BENCH_LATENCY ?? (PROFILE || RECORDING_ONLY ? "" : "1,50,200"));
+const CAPACITY_LEVELS = levels(process.env.BENCH_CAPACITY ?? (PROFILE || RECORDING_ONLY ? "" : QUICK ? "500,1000" : "500,1000,1500,2000,2500"));
+/**
+ * Rounds of recording's cost, each a short turns-per-second run with recording on and one with it
+ * off, side by side: each round's pair is compared, so a machine whose load drifts (other work on
+ * its cores) moves both of a pair alike.
+ */
+const RECORDING_ROUNDS = QUICK ? 6 : 12;
+const RECORDING_RUN_MS = QUICK ? 2_000 : 4_000;
 /** Enough turns that p99 is not decided by two or three of them. */
 const PROBE_TURNS = QUICK ? 100 : 300;
 /** The probe pauses between its turns, as a player reads before answering. */
@@ -64,7 +79,7 @@ const CAPACITY_HOLD_MS = QUICK ? 10_000 : 20_000;
 const THROUGHPUT_PLAYERS = 32;
 const THROUGHPUT_MS = QUICK ? 5_000 : 10_000;
 const RESPONSIVE_P99_MS = 1000;
-const GOALS = { turnsPerSecond: 0.7, firstTokenP50: 1.5, firstTokenP99: 2, streams: 2000, memoryMiB: 512 };
+const GOALS = { turnsPerSecond: 0.7, firstTokenP50: 1.5, firstTokenP99: 2, streams: 2000, memoryMiB: 512, recordingCost: 0.03 };
 const GAMES = ["empress-simulator", "cultivation-simulator", "celebrity-life", "matriarch-harem-simulator", "mary-sue-campus"];
 /** A story has one reply in flight at a time: enough players that every stream has a story of its own. */
 const PLAYERS = Math.max(THROUGHPUT_PLAYERS + 1, Math.ceil(Math.max(...CAPACITY_LEVELS, ...LATENCY_LEVELS) / GAMES.length) + 1);
@@ -551,6 +566,97 @@ async function reportProfile(throughputRows: ThroughputRow[]) {
   );
 }
 
+// ---------------------------------------------------------------------------------------------
+// Recording's cost (issue 34)
+
+const RECORD_MODEL_CALL_FILE = path.resolve(import.meta.dirname, "../../app/db/functions/record_model_call.sql");
+/** Recording off: the function finish_turn.sql calls, with its signature, writing nothing (in the scratch database only). */
+const RECORDING_OFF = `CREATE OR REPLACE FUNCTION record_model_call(p_story_id uuid, p_game_slug text, p_user_id text, p_call jsonb)
+  RETURNS void AS $$ SELECT NULL $$ LANGUAGE sql`;
+
+async function setRecording(on: boolean) {
+  await observer.query(on ? readFileSync(RECORD_MODEL_CALL_FILE, "utf8") : RECORDING_OFF);
+}
+
+interface RecordingRow {
+  recording: boolean;
+  turnsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** The site's turns per second and first tokens, as in the turns-per-second test, with recording on or off. */
+async function recordingRun(recording: boolean, players: Player[]): Promise<RecordingRow> {
+  await setRecording(recording);
+  const siteTarget = targets.find((target) => target.name === "site")!;
+  const deadline = performance.now() + RECORDING_RUN_MS;
+  const startedAt = performance.now();
+  const running = holdStreams(siteTarget, THROUGHPUT_PLAYERS, players, () => performance.now() > deadline, true);
+  await running.done;
+  const seconds = (performance.now() - startedAt) / 1000;
+  const latencies = firstTokens(running.results);
+  return {
+    recording,
+    turnsPerSecond: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors: running.results.length - latencies.length,
+  };
+}
+
+async function measureRecording(players: Player[]) {
+  console.log(`\nRecording's cost: the site's turns per second, ${THROUGHPUT_PLAYERS} players, with model calls recorded and not:`);
+  const rows: RecordingRow[] = [];
+  for (let round = 0; round < RECORDING_ROUNDS; round += 1) {
+    // Alternating which goes first, so neither always follows the other's backlog.
+    for (const recording of round % 2 === 0 ? [true, false] : [false, true]) {
+      const row = await recordingRun(recording, players);
+      rows.push(row);
+      console.log(
+        `${recording ? "   on" : "  off"} │ ${row.turnsPerSecond.toFixed(0)} turns/s │ first token p50 ${ms(row.p50)} · p99 ${ms(row.p99)} ms │ errors ${row.errors}`,
+      );
+    }
+  }
+  await setRecording(true);
+  const median = (values: number[]) => percentile(values, 50);
+  const of = (recording: boolean, pick: (row: RecordingRow) => number) => rows.filter((row) => row.recording === recording).map(pick);
+  /** Each round's on against its off, (on − off) / off, the median of the rounds. */
+  const paired = (pick: (row: RecordingRow) => number) => {
+    const on = of(true, pick);
+    const off = of(false, pick);
+    return median(on.map((value, round) => (value - off[round]!) / off[round]!));
+  };
+  const figures = [
+    { name: "turns/s", pick: (row: RecordingRow) => row.turnsPerSecond, format: (value: number) => value.toFixed(0) },
+    { name: "first token p50 ms", pick: (row: RecordingRow) => row.p50, format: ms },
+    { name: "first token p99 ms", pick: (row: RecordingRow) => row.p99, format: ms },
+  ];
+  const percent = (share: number) => `${share >= 0 ? "+" : ""}${(share * 100).toFixed(1)}%`;
+  const table = markdownTable(
+    ["", "recording on (median)", "recording off (median)", "on against off (median of the rounds)"],
+    figures.map(({ name, pick, format }) => [name, format(median(of(true, pick))), format(median(of(false, pick))), percent(paired(pick))]),
+  );
+  const turns = paired(figures[0]!.pick);
+  const p50 = paired(figures[1]!.pick);
+  const met = Math.abs(turns) <= GOALS.recordingCost && Math.abs(p50) <= GOALS.recordingCost;
+  const [load] = os.loadavg();
+  const verdict = `- Turns per second and first-token p50, recording on against off: ${percent(turns)} and ${percent(p50)} (goal within ${GOALS.recordingCost * 100}%) — ${met ? "met" : "MISSED"}; the machine's load average (1 min) at the end: ${load?.toFixed(1)} on ${os.cpus().length} cores.`;
+  console.log(`\n${verdict}`);
+  writeReportSection(
+    "model-call-recording",
+    "What recording each model call costs a turn (`game-chat`)",
+    [
+      `The site's turns-per-second test of the Game Master section (${THROUGHPUT_PLAYERS} players taking turns back to back for ${RECORDING_RUN_MS / 1000} s, an instant model, PostgreSQL), in ${RECORDING_ROUNDS} rounds of a run with each model call recorded (\`record_model_call.sql\`: its row in \`model_calls\` and its day's totals in \`model_spend_days\`, written by the statement that finishes the turn) and a run with recording off (the same function replaced, in the bench's scratch database only, by one that writes nothing; the site sends the same call). Each round's two runs are compared, which first alternating; first tokens are the turns' own, under that load:`,
+      "",
+      table,
+      "",
+      verdict,
+    ].join("\n"),
+    "npm run bench -- game-chat (alone: BENCH_RECORDING_ONLY=1)",
+  );
+}
+
 try {
   const players: Player[] = [];
   for (let first = 0; first < PLAYERS; first += 10) {
@@ -569,9 +675,9 @@ try {
   const latency: LatencyRow[] = [];
   for (const streams of LATENCY_LEVELS) latency.push(await latencyLevel(streams, players));
 
-  console.log(`\nTurns per second with an instant model, ${THROUGHPUT_PLAYERS} players taking turns back to back:`);
   const throughputRows: ThroughputRow[] = [];
-  for (let round = 0; round < 2; round += 1) {
+  if (!RECORDING_ONLY) console.log(`\nTurns per second with an instant model, ${THROUGHPUT_PLAYERS} players taking turns back to back:`);
+  for (let round = 0; round < (RECORDING_ONLY ? 0 : 2); round += 1) {
     for (const target of targets) {
       const row = await throughput(target, players);
       throughputRows.push(row);
@@ -595,7 +701,10 @@ try {
   }
 
   if (PROFILE) await reportProfile(throughputRows);
-  else reportMeasures(latency, throughputRows, capacity);
+  else {
+    await measureRecording(players);
+    if (!RECORDING_ONLY) reportMeasures(latency, throughputRows, capacity);
+  }
 } finally {
   await observer.end();
   for (const target of targets) await target.stop();

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect } from "vitest";
 import { seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
 import { browserTest as test } from "#tests/helpers/fixtures.ts";
+import { SUM_UP_GENERATED_MODEL_CALLS } from "#tests/helpers/model-spend.ts";
 
 /**
  * Model spend in Chromium (issue 34): the overview's Model spend chart beside revenue, with its
@@ -21,6 +22,7 @@ test.beforeAll(async ({ server, login }) => {
       'openai-compatible', (array['gpt-story-mini', 'gpt-story-large'])[1 + g % 2], 6000, 3000 + g % 2000, 400, false, 1500, 'ok',
       0.002 + (g % 7) * 0.001, 'USD', ${when}
     from generate_series(1, 600) as g`);
+  await run(SUM_UP_GENERATED_MODEL_CALLS);
   await run(`insert into payments (user_id, provider, session_id, package_id, credits, amount_cents, status, created_at, completed_at)
     select (select id from "user" limit 1), 'test', 'models-session-' || g, 'starter', 100, 499, 'completed', t, t
     from generate_series(1, 20) as g, lateral (select ${when} + g * interval '0 s' as t) as paid`);

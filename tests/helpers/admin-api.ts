@@ -5,7 +5,7 @@ import type { TestServer } from "./server.ts";
 /** The admin API as an admin calls it over HTTP (tests/integration/admin-api*.test.ts). */
 
 /** A request with the admin's session: its status and JSON body. */
-function adminApi(server: TestServer, admin: TestAccount) {
+export function adminApi(server: TestServer, admin: TestAccount) {
   return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const response = await server.fetch(path, {
       method,

@@ -58,6 +58,7 @@ describe("migrations", () => {
       "guides",
       "model_calls",
       "model_prices",
+      "model_spend_days",
       "payments",
       "profiles",
       "public_content_version",
@@ -382,6 +383,8 @@ describe("a game as its Game Master knows it", () => {
       title: "Brief Game",
       prompt: "BRIEF-PROMPT",
       trackedStats: [],
+      model: null,
+      contextTokens: null,
       sections: [
         { contentType: "story_background", title: "Story", content: "S" },
         { contentType: "combat_mechanics", title: "Combat 1", content: "C1" },

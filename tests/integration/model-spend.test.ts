@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { describe, expect } from "vitest";
-import { creditLedger, modelCalls, stories, user } from "#app/db/schema.ts";
+import type { Database } from "#app/db/client.server.ts";
+import { creditLedger, modelPrices, stories, user } from "#app/db/schema.ts";
+import type { ModelCall } from "#app/domain/game-master/model-calls.server.ts";
 import type { Dashboard } from "#app/lib/admin-dashboard.ts";
 import { adminApiTest as test } from "#tests/helpers/admin-api.ts";
 import { queryRows } from "#tests/helpers/database.ts";
@@ -14,7 +16,14 @@ const DAY = 24 * 60 * 60 * 1000;
 const today = new Date(new Date().toISOString().slice(0, 10) + "T00:00:00Z");
 const daysAgo = (days: number) => new Date(today.getTime() - days * DAY + 12 * 60 * 60 * 1000);
 
-type Call = typeof modelCalls.$inferInsert;
+/** A call as record_model_call.sql takes it (ModelCall), with where it belongs and the day it was made. */
+interface Call extends Omit<ModelCall, "kind"> {
+  kind: ModelCall["kind"];
+  gameSlug: string;
+  storyId?: string;
+  userId?: string;
+  daysAgo: number;
+}
 const call = (overrides: Partial<Call>): Call => ({
   kind: "send",
   gameSlug: "empress-simulator",
@@ -22,15 +31,36 @@ const call = (overrides: Partial<Call>): Call => ({
   model: "model-a",
   inputTokens: 1000,
   cachedInputTokens: 400,
+  cacheWriteTokens: 0,
   outputTokens: 100,
+  reasoningTokens: null,
   estimated: false,
+  firstTokenMs: 300,
   totalMs: 900,
   outcome: "ok",
-  cost: 0.002,
-  currency: "USD",
-  createdAt: daysAgo(1),
+  daysAgo: 1,
   ...overrides,
 });
+
+/**
+ * Records the calls as the site does (record_model_call.sql, which keeps the daily totals), a day
+ * at a time, oldest first: each day's calls are recorded today, then they and their totals are
+ * moved to their day (no day's totals are there yet when they move).
+ */
+async function recordCalls(db: Database, calls: Call[]) {
+  const days = [...new Set(calls.map((each) => each.daysAgo))].sort((a, b) => b - a);
+  for (const dayAgo of days) {
+    const [{ last } = { last: 0 }] = await queryRows<{ last: number }>(db, sql`select coalesce(max(id), 0)::int as last from model_calls`);
+    for (const { gameSlug, storyId, userId, daysAgo: _day, ...recorded } of calls.filter((each) => each.daysAgo === dayAgo)) {
+      await db.execute(
+        sql`select record_model_call(${storyId ?? null}::uuid, ${gameSlug}, ${userId ?? null}, ${JSON.stringify(recorded)}::jsonb)`,
+      );
+    }
+    if (dayAgo === 0) continue;
+    await db.execute(sql`update model_calls set created_at = ${daysAgo(dayAgo).toISOString()}::timestamptz where id > ${last}`);
+    await db.execute(sql`update model_spend_days set day = day - ${dayAgo}::int where day = (now() at time zone 'UTC')::date`);
+  }
+}
 
 /** The sums the overview must show, computed from the calls themselves. */
 async function sums(server: { connection: { db: Parameters<typeof queryRows>[0] } }, where: string, groupBy: string) {
@@ -48,16 +78,24 @@ describe("model spend in the admin overview", () => {
     const db = server.connection.db;
     await db.insert(user).values({ id: "spend-player", name: "spend", email: "spend@example.com" });
     const [story] = await db.insert(stories).values({ userId: "spend-player", gameSlug: "empress-simulator" }).returning({ id: stories.id });
-    await db.insert(modelCalls).values([
-      call({ storyId: story!.id, userId: "spend-player" }),
-      call({ kind: "retry", inputTokens: 1200, cachedInputTokens: 1000, cost: 0.0011 }),
-      call({ kind: "summary", inputTokens: 3000, cachedInputTokens: 0, outputTokens: 300, cost: 0.009 }),
-      call({ gameSlug: "mary-sue-campus", model: "model-b", provider: "anthropic", cost: 0.05, createdAt: daysAgo(3) }),
-      call({ gameSlug: "mary-sue-campus", model: "model-unpriced", cost: null, currency: null, outcome: "failed", estimated: true }),
-      call({ model: "model-euro", cost: 0.5, currency: "EUR", createdAt: daysAgo(2) }),
-      // Outside a 7-day period, inside 30 days.
-      call({ cost: 1, createdAt: daysAgo(20) }),
+    await db.insert(modelPrices).values([
+      { provider: "openai-compatible", model: "model-a", inputPerMillion: 2, cachedInputPerMillion: 0.5, outputPerMillion: 10 },
+      { provider: "anthropic", model: "model-b", inputPerMillion: 3, cachedInputPerMillion: 0.3, outputPerMillion: 15 },
+      { provider: "openai-compatible", model: "model-euro", inputPerMillion: 1, outputPerMillion: 4, currency: "EUR" },
     ]);
+    await recordCalls(db, [
+      call({ storyId: story!.id, userId: "spend-player" }),
+      call({ kind: "retry", inputTokens: 1200, cachedInputTokens: 1000 }),
+      call({ kind: "summary", inputTokens: 3000, cachedInputTokens: 0, outputTokens: 300 }),
+      call({ gameSlug: "mary-sue-campus", model: "model-b", provider: "anthropic", daysAgo: 3 }),
+      call({ gameSlug: "mary-sue-campus", model: "model-unpriced", outcome: "failed", estimated: true }),
+      call({ model: "model-euro", daysAgo: 2 }),
+      call({ daysAgo: 0 }),
+      // Outside a 7-day period, inside 30 days.
+      call({ inputTokens: 50_000, daysAgo: 20 }),
+    ]);
+    // Calls are priced as they are recorded; the price table's tests below begin with it empty.
+    await db.delete(modelPrices);
     // Two paid turns yesterday (a credit each), one refunded: one paid turn.
     await db.insert(creditLedger).values([
       { userId: "spend-player", delta: -1, balanceAfter: 1, reason: "chat_message", reference: "turn:spend-1", createdAt: daysAgo(1) },
@@ -103,7 +141,8 @@ describe("model spend in the admin overview", () => {
     const csv = await (await server.fetch("/api/admin/dashboard/export?dataset=spend&days=7", { headers: { Cookie: admin.cookie } })).text();
     const lines = csv.trimEnd().split("\r\n");
     expect(lines[0]).toBe("date,calls,input_tokens,cached_input_tokens,output_tokens,spend");
-    expect(lines).toContain(`${daysAgo(1).toISOString().slice(0, 10)},4,6200,1800,600,0.0121`);
+    // (600 × 2 + 400 × 0.5 + 100 × 10) + (200 × 2 + 1000 × 0.5 + 100 × 10) + (3000 × 2 + 300 × 10) millionths of a dollar.
+    expect(lines).toContain(`${daysAgo(1).toISOString().slice(0, 10)},4,6200,1800,600,0.0133`);
   });
 });
 

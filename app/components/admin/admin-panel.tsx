@@ -94,7 +94,7 @@ export function AdminPanel({ data, adminEmail }: { data: AdminPanelData; adminEm
             <PlayersManager players={data.players} view={view} />
           </TabsContent>
           <TabsContent value="games">
-            <GamesManager games={data.games} />
+            <GamesManager games={data.games} models={data.gameModels} />
           </TabsContent>
           <TabsContent value="models">
             <ModelPricesManager prices={data.modelPrices} />

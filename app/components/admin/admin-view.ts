@@ -40,6 +40,7 @@ export function adminDataKey(params: URLSearchParams): string {
     view.tab === "overview" ? view.days : null,
     view.tab === "players" ? [view.query, view.player] : null,
     view.tab === "models",
+    view.tab === "games",
   ]);
 }
 

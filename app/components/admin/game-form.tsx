@@ -4,10 +4,12 @@ import { Input, Textarea } from "#app/components/ui/input.tsx";
 import type { Game } from "#app/db/schema.ts";
 import { gameInputSchema } from "#app/lib/admin-forms.ts";
 import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
+import type { GameModelChoices } from "#app/lib/game-models.ts";
 import { statDraft, type TrackedStatDraft } from "#app/lib/tracked-stats.ts";
 import { DIFFICULTIES, GAME_CATEGORIES, GAME_ICONS, type Difficulty, type GameCategory, type GameIcon } from "#app/lib/constants.ts";
 import { CoverField } from "./cover-field.tsx";
 import { controlProps, DescriptionField, Field, FormActions, NumberField, SelectField, SwitchField } from "./form-controls.tsx";
+import { GameModelFields } from "./game-model-fields.tsx";
 import { GAME_ICON_COMPONENTS, iconOptions } from "./icons.tsx";
 import { LorebookEditor } from "./lorebook-editor.tsx";
 import { TitleAndSlugFields } from "./title-slug-fields.tsx";
@@ -27,6 +29,9 @@ interface GameFormState {
   sortOrder: string;
   isActive: boolean;
   trackedStats: TrackedStatDraft[];
+  /** "": the site's model; the budget as typed, "": the site's. */
+  model: string;
+  contextTokens: string;
 }
 
 function initialState(game?: Game): GameFormState {
@@ -43,13 +48,15 @@ function initialState(game?: Game): GameFormState {
     sortOrder: String(game?.sortOrder ?? 0),
     isActive: game?.isActive ?? true,
     trackedStats: game?.trackedStats.map(statDraft) ?? [],
+    model: game?.model ?? "",
+    contextTokens: game?.contextTokens ? String(game.contextTokens) : "",
   };
 }
 
 const ICON_OPTIONS = iconOptions(GAME_ICON_COMPONENTS, GAME_ICONS, (name) => name);
 
 /** The game form of docs/spec.md §5: creates a game, or updates the one it was opened on. */
-export function GameForm({ game, onClose }: { game?: Game; onClose: () => void }) {
+export function GameForm({ game, models, onClose }: { game?: Game; models: GameModelChoices | null | undefined; onClose: () => void }) {
   const { values, errors, set, submit, pending, id, leave } = useAdminForm({
     prefix: "game",
     initial: () => initialState(game),
@@ -165,6 +172,16 @@ export function GameForm({ game, onClose }: { game?: Game; onClose: () => void }
             hint="Lower numbers come first."
           />
         </div>
+        <GameModelFields
+          id={id}
+          game={game}
+          choices={models}
+          model={values.model}
+          contextTokens={values.contextTokens}
+          errors={errors}
+          onModelChange={(model) => set("model", model)}
+          onContextTokensChange={(contextTokens) => set("contextTokens", contextTokens)}
+        />
         <TrackedStatsField
           prefix="game"
           stats={values.trackedStats}

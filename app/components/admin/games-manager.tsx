@@ -4,6 +4,7 @@ import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import type { Game } from "#app/db/schema.ts";
 import { ADMIN_TEXTS, gameDeleted } from "#app/lib/admin-texts.ts";
+import type { GameModelChoices } from "#app/lib/game-models.ts";
 import { GameForm } from "./game-form.tsx";
 import { GameIconGlyph } from "./icons.tsx";
 import { AdminItemList, DeleteButton, EditButton } from "./item-list.tsx";
@@ -11,7 +12,7 @@ import { AdminItemList, DeleteButton, EditButton } from "./item-list.tsx";
 const DIFFICULTY_BADGE = { Beginner: "beginner", Intermediate: "intermediate", Advanced: "advanced" } as const;
 
 /** SPEC's Games Management: the list, or the form in its place while adding or editing. */
-export function GamesManager({ games }: { games: Game[] | null }) {
+export function GamesManager({ games, models }: { games: Game[] | null; models: GameModelChoices | null | undefined }) {
   const [editing, setEditing] = useState<Game | "new" | null>(null);
   // Keyboard users land back on the button that opened the form.
   const [returnFocusTo, setReturnFocusTo] = useState<string | null>(null);
@@ -24,7 +25,7 @@ export function GamesManager({ games }: { games: Game[] | null }) {
       setReturnFocusTo(editing === "new" ? "add-new-game" : `edit-game-${editing.id}`);
       setEditing(null);
     };
-    return <GameForm game={editing === "new" ? undefined : editing} onClose={close} />;
+    return <GameForm game={editing === "new" ? undefined : editing} models={models} onClose={close} />;
   }
 
   return (

@@ -3,6 +3,7 @@ import type { ContactInbox } from "#app/domain/contact-admin.server.ts";
 import type { PlayerDetail, PlayerSummary } from "#app/domain/players-admin.server.ts";
 import type { Dashboard } from "#app/lib/admin-dashboard.ts";
 import type { InboxFilter } from "#app/lib/admin-inbox.ts";
+import type { GameModelChoices } from "#app/lib/game-models.ts";
 import type { ModelPrice } from "#app/lib/model-calls.ts";
 
 /** A game_content record as the panel lists it: with its game's title. */
@@ -29,6 +30,8 @@ export interface AdminPanelData {
   players?: PlayersView | null;
   /** The price table (the Models tab), read while it is open. */
   modelPrices?: ModelPrice[] | null;
+  /** The models and budgets a game may choose, with its recent turns (the games tab), read while it is open. */
+  gameModels?: GameModelChoices | null;
 }
 
 /** The games a content form can choose from. */

@@ -27,7 +27,8 @@
 -- p_max_stories already), 'missing' (no such story of this player), 'busy' (a turn
 -- is in flight), 'stale', 'lost', 'insufficient' (with the free openings' allowance used up, if
 -- that is why it was not free: free_openings_used_up, _retry_at) or 'started'. A started turn
--- answers its story, its exchange, what it was charged, its context (story_context's), the
+-- answers its story, its exchange, what it was charged, its context (story_context's, within the
+-- game's context budget when it has one, else p_max_exchanges and p_max_characters), the
 -- state it starts from (the previous exchange's, or for Continue the reply's own) and the
 -- lorebooks its context matches against (story_lore.sql), and the Check rolled for the exchange's
 -- player message, if it was sent as one (player_roll; stored by finish_turn.sql with the first
@@ -209,7 +210,11 @@ BEGIN
     WHERE s.id = story.id RETURNING s.revision INTO v_revision;
   PERFORM announce_story_change(p_user_id, story.id, v_revision);
 
-  SELECT * INTO context FROM story_context(story.id, v_exchange, p_max_exchanges, p_max_characters);
+  -- A game with a context budget of its own (games.context_tokens) is read by it; the others by the site's (p_max_*).
+  SELECT c.* INTO context FROM games AS g CROSS JOIN LATERAL story_read_limits(g.context_tokens) AS own
+    CROSS JOIN LATERAL story_context(story.id, v_exchange, coalesce(own.max_exchanges, p_max_exchanges),
+      coalesce(own.max_characters, p_max_characters)) AS c
+    WHERE g.slug = story.game_slug;
   SELECT newest.state INTO v_state FROM story_states(story.id, CASE WHEN p_kind = 'continue' THEN v_exchange ELSE v_exchange - 1 END, 1) AS newest;
   RETURN QUERY SELECT 'started'::text, NULL::integer, NULL::bigint, free_openings_used_up, free_openings_retry_at,
     story.id, story.game_slug, story.exchanges, story.pinned_facts, story.author_note, story.summary, story.summary_through,

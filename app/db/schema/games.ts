@@ -31,6 +31,10 @@ export const games = pgTable(
     trackedStats: jsonb("tracked_stats").$type<TrackedStat[]>().notNull().default([]),
     /** How many exchanges before the new message the lorebook's keys are looked for in. */
     loreScanDepth: integer("lore_scan_depth").notNull().default(2),
+    /** The model its turns use, of the configured provider (AI_PROVIDER); null: the site's (AI_MODEL). */
+    model: text("model"),
+    /** Its turns' context budget in tokens; null: the site's (AI_CONTEXT_TOKENS). Read by begin_turn.sql too. */
+    contextTokens: integer("context_tokens"),
     /** The admin's uploaded cover (covers.hash); none → the generated art (app/lib/covers.ts). */
     coverHash: text("cover_hash").references(() => covers.hash, { onDelete: "set null" }),
     // A world (docs/decisions/053): a game a player made. The site's games have no creator.

@@ -10,8 +10,10 @@ import {
   numeric,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
@@ -152,9 +154,39 @@ export const modelCalls = pgTable(
     check("model_calls_outcome_check", oneOf("outcome", MODEL_CALL_OUTCOMES)),
     index("model_calls_created_idx").on(table.createdAt),
     index("model_calls_story_idx").on(table.storyId),
-    index("model_calls_game_slug_idx").on(table.gameSlug),
+    // A game's recent turns (the editor's estimate of a turn's cost).
+    index("model_calls_game_slug_idx").on(table.gameSlug, table.createdAt),
     index("model_calls_user_idx").on(table.userId),
     index("model_calls_reply_idx").on(table.replyId, table.replyVersion),
+  ],
+);
+
+/**
+ * The model calls' totals per UTC day, game, model and whether they were summaries (docs/decisions/060),
+ * kept by record_model_call.sql in the statement that records the call, so the overview reads a row
+ * a day and game instead of every call. `shard` spreads one game's busy day over a few rows (the
+ * connection's), so calls finishing at once do not wait on one row's lock; readers sum them.
+ * Spend is in US dollars (calls priced in another currency are counted, not summed), as the overview shows it.
+ */
+export const modelSpendDays = pgTable(
+  "model_spend_days",
+  {
+    day: date("day").notNull(),
+    gameSlug: text("game_slug").references(() => games.slug, { onUpdate: "cascade", onDelete: "set null" }),
+    provider: text("provider").notNull(),
+    model: text("model").notNull(),
+    summaries: boolean("summaries").notNull(),
+    shard: smallint("shard").notNull(),
+    calls: integer("calls").notNull(),
+    inputTokens: bigint("input_tokens", { mode: "number" }).notNull(),
+    cachedInputTokens: bigint("cached_input_tokens", { mode: "number" }).notNull(),
+    outputTokens: bigint("output_tokens", { mode: "number" }).notNull(),
+    spend: numeric("spend", { precision: 16, scale: 6, mode: "number" }).notNull(),
+    unpricedCalls: integer("unpriced_calls").notNull(),
+  },
+  (table) => [
+    unique("model_spend_days_key").on(table.day, table.gameSlug, table.provider, table.model, table.summaries, table.shard).nullsNotDistinct(),
+    index("model_spend_days_game_slug_idx").on(table.gameSlug),
   ],
 );
 

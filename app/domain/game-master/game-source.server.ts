@@ -36,6 +36,8 @@ const briefQuery = (name: string, where: () => SQL | undefined) =>
         title: games.title,
         prompt: games.prompt,
         trackedStats: games.trackedStats,
+        model: games.model,
+        contextTokens: games.contextTokens,
         sections: sql<string>`(
         select coalesce(json_agg(json_build_array(${gameContent.contentType}, ${gameContent.title}, ${gameContent.content})
           order by ${gameContent.sectionOrder}, ${gameContent.createdAt}), '[]')::text
@@ -52,7 +54,8 @@ const storyBriefQuery = briefQuery("story_brief", playable);
 /** Any game of the slug: asked once begin_turn.sql has let the player in (an active game, or their own draft). */
 const begunStoryBriefQuery = briefQuery("begun_story_brief", () => eq(games.slug, sql.placeholder("slug")));
 
-export type PlayableStory = StoryBrief & { slug: string; trackedStats: TrackedStat[] };
+/** A game's brief, with the model and context budget its turns use (null: the site's, AI_MODEL and AI_CONTEXT_TOKENS). */
+export type PlayableStory = StoryBrief & { slug: string; trackedStats: TrackedStat[]; model: string | null; contextTokens: number | null };
 
 /**
  * Briefs by slug, each with the public content version it was read at: any change to games or
@@ -98,5 +101,6 @@ async function readStoryBrief(slug: string, query = storyBriefQuery): Promise<Pl
   const sections = (JSON.parse(row.sections) as [WorldContentType, string, string][])
     .map(([contentType, title, content]) => ({ contentType, title, content }))
     .sort((a, b) => priority(a.contentType) - priority(b.contentType));
-  return { slug: row.slug, title: row.title, prompt: row.prompt, trackedStats: row.trackedStats, sections };
+  const { title, prompt, trackedStats, model, contextTokens } = row;
+  return { slug: row.slug, title, prompt, trackedStats, model, contextTokens, sections };
 }

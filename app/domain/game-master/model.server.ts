@@ -14,9 +14,9 @@ export type GameMasterProvider = Environment["AI_PROVIDER"];
  * - `openai`: OpenAI itself (chat completions; AI_BASE_URL may point at a proxy).
  * - `anthropic`: Anthropic's messages API (AI_BASE_URL may point at a proxy).
  * - `offline`: the embedded storyteller, no network.
+ * `model` is the model's id at that provider: AI_MODEL, or a game's own (games.model).
  */
-export function createGameMasterModel(config: Environment): LanguageModelV4 {
-  const model = config.AI_MODEL ?? "";
+export function createGameMasterModel(config: Environment, model = config.AI_MODEL ?? ""): LanguageModelV4 {
   switch (config.AI_PROVIDER) {
     case "openai-compatible":
       return createChatCompletionsModel({ baseURL: config.AI_BASE_URL ?? "", apiKey: config.AI_API_KEY, modelId: model });
@@ -29,12 +29,22 @@ export function createGameMasterModel(config: Environment): LanguageModelV4 {
   }
 }
 
-let current: LanguageModelV4 | undefined;
+/** The process's Game Master models by id (each created once; provider clients keep their connections). */
+const models = new Map<string, LanguageModelV4>();
 
-/** The process's Game Master model (created once; provider clients keep their connections). */
-export function gameMasterModel(): LanguageModelV4 {
-  current ??= createGameMasterModel(env());
-  return current;
+/**
+ * The Game Master model of a game: its own (`gameModel`, one an admin chose among the site's
+ * model and those priced for the provider: app/domain/game-admin.server.ts), or the site's.
+ */
+export function gameMasterModel(gameModel?: string | null): LanguageModelV4 {
+  const config = env();
+  const id = gameModel ?? config.AI_MODEL ?? "";
+  let model = models.get(id);
+  if (!model) {
+    model = createGameMasterModel(config, id);
+    models.set(id, model);
+  }
+  return model;
 }
 
 /** Which model writes the replies, as stored with each one: the provider configured and the model's id. */
@@ -43,8 +53,8 @@ export interface ModelName {
   model: string;
 }
 
-export function gameMasterModelName(): ModelName {
-  return { provider: env().AI_PROVIDER, model: gameMasterModel().modelId };
+export function gameMasterModelName(gameModel?: string | null): ModelName {
+  return { provider: env().AI_PROVIDER, model: gameMasterModel(gameModel).modelId };
 }
 
 export function isOfflineStoryteller(): boolean {

@@ -164,6 +164,8 @@ export function writeReply({
 }): LiveReply {
   const config = env();
   const { story, exchange, replyId, previousVersion: restoreVersion } = begun;
+  // The game's own context budget, as begin_turn.sql read the story by it.
+  const budgetTokens = game.contextTokens ?? config.AI_CONTEXT_TOKENS;
   const log = logger.child({ turnId, game: game.slug, storyId: story.id, turn: turn.kind });
 
   const trackedState: TrackedState | undefined =
@@ -191,7 +193,7 @@ export function writeReply({
               ],
             },
             message: CONTINUE_INSTRUCTION,
-            budgetTokens: config.AI_CONTEXT_TOKENS,
+            budgetTokens,
             memory: story,
             trackedState,
             lore: begun.lore,
@@ -201,7 +203,7 @@ export function writeReply({
             brief: game,
             conversation: stored,
             message: begun.playerText,
-            budgetTokens: config.AI_CONTEXT_TOKENS,
+            budgetTokens,
             memory: story,
             trackedState,
             lore: begun.lore,
@@ -216,7 +218,7 @@ export function writeReply({
   // Counted now: the context is not kept while the reply streams, and a provider may report no usage.
   const estimatedInputTokens = estimatePromptTokens(context.system, context.messages);
   const { manifest } = context;
-  const writtenBy = gameMasterModelName();
+  const writtenBy = gameMasterModelName(game.model);
   // Exchanges the model no longer sees are folded into the story so far, after this turn.
   // (Those left out because their reply was interrupted were not dropped for the budget.)
   const keptFrom = exchange - context.keptTurns - (stored.unanswered ?? 0);
@@ -234,14 +236,14 @@ export function writeReply({
   };
   const live = openLiveReply(announcement);
 
-  // The context (up to AI_CONTEXT_TOKENS of story) is handed to the model once and not kept while
+  // The context (up to the game's budget of story) is handed to the model once and not kept while
   // the reply streams: with a thousand replies streaming, kept contexts were most of the memory.
   const startReply = (abortSignal: AbortSignal) => {
     if (!context) throw new Error("A turn starts its reply once.");
     const { system, messages } = context;
     context = undefined;
     return streamReply({
-      model: gameMasterModel(),
+      model: gameMasterModel(game.model),
       system,
       messages,
       maxOutputTokens: config.AI_MAX_OUTPUT_TOKENS,
@@ -334,7 +336,7 @@ export function writeReply({
     }
     gameMasterTurns.inc({ outcome: cancelled ? "cancelled" : failure ? "interrupted" : "completed" });
     creditsSpent.inc(begun.charged);
-    if (turn.kind === "send") refreshSummaryAfterTurn(story, { keptFrom, latest: exchange }, log);
+    if (turn.kind === "send") refreshSummaryAfterTurn(story, { keptFrom, latest: exchange }, { model: game.model, budgetTokens }, log);
     if (failure) log.warn({ err: failure, durationMs, characters: reply.length }, "reply interrupted after text");
     else log.info({ durationMs, firstTokenMs: Math.round(firstTokenMs ?? 0), characters: reply.length }, "turn complete");
     closeLiveReply(live, failure ? eventLine({ error: TURN_ERRORS.interrupted }) : DONE_LINE);

@@ -72,16 +72,21 @@ export function summaryRequest(previous: string, exchanges: Pick<StoryMessage, "
  * The model's summary, with the record of its call; a call that fails is recorded here (nothing
  * else is written) and its error thrown on.
  */
-async function modelSummary(storyId: string, previous: string, exchanges: StoryMessage[], signal: AbortSignal) {
-  const config = env();
-  const messages = [{ role: "user" as const, content: summaryRequest(previous, exchanges, config.AI_CONTEXT_TOKENS) }];
+async function modelSummary(
+  storyId: string,
+  previous: string,
+  exchanges: StoryMessage[],
+  { model, budgetTokens }: SummaryModel,
+  signal: AbortSignal,
+) {
+  const messages = [{ role: "user" as const, content: summaryRequest(previous, exchanges, budgetTokens) }];
   const startedAt = performance.now();
   let firstTokenMs: number | undefined;
   let text = "";
   const call = (outcome: ModelCallOutcome, end?: ReplyEnd) =>
     modelCall({
       kind: "summary",
-      writtenBy: gameMasterModelName(),
+      writtenBy: gameMasterModelName(model),
       usage: end?.usage,
       estimatedInputTokens: estimatePromptTokens([SUMMARY_INSTRUCTIONS], messages),
       text,
@@ -91,7 +96,7 @@ async function modelSummary(storyId: string, previous: string, exchanges: StoryM
     });
   try {
     const readReply = await streamReply({
-      model: gameMasterModel(),
+      model: gameMasterModel(model),
       system: [SUMMARY_INSTRUCTIONS],
       messages,
       maxOutputTokens: 400,
@@ -114,6 +119,12 @@ async function modelSummary(storyId: string, previous: string, exchanges: StoryM
 function answered(messages: StoryMessage[]) {
   const unanswered = new Set(messages.filter((message) => message.role === "assistant" && !message.content).map((message) => message.exchange));
   return unanswered.size === 0 ? messages : messages.filter((message) => !unanswered.has(message.exchange));
+}
+
+/** The model a story's game uses (null: the site's) and its context budget, which the summary's request stays within. */
+export interface SummaryModel {
+  model: string | null;
+  budgetTokens: number;
 }
 
 /** Stories whose summary this instance is writing now. */
@@ -142,6 +153,7 @@ export function summaryRefreshDue(summaryThrough: number, { keptFrom, latest }: 
 export function refreshSummaryAfterTurn(
   story: Pick<Story, "id" | "summaryThrough">,
   { keptFrom, latest }: { keptFrom: number; latest: number },
+  summaryModel: SummaryModel,
   logger: Logger,
 ) {
   // The turn's own reading of the story says whether a refresh may be due, for free; most turns stop here.
@@ -167,7 +179,7 @@ export function refreshSummaryAfterTurn(
           ? { summary: current.summary, call: undefined }
           : isOfflineStoryteller()
             ? { summary: extractiveSummary(current.summary, exchanges), call: undefined }
-            : await modelSummary(story.id, current.summary, exchanges, stop.signal);
+            : await modelSummary(story.id, current.summary, exchanges, summaryModel, stop.signal);
       if (!summary) {
         if (call) await recordModelCall(story.id, call);
         return;
