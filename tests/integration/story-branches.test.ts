@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { gameMessages, stories } from "#app/db/schema.ts";
 import type { StoryBranch } from "#app/domain/story-branches.server.ts";
@@ -145,8 +145,10 @@ describe("changes on either side of a fork", () => {
     const edited = await apiRequest(server, player, `/api/stories/${storyId}/edit`, { body: { exchange: 3, message: "Something else" } });
     expect((await readTurn(edited)).done).toBe(true);
     expect(shown(await storyOf(server, player, branchId))).toEqual(shared);
-    // Only what changed under the branch was copied into it: two exchanges, two messages each.
+    // Only what changed under the branch was copied into it: two exchanges, two messages each,
+    // each marked as a copy (the same turn: the admin overview counts it once).
     expect(await ownMessages(branchId)).toBe(4);
+    expect(await server.connection.db.$count(gameMessages, and(eq(gameMessages.storyId, branchId), isNull(gameMessages.copiedFrom)))).toBe(0);
   });
 
   it("keeps a parent with branches: Delete and Start Over refuse with a sentence; a branch deleted leaves the parent whole", async () => {
