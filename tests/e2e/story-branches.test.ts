@@ -48,6 +48,11 @@ describe("branches", () => {
     expect(await playerMessages(page).last().textContent()).toContain("day 3");
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SCREENSHOTS}/branch-play-1280.png` });
+    await page.setViewportSize({ width: 360, height: 780 });
+    await log(page).locator('li[data-role="assistant"]').last().getByRole("button", { name: "Branch from here" }).scrollIntoViewIfNeeded();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SCREENSHOTS}/branch-play-360.png` });
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // The More menu's Branches: the tree, the branch marked as where the player came from.
     await page.getByRole("button", { name: "More", exact: true }).click();
