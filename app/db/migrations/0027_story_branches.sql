@@ -1,4 +1,3 @@
-ALTER TABLE "game_messages" ADD COLUMN "copied_from" bigint;--> statement-breakpoint
 ALTER TABLE "stories" ADD COLUMN "parent_story_id" uuid;--> statement-breakpoint
 ALTER TABLE "stories" ADD COLUMN "fork_exchange" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "stories" ADD CONSTRAINT "stories_parent_story_id_stories_id_fk" FOREIGN KEY ("parent_story_id") REFERENCES "public"."stories"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
