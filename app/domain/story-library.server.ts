@@ -81,7 +81,8 @@ export async function listStories(userId: string, only?: string): Promise<StoryS
     ...story,
     // A branch shares its opening, so the title drawn from it says where the branch goes its own way.
     title:
-      story.title ?? `${titleOf({ title: null, opening, gameTitle: story.gameTitle })}${story.parentStoryId ? ` (branch from turn ${story.forkExchange})` : ""}`,
+      story.title ??
+      `${titleOf({ title: null, opening, gameTitle: story.gameTitle })}${story.parentStoryId ? ` (branch from turn ${story.forkExchange})` : ""}`,
     latestLines: latestLines(latest ?? ""),
   }));
 }

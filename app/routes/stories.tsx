@@ -31,7 +31,11 @@ export const headers = personalPageHeaders;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const card = <T extends StorySummary>(story: T) => ({ ...story, createdAt: story.createdAt.toISOString(), updatedAt: story.updatedAt.toISOString() });
+  const card = <T extends StorySummary>(story: T) => ({
+    ...story,
+    createdAt: story.createdAt.toISOString(),
+    updatedAt: story.updatedAt.toISOString(),
+  });
   return {
     families: storyFamilies(await listStories(user.id)).map(({ root, branches }) => ({ root: card(root), branches: branches.map(card) })),
   };

@@ -51,7 +51,9 @@ function turns(count: number) {
 /** One story of the tree: where it forks, how long it is, its latest lines, Open, and its own branches. */
 function BranchItem({ branch, current }: { branch: BranchNode; current: string }) {
   const here = branch.id === current;
-  const name = branch.isBranch ? `the branch from turn ${branch.forkExchange} (${turns(branch.exchanges)})` : `the original story (${turns(branch.exchanges)})`;
+  const name = branch.isBranch
+    ? `the branch from turn ${branch.forkExchange} (${turns(branch.exchanges)})`
+    : `the original story (${turns(branch.exchanges)})`;
   return (
     <li className="flex flex-col gap-3">
       <div

@@ -73,7 +73,9 @@ describe("Branch from here", () => {
     const { player, storyId, contexts } = await playedStory(5);
     const branchId = await branch(player, storyId, 3);
     expect(await ownMessages(branchId)).toBe(0);
-    expect(shown(await storyOf(server, player, branchId))).toEqual(shown(await storyOf(server, player, storyId)).filter((message) => message.exchange <= 3));
+    expect(shown(await storyOf(server, player, branchId))).toEqual(
+      shown(await storyOf(server, player, storyId)).filter((message) => message.exchange <= 3),
+    );
 
     // The branch's next turn is the parent's fourth, word for word: history, memory, lore and state as they stood.
     expect(await play(player, branchId, "Action 4")).toEqual(contexts[4]);

@@ -1,5 +1,19 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
 import { MESSAGE_REMOVALS, MESSAGE_ROLES, MESSAGE_STATUSES, TURN_KINDS } from "../../lib/constants.ts";
 import { BAD_REPLY_REASONS, REPLY_RATINGS } from "../../lib/reply-ratings.ts";
 import { oneOf, tsvector, createdAt, updatedAt } from "./columns.ts";

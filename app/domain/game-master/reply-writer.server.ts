@@ -5,7 +5,6 @@ import { db } from "../../db/database.server.ts";
 import { preparedQuery } from "../../db/prepared.server.ts";
 import { stories } from "../../db/schema.ts";
 import { env } from "../../env.server.ts";
-import type { EventSource } from "../../lib/event-source.server.ts";
 import { trackInFlight } from "../../lib/in-flight.server.ts";
 import { creditsSpent, gameMasterFirstToken, gameMasterTurns } from "../../lib/metrics.server.ts";
 import { continuedReply, replyToContinue } from "../../lib/story-choices.ts";
@@ -16,7 +15,7 @@ import { consumeRateLimit, type RateLimitRule } from "../rate-limit.server.ts";
 import type { BegunTurn, Turn } from "./begun-turn.server.ts";
 import { buildModelContext, type ModelContext } from "./context.server.ts";
 import type { PlayableStory } from "./game-source.server.ts";
-import { closeLiveReply, DONE_LINE, eventLine, openLiveReply } from "./live-replies.server.ts";
+import { closeLiveReply, DONE_LINE, eventLine, openLiveReply, type LiveReply } from "./live-replies.server.ts";
 import { estimatePromptTokens, modelCall, type ModelCall } from "./model-calls.server.ts";
 import { gameMasterModel, gameMasterModelName, type ModelName } from "./model.server.ts";
 import { promptCacheKey, streamReply, type ReplyEnd } from "./reply-stream.server.ts";
@@ -160,7 +159,7 @@ export function writeReply({
   logger: Logger;
   /** Gives the turn's place at admission back, when its reply has ended. */
   release: () => void;
-}): EventSource {
+}): LiveReply {
   const config = env();
   const { story, exchange, replyId, previousVersion: restoreVersion } = begun;
   const log = logger.child({ turnId, game: game.slug, storyId: story.id, turn: turn.kind });

@@ -15,7 +15,9 @@ const branches = apiRoute({
   }),
   POST: endpoint({
     access: "user",
-    body: z.object({ exchange: z.number({ error: "Say which turn to branch from (exchange)." }).int().min(1, "Say which turn to branch from.").max(10_000_000) }),
+    body: z.object({
+      exchange: z.number({ error: "Say which turn to branch from (exchange)." }).int().min(1, "Say which turn to branch from.").max(10_000_000),
+    }),
     handler: async ({ user, params, body }) => {
       const branch = await branchStory(user.id, storyIdOf(params), body.exchange);
       return { id: branch.id, exchanges: branch.exchanges, url: `/play/${branch.gameSlug}/${branch.id}` };
