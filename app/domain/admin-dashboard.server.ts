@@ -99,7 +99,7 @@ export async function sumUpSettledDays(range: DashboardRange): Promise<void> {
     await tx.execute(sql`
       insert into daily_turns (day, game_slug, turns)
       select ${utcDay("created_at")}, game_slug, count(*) from game_messages
-      where role = 'user' and ${between} and ${utcDay("created_at")} in (${missingDays})
+      where role = 'user' and copied_from is null and ${between} and ${utcDay("created_at")} in (${missingDays})
       group by 1, 2
       on conflict do nothing`);
     await tx.execute(sql`
@@ -167,7 +167,7 @@ export const dashboardQueries = {
         sql`select day, sum(turns) as turns from daily_turns where day >= ${range.from}::date and day < ${range.live}::date group by day
             union all
             select ${utcDay("created_at")}, count(*) from game_messages
-            where role = 'user' and created_at >= ${range.liveAt}::timestamptz group by 1`,
+            where role = 'user' and copied_from is null and created_at >= ${range.liveAt}::timestamptz group by 1`,
         ["turns"],
       ),
     ),
@@ -211,7 +211,7 @@ export const dashboardQueries = {
           select game_slug, turns from daily_turns where day >= ${range.from}::date and day < ${range.live}::date
           union all
           select game_slug, count(*) from game_messages
-          where role = 'user' and created_at >= ${range.liveAt}::timestamptz group by game_slug
+          where role = 'user' and copied_from is null and created_at >= ${range.liveAt}::timestamptz group by game_slug
         ) as both_sides
         group by game_slug order by turns desc, game_slug limit ${MOST_PLAYED_SHOWN}
       ) as played

@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
 import { seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
-import { GAME, log, playerMessages, playScreenTest, SCREENSHOTS } from "#tests/helpers/play-screen.ts";
+import { GAME, log, playerMessages, playScreenTest, SCREENSHOTS, whenHydrated } from "#tests/helpers/play-screen.ts";
 import { seedStory } from "#tests/helpers/stories.ts";
 
 /**
@@ -41,6 +41,8 @@ describe("branches", () => {
     const third = log(page).locator('li[data-role="assistant"][data-exchange="3"]');
     const branch = third.getByRole("button", { name: "Branch from here" });
     expect(await branch.getAttribute("title")).toMatch(/Free/);
+    // Drawn by the server before the page's scripts run: pressed once React has taken it over.
+    await whenHydrated(branch);
     await branch.focus();
     await page.keyboard.press("Enter");
     await page.waitForURL((url) => url.pathname.startsWith(`/play/${GAME}/`) && url.href !== original);
@@ -48,6 +50,11 @@ describe("branches", () => {
     expect(await playerMessages(page).last().textContent()).toContain("day 3");
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SCREENSHOTS}/branch-play-1280.png` });
+    await page.setViewportSize({ width: 360, height: 780 });
+    await log(page).locator('li[data-role="assistant"]').last().getByRole("button", { name: "Branch from here" }).scrollIntoViewIfNeeded();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SCREENSHOTS}/branch-play-360.png` });
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // The More menu's Branches: the tree, the branch marked as where the player came from.
     await page.getByRole("button", { name: "More", exact: true }).click();
@@ -83,7 +90,9 @@ describe("branches", () => {
     await page.screenshot({ path: `${SCREENSHOTS}/my-stories-branches-1280.png`, fullPage: true });
 
     // Deleting the root while its branch shares it is refused with a sentence; the story stays.
-    await page.getByRole("button", { name: /^Delete (?!.*branch from turn)/ }).click();
+    const deleteRoot = page.getByRole("button", { name: /^Delete (?!.*branch from turn)/ });
+    await whenHydrated(deleteRoot);
+    await deleteRoot.click();
     await page.getByRole("button", { name: "Delete story" }).click();
     await page.getByText(/Delete its branches first/).waitFor();
     expect(await page.getByRole("link", { name: /^Resume / }).count()).toBe(2);

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { gameMessages, stories } from "#app/db/schema.ts";
 import type { StoryBranch } from "#app/domain/story-branches.server.ts";
@@ -88,6 +88,25 @@ describe("Branch from here", () => {
     expect((await storyOf(server, player, storyId)).exchanges).toBe(6);
   });
 
+  it("shows What the Game Master sees for a reply the branch shares, and for its own copy of one", async () => {
+    const { player, storyId } = await playedStory(3);
+    const branchId = await branch(player, storyId, 4);
+    const replyOf = async (id: string) =>
+      (await storyOf(server, player, id)).messages.find((message) => message.exchange === 4 && message.role === "assistant")!;
+    const seen = async (id: string) => {
+      const reply = await replyOf(id);
+      const response = await apiRequest(server, player, `/api/stories/${id}/replies/${reply.id}/versions/${reply.version}/context`);
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { manifest: unknown }).manifest;
+    };
+    const parentView = await seen(storyId);
+    expect(await seen(branchId)).toEqual(parentView);
+    // A Retry in the parent at the fork point gives the branch a copy of that exchange: its call is still the original's.
+    expect((await readTurn(await control(player, storyId, "retry", 4))).done).toBe(true);
+    expect((await replyOf(branchId)).id).not.toBe((await replyOf(storyId)).id);
+    expect(await seen(branchId)).toEqual(parentView);
+  });
+
   it("refuses a turn the story no longer has, with a sentence", async () => {
     const { player, storyId } = await playedStory(1);
     const refused = await apiRequest(server, player, `/api/stories/${storyId}/branches`, { body: { exchange: 3 } });
@@ -147,8 +166,10 @@ describe("changes on either side of a fork", () => {
     const edited = await apiRequest(server, player, `/api/stories/${storyId}/edit`, { body: { exchange: 3, message: "Something else" } });
     expect((await readTurn(edited)).done).toBe(true);
     expect(shown(await storyOf(server, player, branchId))).toEqual(shared);
-    // Only what changed under the branch was copied into it: two exchanges, two messages each.
+    // Only what changed under the branch was copied into it: two exchanges, two messages each,
+    // each marked as a copy (the same turn: the admin overview counts it once).
     expect(await ownMessages(branchId)).toBe(4);
+    expect(await server.connection.db.$count(gameMessages, and(eq(gameMessages.storyId, branchId), isNull(gameMessages.copiedFrom)))).toBe(0);
   });
 
   it("keeps a parent with branches: Delete and Start Over refuse with a sentence; a branch deleted leaves the parent whole", async () => {

@@ -30,10 +30,11 @@ BEGIN
   -- Read as the story reads it now, before any reader's fork point moves.
   FOR message IN SELECT * FROM story_messages(p_story_id, v_latest, v_latest) ORDER BY role DESC LOOP
     FOREACH v_reader IN ARRAY v_readers LOOP
-      INSERT INTO game_messages (user_id, game_slug, story_id, exchange, role, content, status, version, versions, state,
-          model_provider, model, created_at)
+      INSERT INTO game_messages (user_id, game_slug, story_id, exchange, role, content, status, version, versions, state, roll,
+          model_provider, model, created_at, copied_from)
         VALUES (message.user_id, message.game_slug, v_reader, message.exchange, message.role, message.content, message.status,
-          message.version, message.versions, message.state, message.model_provider, message.model, message.created_at)
+          message.version, message.versions, message.state, message.roll, message.model_provider, message.model, message.created_at,
+          coalesce(message.copied_from, message.id))
         RETURNING id INTO v_copy;
       INSERT INTO reply_versions (message_id, version, content, state, model_provider, model, created_at)
         SELECT v_copy, v.version, v.content, v.state, v.model_provider, v.model, v.created_at

@@ -157,6 +157,11 @@ export const gameMessages = pgTable(
      */
     modelProvider: text("model_provider"),
     model: text("model"),
+    /**
+     * A copy of another story's message, made when a branch stopped sharing that exchange
+     * (app/db/functions/unshare_latest_exchange.sql): the same turn, so never counted as a new one.
+     */
+    copiedFrom: bigint("copied_from", { mode: "number" }),
     /** Find in story: the message's words, kept by the database as the content changes. */
     searchVector: tsvector("search_vector").generatedAlwaysAs(sql`to_tsvector('english', "content")`),
     /**

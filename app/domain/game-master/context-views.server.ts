@@ -41,13 +41,19 @@ export async function replyContextView(
     })
     .from(modelCalls)
     .innerJoin(gameMessages, eq(gameMessages.id, modelCalls.replyId))
-    .innerJoin(stories, eq(stories.id, gameMessages.storyId))
+    .innerJoin(stories, eq(stories.id, storyId))
     .leftJoin(games, eq(games.slug, stories.gameSlug))
     .where(
       and(
-        eq(modelCalls.replyId, replyId),
+        // The reply as the story reads it: its own, one a branch shares with the story it came
+        // from, or a branch's copy of one (whose call is the original's: docs/decisions/063).
+        eq(
+          modelCalls.replyId,
+          sql`(select coalesce(shown.copied_from, shown.id) from game_messages as asked
+            join story_messages(${storyId}::uuid, asked.exchange, asked.exchange) as shown on shown.id = asked.id
+            where asked.id = ${replyId} and asked.role = 'assistant')`,
+        ),
         eq(modelCalls.replyVersion, version),
-        eq(stories.id, storyId),
         eq(stories.userId, viewer.id),
         isNotNull(modelCalls.context),
       ),
