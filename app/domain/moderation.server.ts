@@ -348,8 +348,17 @@ export async function moderationQueue(moderatorId: string) {
     .where(isNull(moderationAppeals.decisionActionId))
     .orderBy(moderationAppeals.createdAt);
 
+  const hidden = await db()
+    .select({ id: games.id, slug: games.slug, title: games.title, creatorName: user.name, hiddenAt: hiddenWorlds.createdAt })
+    .from(hiddenWorlds)
+    .innerJoin(games, eq(games.id, hiddenWorlds.gameId))
+    .innerJoin(user, eq(user.id, games.creatorId))
+    .orderBy(desc(hiddenWorlds.createdAt))
+    .limit(200);
+
   return {
     worlds,
+    hidden: hidden.map((world) => ({ ...world, hiddenAt: world.hiddenAt.toISOString() })),
     appeals: appeals.map((appeal) => ({ ...appeal, createdAt: appeal.createdAt.toISOString() })),
     auditLog: await auditLog(),
   };
