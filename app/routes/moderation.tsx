@@ -18,6 +18,7 @@ import {
   listBlockedTerms,
   moderationQueue,
   removeBlockedTerm,
+  type Advisory,
 } from "#app/domain/moderation.server.ts";
 import { formRefusal } from "#app/http/errors.server.ts";
 import { parseFormFields } from "#app/http/form-input.server.ts";
@@ -84,6 +85,12 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: "robots", content: "noindex, nofollow" },
 ];
 
+function advisoryHeadline(advisory: Advisory) {
+  const verdict = advisory.verdict === "fits" ? "fits the rules" : "worth a look";
+  const rule = advisory.ruleNumber ? `, rule ${advisory.ruleNumber}` : "";
+  return `Advisory rating (${advisory.model}, version ${advisory.worldVersion}, rules version ${advisory.rulesVersion}): ${verdict}${rule}.`;
+}
+
 const when = (iso: string) =>
   new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
 
@@ -141,11 +148,7 @@ export default function Moderation({ loaderData, actionData }: Route.ComponentPr
                   </ul>
                   {world.advisory ? (
                     <p className="mt-3 rounded-lg border border-ink-line bg-ink p-3 text-sm text-parchment-dim">
-                      <span className="font-medium text-parchment">
-                        Advisory rating ({world.advisory.model}, version {world.advisory.worldVersion}, rules version {world.advisory.rulesVersion}):{" "}
-                        {world.advisory.verdict === "fits" ? "fits the rules" : "worth a look"}
-                        {world.advisory.ruleNumber ? `, rule ${world.advisory.ruleNumber}` : ""}.
-                      </span>{" "}
+                      <span className="font-medium text-parchment">{advisoryHeadline(world.advisory)}</span>{" "}
                       {world.advisory.summary} It only advises: nothing happens until a moderator acts.
                     </p>
                   ) : null}

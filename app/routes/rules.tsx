@@ -59,7 +59,7 @@ export default function Rules({ loaderData, actionData }: Route.ComponentProps) 
       <div className="mx-auto grid max-w-5xl gap-10 px-4 py-12 sm:px-6 lg:grid-cols-[1fr_240px]">
         <article aria-labelledby="rules-version">
           <h2 id="rules-version" className="text-2xl text-parchment">
-            Version {shown.version}
+            {`Version ${shown.version}`}
           </h2>
           <p className="mt-1 text-sm text-parchment-dim">
             Published {dateOf(shown.publishedAt)}.{" "}
@@ -69,7 +69,7 @@ export default function Rules({ loaderData, actionData }: Route.ComponentProps) 
               <>
                 An earlier version.{" "}
                 <Link to="/rules" className="text-gold underline underline-offset-4">
-                  Read the rules in force (version {currentVersion})
+                  {`Read the rules in force (version ${currentVersion})`}
                 </Link>
                 .
               </>
@@ -82,7 +82,7 @@ export default function Rules({ loaderData, actionData }: Route.ComponentProps) 
                   {index + 1}
                 </span>
                 <span>
-                  <span className="sr-only">Rule {index + 1}: </span>
+                  <span className="sr-only">{`Rule ${index + 1}: `}</span>
                   {rule}
                 </span>
               </li>
@@ -112,7 +112,7 @@ export default function Rules({ loaderData, actionData }: Route.ComponentProps) 
                   </p>
                 ) : null}
                 <Button type="submit" disabled={navigation.state === "submitting"}>
-                  Publish version {currentVersion + 1}
+                  {`Publish version ${currentVersion + 1}`}
                 </Button>
               </Form>
             </Card>
@@ -128,7 +128,7 @@ export default function Rules({ loaderData, actionData }: Route.ComponentProps) 
                   aria-current={item.version === shown.version ? "page" : undefined}
                   className="block rounded-lg border border-ink-line px-3 py-2 text-parchment hover:border-gold/50 aria-[current=page]:border-gold/60"
                 >
-                  Version {item.version}
+                  {`Version ${item.version}`}
                   <span className="block text-xs text-parchment-dim">{dateOf(item.publishedAt)}</span>
                 </Link>
               </li>

@@ -15,7 +15,7 @@ export interface CitableRules {
 export function RuleLink({ version, number, current }: { version: number; number: number; current?: boolean }) {
   return (
     <Link to={`/rules${current ? "" : `?version=${version}`}#rule-${number}`} className="text-gold underline underline-offset-4">
-      Rule {number} of version {version}
+      {`Rule ${number} of version ${version}`}
     </Link>
   );
 }
@@ -31,11 +31,11 @@ function RuleAndReason({ rules, idPrefix }: { rules: CitableRules; idPrefix: str
         <Label htmlFor={`${idPrefix}-rule`}>Rule broken</Label>
         <select id={`${idPrefix}-rule`} name="rule" required className={`${fieldClassName} h-11`} defaultValue="">
           <option value="" disabled>
-            Choose a rule of version {rules.version}
+            {`Choose a rule of version ${rules.version}`}
           </option>
           {rules.rules.map((rule, index) => (
             <option key={index} value={index + 1}>
-              {index + 1}. {rule.length > 60 ? `${rule.slice(0, 60)}…` : rule}
+              {`${index + 1}. ${rule.length > 60 ? `${rule.slice(0, 60)}…` : rule}`}
             </option>
           ))}
         </select>
