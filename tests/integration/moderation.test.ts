@@ -167,6 +167,24 @@ describe("reports", () => {
   });
 });
 
+describe("what players and moderators write", () => {
+  it("reaches every page as text, never as markup", async () => {
+    const [creator, player] = [await signUp(server), await signUp(server)];
+    const world = await publishedWorld(creator);
+    const markup = '<script>window.hacked = 1</script><img src=x onerror="alert(1)">';
+    expect((await post(player, `/worlds/${world.id}/report`, { reason: "Something else", details: markup })).status).toBe(200);
+    const queue = await html(moderator, "/moderation");
+    expect(queue).toContain("&lt;script&gt;window.hacked = 1&lt;/script&gt;");
+    expect(queue).not.toContain("<script>window.hacked");
+    expect((await act(moderator, world.id, "ask_changes", "1", markup)).status).toBe(302);
+    expect((await post(creator, "/appeals", { actionId: (await latestAction(world.id)).id, text: markup })).status).toBe(200);
+    for (const page of [await html(creator, `/create?world=${world.id}`), await html(otherModerator, "/moderation")]) {
+      expect(page).not.toContain("<script>window.hacked");
+      expect(page).not.toContain('onerror="alert(1)"');
+    }
+  });
+});
+
 describe("suspending a creator", () => {
   it("stops them publishing until a moderator restores them", async () => {
     const creator = await signUp(server);
