@@ -105,6 +105,11 @@ export function SiteHeader() {
               </NavLink>
             </>
           ) : null}
+          {viewer?.isModerator ? (
+            <NavLink to="/moderation" className={navLinkClass}>
+              Moderation
+            </NavLink>
+          ) : null}
           {viewer?.isAdmin ? (
             <NavLink to="/admin" className={navLinkClass}>
               <span className="inline-flex items-center gap-1">
@@ -169,6 +174,18 @@ export function SiteHeader() {
                   }
                 >
                   Create
+                </NavLink>
+              </li>
+            ) : null}
+            {viewer?.isModerator ? (
+              <li>
+                <NavLink
+                  to="/moderation"
+                  className={({ isActive }) =>
+                    cn("block rounded-lg px-3 py-3 text-base", isActive ? "text-gold" : "text-parchment hover:bg-ink-raised")
+                  }
+                >
+                  Moderation
                 </NavLink>
               </li>
             ) : null}

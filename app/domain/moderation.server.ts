@@ -15,7 +15,6 @@ import {
 import { isUniqueViolation } from "../db/unique-violation.server.ts";
 import { env } from "../env.server.ts";
 import { APPEALABLE, type AppealDecision, type ModerationAction, type ModerationKind, type ReportReason } from "../lib/moderation.ts";
-import type { SessionUser } from "./auth.server.ts";
 import { findPublishedWorld } from "./community.server.ts";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "./errors.server.ts";
 import { enforceRateLimit } from "./rate-limit.server.ts";
@@ -29,11 +28,6 @@ import { enforceRateLimit } from "./rate-limit.server.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const AUDIT_LOG_SIZE = 100;
-
-/** Moderators and admins moderate. */
-export function isModerator(viewer: Pick<SessionUser, "roles"> | null | undefined): boolean {
-  return Boolean(viewer && (viewer.roles.includes("moderator") || viewer.roles.includes("admin")));
-}
 
 export interface RulesVersion {
   version: number;

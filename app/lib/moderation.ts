@@ -1,9 +1,15 @@
 import { z } from "zod";
+import type { UserRole } from "./constants.ts";
 
 /**
  * Moderation (issue 36, docs/decisions/064): what a player may report a world for, what a
  * moderator may do about it, and the shapes the forms send, shared by the pages and the server.
  */
+
+/** Moderators and admins moderate. */
+export function isModerator(viewer: { roles: readonly UserRole[] } | null | undefined): boolean {
+  return Boolean(viewer && (viewer.roles.includes("moderator") || viewer.roles.includes("admin")));
+}
 
 /** Why a player reports a world, as the Report form offers them. */
 export const REPORT_REASONS = [

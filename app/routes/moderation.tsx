@@ -14,7 +14,6 @@ import {
   addBlockedTerm,
   currentRules,
   decideAppeal,
-  isModerator,
   listBlockedTerms,
   moderationQueue,
   removeBlockedTerm,
@@ -23,7 +22,7 @@ import {
 import { formRefusal } from "#app/http/errors.server.ts";
 import { parseFormFields } from "#app/http/form-input.server.ts";
 import { personalPageHeaders } from "#app/http/guards.server.ts";
-import { appealDecisionSchema, blockedTermSchema, MODERATION_LABELS, moderationActionSchema } from "#app/lib/moderation.ts";
+import { appealDecisionSchema, blockedTermSchema, isModerator, MODERATION_LABELS, moderationActionSchema } from "#app/lib/moderation.ts";
 import type { Route } from "./+types/moderation";
 
 /**
