@@ -54,7 +54,7 @@ function ViewerControls({ viewer, credits }: { viewer: ViewerInfo | null; credit
       <CreditsBadge credits={credits} />
       {/* An admin's extra link leaves no room for the email below 1536 px. */}
       <span
-        className={cn("hidden max-w-36 truncate text-sm text-parchment-dim", viewer.isAdmin ? "2xl:inline" : "xl:inline")}
+        className={cn("hidden max-w-36 truncate text-sm text-parchment-dim", viewer.isAdmin || viewer.isModerator ? "2xl:inline" : "xl:inline")}
         title={viewer.email}
       >
         {viewer.email}

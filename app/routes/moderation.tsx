@@ -103,7 +103,7 @@ export default function Moderation({ loaderData, actionData }: Route.ComponentPr
         title="Moderation queue"
         description={`Every decision cites a rule of the content rules in force (version ${rules.version}) and a reason its creator reads.`}
       >
-        <Button asChild variant="outline">
+        <Button asChild variant="outline" className="mt-6">
           <Link to="/rules">Read the content rules</Link>
         </Button>
       </PageHeader>

@@ -78,7 +78,7 @@ export default function Rules({ loaderData, actionData }: Route.ComponentProps) 
           <ol className="mt-6 space-y-4">
             {shown.rules.map((rule, index) => (
               <li key={index} id={`rule-${index + 1}`} className="flex gap-4 rounded-xl border border-ink-line bg-ink-raised p-4 text-parchment">
-                <span className="font-display text-2xl text-gold" aria-hidden>
+                <span className="w-6 shrink-0 text-center font-display text-2xl text-gold" aria-hidden>
                   {index + 1}
                 </span>
                 <span>

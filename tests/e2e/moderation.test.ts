@@ -87,6 +87,7 @@ describe("moderating a world", () => {
     await notice.getByText("A moderator hid this world").waitFor();
     await notice.getByText("It mocks a real singer by name.").waitFor();
     await notice.getByRole("link", { name: "Rule 2 of version 1" }).waitFor();
+    await notice.screenshot({ path: path.join(SHOTS, "notice-360.png") });
     await notice.getByLabel("Your appeal").fill("The singer is invented; the name is a coincidence.");
     await notice.getByRole("button", { name: "Send appeal" }).click();
     await notice.getByText("You appealed this decision.").waitFor();

@@ -239,6 +239,7 @@ describe("content rules", () => {
     const first = await html(undefined, "/rules");
     expect(first).toContain("Version 1");
     expect(first).toContain("No sexual content involving minors");
+    expect(await html(undefined, "/sitemap.xml")).toContain("/rules</loc>");
     expect((await post(player, "/rules", { rules: "Be kind." })).status).toBe(403);
     expect((await post(admin, "/rules", { rules: " \n " })).status).toBe(400);
 
