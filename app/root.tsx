@@ -33,7 +33,9 @@ export async function loader({ request }: Route.LoaderArgs): Promise<RootData> {
   const user = await getSessionUser(request);
   return {
     site: { name: config.SITE_NAME, supportEmail: config.SUPPORT_EMAIL, publicUrl: config.PUBLIC_URL },
-    viewer: user ? { id: user.id, email: user.email, credits: await getBalance(user.id), isAdmin: user.isAdmin, isModerator: isModerator(user) } : null,
+    viewer: user
+      ? { id: user.id, email: user.email, credits: await getBalance(user.id), isAdmin: user.isAdmin, isModerator: isModerator(user) }
+      : null,
     demoMailbox: demoMailboxOpen(config),
   };
 }

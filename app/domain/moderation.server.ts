@@ -113,7 +113,11 @@ async function hide(tx: Transaction, gameId: string, actionId: string) {
 /** Shown again as its creator left it: active unless it is a draft. */
 async function unhide(tx: Transaction, gameId: string) {
   const removed = await tx.delete(hiddenWorlds).where(eq(hiddenWorlds.gameId, gameId)).returning({ gameId: hiddenWorlds.gameId });
-  if (removed.length > 0) await tx.update(games).set({ isActive: sql`${games.status} <> 'draft'` }).where(eq(games.id, gameId));
+  if (removed.length > 0)
+    await tx
+      .update(games)
+      .set({ isActive: sql`${games.status} <> 'draft'` })
+      .where(eq(games.id, gameId));
 }
 
 /**
@@ -127,11 +131,7 @@ export async function actOnWorld(
 ): Promise<string> {
   const rules = await citedRules(input.rule);
   return db().transaction(async (tx) => {
-    const [world] = await tx
-      .select({ id: games.id, creatorId: games.creatorId })
-      .from(games)
-      .where(eq(games.id, input.worldId))
-      .for("update");
+    const [world] = await tx.select({ id: games.id, creatorId: games.creatorId }).from(games).where(eq(games.id, input.worldId)).for("update");
     if (!world?.creatorId) throw new NotFoundError("There is no such player's world.");
     const [action] = await tx
       .insert(moderationActions)
@@ -227,12 +227,15 @@ export async function decideAppeal(
   });
 }
 
+export const HIDDEN_WORLD_REFUSAL =
+  "A moderator hid this world, so it cannot be published until it is restored. You can read why, and appeal, below.";
+
 /** Why the creator may not publish now: their publishing suspended, or the world hidden. A sentence, or none. */
 export async function publishingHold(creatorId: string, gameId: string): Promise<string | undefined> {
   const [suspended] = await db().select().from(suspendedCreators).where(eq(suspendedCreators.userId, creatorId));
   if (suspended) return "A moderator suspended your publishing, so you cannot publish. You can read why, and appeal, on the world it names.";
   const [hidden] = await db().select().from(hiddenWorlds).where(eq(hiddenWorlds.gameId, gameId));
-  if (hidden) return "A moderator hid this world, so it cannot be published until it is restored. You can read why, and appeal, below.";
+  if (hidden) return HIDDEN_WORLD_REFUSAL;
   return undefined;
 }
 
@@ -414,5 +417,3 @@ export async function addBlockedTerm(term: string): Promise<void> {
 export async function removeBlockedTerm(term: string): Promise<void> {
   await db().delete(blockedTerms).where(eq(blockedTerms.term, term));
 }
-
-

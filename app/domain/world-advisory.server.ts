@@ -55,7 +55,7 @@ export function parseAdvisory(reply: string, rules: RulesVersion, model: string)
     model,
     verdict: match?.[1]?.toUpperCase() === "FITS" ? "fits" : "review",
     ruleNumber: rule !== null && rule >= 1 && rule <= rules.rules.length ? rule : null,
-    summary: (match ? match[3] ?? "" : reply).trim().slice(0, 1000) || "The model gave no reason.",
+    summary: (match ? (match[3] ?? "") : reply).trim().slice(0, 1000) || "The model gave no reason.",
   };
 }
 

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
-import { games, user, worldVersions } from "../db/schema.ts";
+import { games, hiddenWorlds, user, worldVersions } from "../db/schema.ts";
 import { isUniqueViolation } from "../db/unique-violation.server.ts";
 import { env } from "../env.server.ts";
 import { slugify } from "../lib/slugify.ts";
 import type { PublishedStatus } from "../lib/worlds.ts";
 import { ForbiddenError, InvalidInputError } from "./errors.server.ts";
-import { listBlockedTerms, publishingHold } from "./moderation.server.ts";
+import { HIDDEN_WORLD_REFUSAL, listBlockedTerms, publishingHold } from "./moderation.server.ts";
 import { enforceRateLimit, type RateLimitRule } from "./rate-limit.server.ts";
 import { queueAdvisoryRating } from "./world-advisory.server.ts";
 import { findOwnWorld, type OwnWorld } from "./worlds.server.ts";
@@ -117,6 +117,9 @@ export async function publishWorld(userId: string, id: string, status: Published
       .where(and(eq(games.id, id), eq(games.creatorId, userId)))
       .for("update");
     if (!current) throw new Error("The world disappeared while it was published.");
+    // A moderator who hid it meanwhile (hiding locks this row too) wins over the publish.
+    const [hidden] = await tx.select({ gameId: hiddenWorlds.gameId }).from(hiddenWorlds).where(eq(hiddenWorlds.gameId, id));
+    if (hidden) throw new ForbiddenError(HIDDEN_WORLD_REFUSAL);
     const version = (current.publishedVersion ?? 0) + 1;
     const { id: _id, slug: _slug, creatorId: _creator, createdAt: _created, updatedAt: _updated, ...fields } = current;
     await tx.insert(worldVersions).values({ gameId: id, version, fields: { ...fields, status } });

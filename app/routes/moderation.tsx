@@ -90,8 +90,7 @@ function advisoryHeadline(advisory: Advisory) {
   return `Advisory rating (${advisory.model}, version ${advisory.worldVersion}, rules version ${advisory.rulesVersion}): ${verdict}${rule}.`;
 }
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
+const when = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
 
 export default function Moderation({ loaderData, actionData }: Route.ComponentProps) {
   const { queue, rules, blockedTerms, done } = loaderData;
@@ -147,8 +146,8 @@ export default function Moderation({ loaderData, actionData }: Route.ComponentPr
                   </ul>
                   {world.advisory ? (
                     <p className="mt-3 rounded-lg border border-ink-line bg-ink p-3 text-sm text-parchment-dim">
-                      <span className="font-medium text-parchment">{advisoryHeadline(world.advisory)}</span>{" "}
-                      {world.advisory.summary} It only advises: nothing happens until a moderator acts.
+                      <span className="font-medium text-parchment">{advisoryHeadline(world.advisory)}</span> {world.advisory.summary} It only
+                      advises: nothing happens until a moderator acts.
                     </p>
                   ) : null}
                   <WorldActionForm worldId={world.id} worldTitle={world.title} rules={rules} />
@@ -205,12 +204,24 @@ export default function Moderation({ loaderData, actionData }: Route.ComponentPr
               <caption className="sr-only">Every moderation action, newest first</caption>
               <thead className="bg-ink-raised text-parchment-dim">
                 <tr>
-                  <th scope="col" className="px-3 py-2 font-medium">When</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Moderator</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Action</th>
-                  <th scope="col" className="px-3 py-2 font-medium">World</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Rule</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Reason</th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    When
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Moderator
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Action
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    World
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Rule
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Reason
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -248,7 +259,10 @@ export default function Moderation({ loaderData, actionData }: Route.ComponentPr
               <ul className="flex flex-wrap gap-2" aria-label="Blocked terms">
                 {blockedTerms.map((term) => (
                   <li key={term}>
-                    <Form method="post" className="inline-flex items-center gap-1 rounded-full border border-ink-line py-1 pr-1 pl-3 text-parchment">
+                    <Form
+                      method="post"
+                      className="inline-flex items-center gap-1 rounded-full border border-ink-line py-1 pr-1 pl-3 text-parchment"
+                    >
                       <input type="hidden" name="intent" value="remove-term" />
                       <input type="hidden" name="term" value={term} />
                       {term}

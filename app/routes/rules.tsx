@@ -92,7 +92,8 @@ export default function Rules({ loaderData, actionData }: Route.ComponentProps) 
             <Card className="mt-10 p-6">
               <h2 className="text-xl text-parchment">Publish a new version</h2>
               <p className="mt-2 text-sm text-parchment-dim">
-                One rule a line, in order: line 1 becomes rule 1. Version {currentVersion} stays readable, and decisions that cited it keep linking to it.
+                One rule a line, in order: line 1 becomes rule 1. Version {currentVersion} stays readable, and decisions that cited it keep linking
+                to it.
               </p>
               <Form method="post" className="mt-4 space-y-4">
                 <label htmlFor="rules" className="text-sm font-medium text-parchment">

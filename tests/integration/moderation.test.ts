@@ -62,7 +62,9 @@ describe("a report, a hidden world and its appeal", () => {
     const reported = await report(player, world.id);
     expect(reported.status).toBe(200);
     // The offline advisory, written after Publish answered.
-    await expect.poll(async () => (await server.connection.db.select().from(worldAdvisories).where(eq(worldAdvisories.gameId, world.id))).length).toBe(1);
+    await expect
+      .poll(async () => (await server.connection.db.select().from(worldAdvisories).where(eq(worldAdvisories.gameId, world.id))).length)
+      .toBe(1);
 
     const queue = await html(moderator, "/moderation");
     expect(queue).toContain(world.title);

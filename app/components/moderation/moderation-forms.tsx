@@ -52,7 +52,15 @@ function Buttons({ name, values, busy }: { name: string; values: readonly Modera
   return (
     <div className="flex flex-wrap gap-2">
       {values.map((value) => (
-        <Button key={value} type="submit" name={name} value={value} size="sm" variant={value === "restore" || value === "overturn" ? "outline" : "default"} disabled={busy}>
+        <Button
+          key={value}
+          type="submit"
+          name={name}
+          value={value}
+          size="sm"
+          variant={value === "restore" || value === "overturn" ? "outline" : "default"}
+          disabled={busy}
+        >
           {MODERATION_LABELS[value]}
         </Button>
       ))}
