@@ -14,7 +14,7 @@ import {
 } from "../db/schema.ts";
 import { isUniqueViolation } from "../db/unique-violation.server.ts";
 import { env } from "../env.server.ts";
-import { APPEALABLE, type AppealDecision, type ModerationAction, type ModerationKind, type ReportReason } from "../lib/moderation.ts";
+import { APPEALABLE, type AppealDecision, type ModerationAction, type ReportReason, type WorldModerationNotice } from "../lib/moderation.ts";
 import { findPublishedWorld } from "./community.server.ts";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "./errors.server.ts";
 import { enforceRateLimit } from "./rate-limit.server.ts";
@@ -240,20 +240,6 @@ export async function publishingHold(creatorId: string, gameId: string): Promise
 }
 
 const moderator = aliasedTable(user, "moderator");
-
-/** What the creator reads on their world: the latest action, the rule it cites, and their appeal. */
-export interface WorldModerationNotice {
-  actionId: string;
-  kind: ModerationKind;
-  rulesVersion: number;
-  ruleNumber: number;
-  rule: string;
-  reason: string;
-  at: string;
-  appealable: boolean;
-  appeal: { text: string; decided: boolean } | null;
-  hidden: boolean;
-}
 
 export async function worldModerationNotice(gameId: string): Promise<WorldModerationNotice | null> {
   const [row] = await db()

@@ -106,3 +106,17 @@ export const blockedTermSchema = z.object({
     .transform((value) => value.trim().toLowerCase())
     .refine((value) => value.length > 0, "Write the term to block."),
 });
+
+/** The latest moderation action on a world, as its creator reads it: the rule it cites, why, and their appeal. */
+export interface WorldModerationNotice {
+  actionId: string;
+  kind: ModerationKind;
+  rulesVersion: number;
+  ruleNumber: number;
+  rule: string;
+  reason: string;
+  at: string;
+  appealable: boolean;
+  appeal: { text: string; decided: boolean } | null;
+  hidden: boolean;
+}

@@ -5,22 +5,10 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Textarea } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
-import { MODERATION_LIMITS, MODERATION_NOTICES, type ModerationKind } from "#app/lib/moderation.ts";
-
-/** The latest moderation action on a world, as its creator reads it (app/domain/moderation.server.ts). */
-export interface ModerationNoticeData {
-  actionId: string;
-  kind: ModerationKind;
-  rulesVersion: number;
-  ruleNumber: number;
-  rule: string;
-  reason: string;
-  appealable: boolean;
-  appeal: { text: string; decided: boolean } | null;
-}
+import { MODERATION_LIMITS, MODERATION_NOTICES, type WorldModerationNotice } from "#app/lib/moderation.ts";
 
 /** What a moderator decided about the creator's world, the rule it cites, why, and their one appeal. */
-export function WorldModerationNotice({ notice }: { notice: ModerationNoticeData }) {
+export function WorldModerationNotice({ notice }: { notice: WorldModerationNotice }) {
   const fetcher = useFetcher<{ appealed: true } | { error: string }>();
   const error = fetcher.data && "error" in fetcher.data ? fetcher.data.error : undefined;
   return (
