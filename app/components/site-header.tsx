@@ -52,7 +52,7 @@ function ViewerControls({ viewer, credits }: { viewer: ViewerInfo | null; credit
   return (
     <div className="flex items-center gap-3">
       <CreditsBadge credits={credits} />
-      {/* An admin's extra link leaves no room for the email below 1536 px. */}
+      {/* An admin's or a moderator's extra link leaves no room for the email below 1536 px. */}
       <span
         className={cn("hidden max-w-36 truncate text-sm text-parchment-dim", viewer.isAdmin || viewer.isModerator ? "2xl:inline" : "xl:inline")}
         title={viewer.email}
@@ -106,7 +106,8 @@ export function SiteHeader() {
             </>
           ) : null}
           {viewer?.isModerator ? (
-            <NavLink to="/moderation" className={navLinkClass}>
+            // Beside Admin the bar is full below 2xl: an admin finds Moderation in the menu there, or on /admin's header.
+            <NavLink to="/moderation" className={(state) => cn(navLinkClass(state), viewer.isAdmin && "hidden 2xl:inline")}>
               Moderation
             </NavLink>
           ) : null}

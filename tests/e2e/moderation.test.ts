@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeModerator, signInBrowser, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
+import { makeAdmin, makeModerator, signInBrowser, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 import { createWorld, publishWorld } from "#tests/helpers/worlds.ts";
@@ -116,6 +116,22 @@ describe("moderating a world", () => {
       await looked(rules, `rules-${width}`);
       expect(rules.errors).toEqual([]);
     }
+  });
+
+  it("lets an admin block a term from the queue's page", async () => {
+    const admin = await signUp(server, { name: "Ada Admin" });
+    await makeAdmin(server, admin);
+    const page = await as(admin, "/moderation");
+    const terms = page.getByRole("region", { name: "Blocked terms" });
+    await terms.getByLabel("Term to block").fill("Gorgonzola");
+    await terms.getByRole("button", { name: "Block term" }).click();
+    await page.getByRole("button", { name: "Unblock gorgonzola" }).waitFor();
+    // The header's bar still fits beside an admin's extra links.
+    const signOut = await page.getByRole("button", { name: "Sign Out" }).first().boundingBox();
+    expect((signOut?.x ?? 0) + (signOut?.width ?? 0)).toBeLessThanOrEqual(1280);
+    await looked(page, "blocked-terms-admin-1280");
+    await page.getByRole("button", { name: "Unblock gorgonzola" }).click();
+    await terms.getByText("No term is blocked.").waitFor();
   });
 
   it("refuses a player at /moderation", async () => {
