@@ -66,9 +66,11 @@ const environmentSchema = z
     STORIES_PER_HOUR: positiveInteger(30),
     STORIES_PER_PLAYER: positiveInteger(200),
     // Players' worlds (issue 36): so many begun a day (saved, imported or remixed), so many publishes an hour,
-    // and the operator's blocked terms (comma-separated), refused on publish.
+    // and the first blocked terms (comma-separated): seeded once into the admin's list (docs/decisions/064).
     WORLDS_PER_DAY: positiveInteger(20),
     WORLD_PUBLISHES_PER_HOUR: positiveInteger(10),
+    // Reports of worlds one player may send a day.
+    REPORTS_PER_DAY: positiveInteger(10),
     WORLD_BLOCKED_TERMS: z
       .string()
       .default("")

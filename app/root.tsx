@@ -12,6 +12,7 @@ import { StatusPage } from "./components/status-page.tsx";
 import { Button } from "./components/ui/button.tsx";
 import { onToastRequested } from "./components/toast.ts";
 import { getSessionUser } from "./domain/auth.server.ts";
+import { isModerator } from "./lib/moderation.ts";
 import { getBalance } from "./domain/credits.server.ts";
 import { demoMailboxOpen } from "./domain/mail.server.ts";
 import { env } from "./env.server.ts";
@@ -32,7 +33,9 @@ export async function loader({ request }: Route.LoaderArgs): Promise<RootData> {
   const user = await getSessionUser(request);
   return {
     site: { name: config.SITE_NAME, supportEmail: config.SUPPORT_EMAIL, publicUrl: config.PUBLIC_URL },
-    viewer: user ? { id: user.id, email: user.email, credits: await getBalance(user.id), isAdmin: user.isAdmin } : null,
+    viewer: user
+      ? { id: user.id, email: user.email, credits: await getBalance(user.id), isAdmin: user.isAdmin, isModerator: isModerator(user) }
+      : null,
     demoMailbox: demoMailboxOpen(config),
   };
 }

@@ -59,6 +59,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     dataDir: config.DATA_DIR,
     migrate: true,
     seed: true,
+    seedBlockedTerms: config.WORLD_BLOCKED_TERMS,
     maxConnections: config.DATABASE_POOL_SIZE,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });

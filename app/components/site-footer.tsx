@@ -68,6 +68,9 @@ export function SiteFooter() {
             <Link to="/terms" className={footerLink}>
               Terms
             </Link>
+            <Link to="/rules" className={footerLink}>
+              Content rules
+            </Link>
           </div>
         </div>
       </div>

@@ -52,9 +52,9 @@ function ViewerControls({ viewer, credits }: { viewer: ViewerInfo | null; credit
   return (
     <div className="flex items-center gap-3">
       <CreditsBadge credits={credits} />
-      {/* An admin's extra link leaves no room for the email below 1536 px. */}
+      {/* An admin's or a moderator's extra link leaves no room for the email below 1536 px. */}
       <span
-        className={cn("hidden max-w-36 truncate text-sm text-parchment-dim", viewer.isAdmin ? "2xl:inline" : "xl:inline")}
+        className={cn("hidden max-w-36 truncate text-sm text-parchment-dim", viewer.isAdmin || viewer.isModerator ? "2xl:inline" : "xl:inline")}
         title={viewer.email}
       >
         {viewer.email}
@@ -104,6 +104,12 @@ export function SiteHeader() {
                 Create
               </NavLink>
             </>
+          ) : null}
+          {viewer?.isModerator ? (
+            // Beside Admin the bar is full below 2xl: an admin finds Moderation in the menu there, or on /admin's header.
+            <NavLink to="/moderation" className={(state) => cn(navLinkClass(state), viewer.isAdmin && "hidden 2xl:inline")}>
+              Moderation
+            </NavLink>
           ) : null}
           {viewer?.isAdmin ? (
             <NavLink to="/admin" className={navLinkClass}>
@@ -169,6 +175,18 @@ export function SiteHeader() {
                   }
                 >
                   Create
+                </NavLink>
+              </li>
+            ) : null}
+            {viewer?.isModerator ? (
+              <li>
+                <NavLink
+                  to="/moderation"
+                  className={({ isActive }) =>
+                    cn("block rounded-lg px-3 py-3 text-base", isActive ? "text-gold" : "text-parchment hover:bg-ink-raised")
+                  }
+                >
+                  Moderation
                 </NavLink>
               </li>
             ) : null}

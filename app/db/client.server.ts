@@ -50,6 +50,8 @@ export interface ConnectOptions {
   migrate?: boolean;
   /** Add the games and guides of content/ never seeded before (after migrating). */
   seed?: boolean;
+  /** Blocked terms to add to the admin's list when seeding, each once in the database's life. */
+  seedBlockedTerms?: readonly string[];
   /** Pool size for PostgreSQL. */
   maxConnections?: number;
   /** PostgreSQL cancels (and rolls back) a statement that runs longer; 0 lets it run. */
@@ -63,7 +65,7 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
   if (options.migrate || options.seed) {
     await onePreparerAtATime(options.databaseUrl, async () => {
       if (options.migrate) await runMigrations(connection.db);
-      if (options.seed) await seedDatabase(connection.db);
+      if (options.seed) await seedDatabase(connection.db, { blockedTerms: options.seedBlockedTerms });
     });
   }
   return connection;

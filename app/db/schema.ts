@@ -7,3 +7,4 @@ export * from "./schema/games.ts";
 export * from "./schema/money.ts";
 export * from "./schema/stories.ts";
 export * from "./schema/support.ts";
+export * from "./schema/moderation.ts";

@@ -133,7 +133,7 @@ export async function worldDetails(gameId: string, viewerId: string | undefined)
  * A published world the viewer may see (Unlisted too, or only Public ones); NotFoundError for a
  * draft, an unknown id, a site game or a Mature world the viewer did not confirm their age for.
  */
-async function findPublishedWorld(gameId: string, { showMature, publicOnly }: { showMature: boolean; publicOnly: boolean }) {
+export async function findPublishedWorld(gameId: string, { showMature, publicOnly }: { showMature: boolean; publicOnly: boolean }) {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   const missing = new NotFoundError("There is no such published world.");
   if (!uuid.test(gameId)) throw missing;

@@ -40,6 +40,14 @@ export class UnauthenticatedError extends DomainError {
   }
 }
 
+/** The caller is signed in but may not do this (not a moderator; the moderator who acted deciding its appeal). */
+export class ForbiddenError extends DomainError {
+  override name = "ForbiddenError";
+  constructor(message: string) {
+    super("forbidden", message);
+  }
+}
+
 /** The input is well-formed but names something that cannot be used; `field` says which. */
 export class InvalidInputError extends DomainError {
   override name = "InvalidInputError";

@@ -14,7 +14,7 @@ export interface SitemapEntry {
   lastModified?: string;
 }
 
-const STATIC_PAGES = ["/", "/games", "/guides", "/blog", "/about", "/contact", "/privacy", "/terms"];
+const STATIC_PAGES = ["/", "/games", "/guides", "/blog", "/about", "/contact", "/privacy", "/terms", "/rules"];
 
 export async function listSitemapEntries(): Promise<SitemapEntry[]> {
   const [activeGames, gamePages, libraryGuides] = await Promise.all([

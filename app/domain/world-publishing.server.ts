@@ -1,13 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
-import { games, user, worldVersions } from "../db/schema.ts";
+import { games, hiddenWorlds, user, worldVersions } from "../db/schema.ts";
 import { isUniqueViolation } from "../db/unique-violation.server.ts";
 import { env } from "../env.server.ts";
 import { slugify } from "../lib/slugify.ts";
 import type { PublishedStatus } from "../lib/worlds.ts";
-import { InvalidInputError } from "./errors.server.ts";
+import { ForbiddenError, InvalidInputError } from "./errors.server.ts";
+import { HIDDEN_WORLD_REFUSAL, listBlockedTerms, publishingHold } from "./moderation.server.ts";
 import { enforceRateLimit, type RateLimitRule } from "./rate-limit.server.ts";
+import { queueAdvisoryRating } from "./world-advisory.server.ts";
 import { findOwnWorld, type OwnWorld } from "./worlds.server.ts";
 
 /**
@@ -47,7 +49,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&
 
 /**
  * The first checks a world passes before anyone else can play it: what is missing, then the
- * operator's blocked terms (whole words, any case). A sentence the creator can act on, or none.
+ * admin's blocked terms (whole words, any case). A sentence the creator can act on, or none.
  */
 export function publishRefusal(world: OwnWorld, blockedTerms: readonly string[]): string | undefined {
   const missing = REQUIRED_TO_PUBLISH.filter(([field]) => !world[field].trim()).map(([, label]) => label);
@@ -92,18 +94,22 @@ export async function ensureHandle(userId: string): Promise<string> {
 
 /**
  * Publishes the creator's world as Unlisted or Public: checked, kept as the next version in
- * world_versions, made active. 400 with a sentence when a check fails; 429 past the hourly limit.
+ * world_versions, made active, then rated (advisory) off the request. 400 with a sentence when a
+ * check fails; 403 while a moderator holds it (the creator suspended, the world hidden); 429 past
+ * the hourly limit.
  */
 export async function publishWorld(userId: string, id: string, status: PublishedStatus): Promise<number> {
   const world = await findOwnWorld(userId, id);
-  const { WORLD_BLOCKED_TERMS, WORLD_PUBLISHES_PER_HOUR } = env();
-  const refusal = publishRefusal(world, WORLD_BLOCKED_TERMS);
+  const hold = await publishingHold(userId, id);
+  if (hold) throw new ForbiddenError(hold);
+  const { WORLD_PUBLISHES_PER_HOUR } = env();
+  const refusal = publishRefusal(world, await listBlockedTerms());
   if (refusal) throw new InvalidInputError(refusal);
   const hourly: RateLimitRule = { name: "world-publish", limit: WORLD_PUBLISHES_PER_HOUR, windowMs: HOUR_MS };
   await enforceRateLimit(hourly, userId, (wait) => `You can publish ${WORLD_PUBLISHES_PER_HOUR} times an hour. Try again in ${wait}.`);
   // Outside the transaction: a handle someone else holds fails its statement, which would abort a transaction.
   await ensureHandle(userId);
-  return db().transaction(async (tx) => {
+  const published = await db().transaction(async (tx) => {
     // The row is locked so that two publishes at once number their versions one after the other.
     const [current] = await tx
       .select()
@@ -111,6 +117,9 @@ export async function publishWorld(userId: string, id: string, status: Published
       .where(and(eq(games.id, id), eq(games.creatorId, userId)))
       .for("update");
     if (!current) throw new Error("The world disappeared while it was published.");
+    // A moderator who hid it meanwhile (hiding locks this row too) wins over the publish.
+    const [hidden] = await tx.select({ gameId: hiddenWorlds.gameId }).from(hiddenWorlds).where(eq(hiddenWorlds.gameId, id));
+    if (hidden) throw new ForbiddenError(HIDDEN_WORLD_REFUSAL);
     const version = (current.publishedVersion ?? 0) + 1;
     const { id: _id, slug: _slug, creatorId: _creator, createdAt: _created, updatedAt: _updated, ...fields } = current;
     await tx.insert(worldVersions).values({ gameId: id, version, fields: { ...fields, status } });
@@ -121,6 +130,8 @@ export async function publishWorld(userId: string, id: string, status: Published
       .where(eq(games.id, id));
     return version;
   });
+  queueAdvisoryRating(id, published);
+  return published;
 }
 
 /** Back to a draft: inactive again, played by its creator alone; its published versions are kept. */

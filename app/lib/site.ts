@@ -13,6 +13,8 @@ export interface ViewerInfo {
   email: string;
   credits: number;
   isAdmin: boolean;
+  /** Moderators and admins: the header links to /moderation. */
+  isModerator: boolean;
 }
 
 export interface RootData {

@@ -5,8 +5,10 @@ import { Button } from "#app/components/ui/button.tsx";
 import { RemixCredits } from "#app/components/world-credits.tsx";
 import { Choice, describedBy, Field, ImportCard } from "#app/components/world-form-fields.tsx";
 import { WorldPublishPanel } from "#app/components/world-publish-panel.tsx";
+import { WorldModerationNotice } from "#app/components/moderation/world-moderation-notice.tsx";
 import { Input, Textarea } from "#app/components/ui/input.tsx";
 import { DomainError, InvalidInputError, NotFoundError, RateLimitedError } from "#app/domain/errors.server.ts";
+import { worldModerationNotice } from "#app/domain/moderation.server.ts";
 import { publishWorld, unpublishWorld } from "#app/domain/world-publishing.server.ts";
 import { findOwnWorld, listOwnWorlds, saveWorld } from "#app/domain/worlds.server.ts";
 import { formRefusal } from "#app/http/errors.server.ts";
@@ -70,6 +72,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const world = worldId ? await ownWorld(user.id, worldId) : undefined;
   const worlds = await listOwnWorlds(user.id);
   return {
+    moderation: world ? await worldModerationNotice(world.id) : null,
     worlds: worlds.map((item) => ({ ...item, updatedAt: item.updatedAt.toISOString() })),
     saved: url.searchParams.has("saved"),
     changed: STATUS_CHANGES.find((status) => status === url.searchParams.get("changed")) ?? null,
@@ -155,7 +158,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 ];
 
 export default function Create({ loaderData, actionData }: Route.ComponentProps) {
-  const { world, worlds, saved, changed } = loaderData;
+  const { world, worlds, saved, changed, moderation } = loaderData;
   const navigation = useNavigation();
   const refused = actionData && "error" in actionData ? actionData.error : undefined;
   const formState = actionData && "values" in actionData ? actionData : undefined;
@@ -221,6 +224,7 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
               ) : null}
             </div>
           ) : null}
+          {moderation ? <WorldModerationNotice notice={moderation} /> : null}
           {world ? <WorldPublishPanel world={world} refusal={refused} /> : null}
           {/* Keyed by the world: its fields are uncontrolled, and another world's must not keep this one's values. */}
           <Form key={world?.id ?? "new"} method="post" className="space-y-6" noValidate>

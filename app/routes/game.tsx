@@ -13,9 +13,12 @@ import { RichText } from "#app/components/rich-text.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, ButtonGroup } from "#app/components/ui/button.tsx";
 import { useRootData } from "#app/components/use-root-data.ts";
+import { ReportWorld } from "#app/components/moderation/report-world.tsx";
+import { WorldModerationNotice } from "#app/components/moderation/world-moderation-notice.tsx";
 import { WorldCredits, type WorldCreditsData } from "#app/components/world-credits.tsx";
 import { getSessionUser } from "#app/domain/auth.server.ts";
 import { viewerSeesMature, worldDetails } from "#app/domain/community.server.ts";
+import { worldModerationNotice } from "#app/domain/moderation.server.ts";
 import type { PublishedContent } from "#app/domain/game-content.server.ts";
 import { requireGamePage } from "#app/http/guards.server.ts";
 import type { ContentType, Difficulty } from "#app/lib/constants.ts";
@@ -60,8 +63,11 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   // so never in a page kept for visitors (docs/decisions/059).
   const showMature = await viewerSeesMature(request);
   const { game, content } = await requireGamePage(params.slug, { logger: context.get(requestContext).logger, showMature });
+  const world = game.creatorId ? await worldCredits(request, game) : null;
   return {
-    world: game.creatorId ? await worldCredits(request, game) : null,
+    world,
+    // Only its creator reads what a moderator decided about their world (never in a visitor's page).
+    moderation: world?.ownWorld ? await worldModerationNotice(game.id) : null,
     listed: game.status === "public" && game.contentRating !== "Mature",
     game: {
       slug: game.slug,
@@ -166,7 +172,7 @@ function Panel({ children, className }: { children: ReactNode; className?: strin
 }
 
 export default function GamePage({ loaderData }: Route.ComponentProps) {
-  const { game, world, introduction, mechanics, strategy, hasGuide, hasTips } = loaderData;
+  const { game, world, moderation, introduction, mechanics, strategy, hasGuide, hasTips } = loaderData;
   const hasStrategy = strategy.length > 0 || hasGuide || hasTips;
   const { viewer } = useRootData();
   const playPath = `/play/${game.slug}`;
@@ -195,6 +201,11 @@ export default function GamePage({ loaderData }: Route.ComponentProps) {
               <p className="mt-6 max-w-2xl text-lg text-parchment-dim">{game.description}</p>
               {game.players ? <p className="mt-3 text-sm text-parchment-dim">{game.players}</p> : null}
               {world ? <WorldCredits world={world} signedIn={Boolean(viewer)} /> : null}
+              {moderation ? (
+                <div className="mt-6">
+                  <WorldModerationNotice notice={moderation} />
+                </div>
+              ) : null}
               <ButtonGroup className="mt-8">
                 <Button asChild size="lg">
                   <Link to={playPath}>
@@ -211,6 +222,7 @@ export default function GamePage({ loaderData }: Route.ComponentProps) {
                   </Button>
                 ) : null}
               </ButtonGroup>
+              {world && !world.ownWorld ? <ReportWorld worldId={world.id} signedIn={Boolean(viewer)} /> : null}
             </div>
             <aside aria-labelledby="features-heading" className="self-start lg:col-start-2">
               <Panel>

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { BrowserContext } from "playwright-core";
 import { session as sessions, userRoles, user as users } from "#app/db/schema.ts";
 import type { StreamOwner } from "#app/domain/realtime.server.ts";
+import type { UserRole } from "#app/lib/constants.ts";
 import type { TestServer } from "./server.ts";
 
 export interface TestAccount {
@@ -79,9 +80,12 @@ async function authenticate(
   return { userId: body.user.id, email: fields.email, password: fields.password, cookie: setCookie.split(";")[0]!, token: body.token };
 }
 
-export async function makeAdmin(server: TestServer, account: TestAccount) {
-  await server.connection.db.insert(userRoles).values({ userId: account.userId, role: "admin" }).onConflictDoNothing();
+export async function grantRole(server: TestServer, account: TestAccount, role: UserRole) {
+  await server.connection.db.insert(userRoles).values({ userId: account.userId, role }).onConflictDoNothing();
 }
+
+export const makeAdmin = (server: TestServer, account: TestAccount) => grantRole(server, account, "admin");
+export const makeModerator = (server: TestServer, account: TestAccount) => grantRole(server, account, "moderator");
 
 export async function findUserId(server: TestServer, email: string) {
   const [row] = await server.connection.db.select({ id: users.id }).from(users).where(eq(users.email, email));

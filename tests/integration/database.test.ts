@@ -43,8 +43,10 @@ describe("migrations", () => {
     );
     expect(tables.map((row) => row.table_name)).toEqual([
       "account",
+      "blocked_terms",
       "contact_messages",
       "contact_replies",
+      "content_rules",
       "cover_variants",
       "covers",
       "credit_ledger",
@@ -56,9 +58,12 @@ describe("migrations", () => {
       "game_messages",
       "games",
       "guides",
+      "hidden_worlds",
       "model_calls",
       "model_prices",
       "model_spend_days",
+      "moderation_actions",
+      "moderation_appeals",
       "payments",
       "profiles",
       "public_content_version",
@@ -69,10 +74,13 @@ describe("migrations", () => {
       "session",
       "stories",
       "story_lore_entries",
+      "suspended_creators",
       "user",
       "user_roles",
       "verification",
+      "world_advisories",
       "world_likes",
+      "world_reports",
       "world_versions",
     ]);
     await runMigrations(connection.db);

@@ -19,6 +19,8 @@ let admin: TestAccount;
 let ids: { game: string; content: string; guide: string; strangersCheckout: string };
 /** A draft of the stranger's (its id fixed, since forms are written before the server starts): the player may neither publish, like nor remix it. */
 const STRANGERS_WORLD = "5e1f0000-0000-4000-8000-000000000036";
+/** An id nothing holds: a moderation action, an appeal. */
+const NO_SUCH_ID = "5e1f0000-0000-4000-8000-000000000064";
 
 beforeAll(async () => {
   server = await startTestServer({ CHAT_TURNS_PER_MINUTE: "100000", AI_OFFLINE_WORD_DELAY_MS: "0" });
@@ -58,6 +60,13 @@ const GUARDED_TABLES = [
   "games",
   "world_likes",
   "world_versions",
+  "world_reports",
+  "moderation_actions",
+  "moderation_appeals",
+  "hidden_worlds",
+  "suspended_creators",
+  "blocked_terms",
+  "content_rules",
   "game_content",
   "guides",
   "user",
@@ -183,6 +192,33 @@ const ROUTES: Record<string, Route> = {
   "like a world": { method: "POST", path: () => `/worlds/${STRANGERS_WORLD}/like`, who: "player", form: {} },
   "remix a world": { method: "POST", path: () => `/worlds/${STRANGERS_WORLD}/remix`, who: "player", form: {} },
   "settings form": { method: "POST", path: () => "/settings", who: "player", form: { mature: "confirm" } },
+  "report a world": {
+    method: "POST",
+    path: () => `/worlds/${STRANGERS_WORLD}/report`,
+    who: "player",
+    form: { reason: "Spam or scam", details: "Links to a shop." },
+  },
+  "appeal a decision": { method: "POST", path: () => "/appeals", who: "player", form: { actionId: NO_SUCH_ID, text: "It was fair." } },
+  "moderation: act on a world": {
+    method: "POST",
+    path: () => "/moderation",
+    who: "admin",
+    form: { intent: "act", action: "hide", worldId: NO_SUCH_ID, rule: "1", reason: "Spam." },
+  },
+  "moderation: decide an appeal": {
+    method: "POST",
+    path: () => "/moderation",
+    who: "admin",
+    form: { intent: "decide", appealId: NO_SUCH_ID, decision: "uphold", rule: "1", reason: "It stands." },
+  },
+  "moderation: block a term": { method: "POST", path: () => "/moderation", who: "admin", form: { intent: "add-term", term: "hostile" } },
+  "moderation: unblock a term": {
+    method: "POST",
+    path: () => "/moderation",
+    who: "admin",
+    form: { intent: "remove-term", term: "never-blocked" },
+  },
+  "publish the content rules": { method: "POST", path: () => "/rules", who: "admin", form: { rules: "Be kind." } },
 };
 
 interface Probe {

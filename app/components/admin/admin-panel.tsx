@@ -1,5 +1,5 @@
 import { ChartColumn, Cpu, FileText, Gamepad2, Inbox, LoaderCircle, UsersRound } from "lucide-react";
-import { useNavigate, useRevalidator, useSearchParams } from "react-router";
+import { Link, useNavigate, useRevalidator, useSearchParams } from "react-router";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#app/components/ui/tabs.tsx";
 import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
 import { ContentManager } from "./content-manager.tsx";
@@ -45,6 +45,9 @@ export function AdminPanel({ data, adminEmail }: { data: AdminPanelData; adminEm
             <p>
               Signed in as <span className="text-parchment">{adminEmail}</span>
             </p>
+            <Link to="/moderation" className="text-gold underline underline-offset-4">
+              Moderation queue
+            </Link>
             <p role="status" className="flex h-5 items-center gap-1.5 text-xs">
               {rechecking ? (
                 <>

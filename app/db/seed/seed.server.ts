@@ -12,7 +12,7 @@ import {
 } from "../../lib/constants.ts";
 import { trackedStatsSchema } from "../../lib/tracked-stats.ts";
 import type { Database } from "../client.server.ts";
-import { gameContent, games, guides, seedHistory, type NewGame, type NewGameContent, type NewGuide } from "../schema.ts";
+import { blockedTerms, gameContent, games, guides, seedHistory, type NewGame, type NewGameContent, type NewGuide } from "../schema.ts";
 
 const gameFileSchema = z.object({
   slug: z.string().regex(/^[a-z0-9-]+$/),
@@ -98,7 +98,10 @@ export function loadSeedGuides(): NewGuide[] {
  * Each item is seeded once in the database's life (seed_history), so a restart never undoes
  * an admin's edit or deletion, and a new release can still add new items.
  */
-export async function seedDatabase(db: Database): Promise<{ games: number; guides: number }> {
+export async function seedDatabase(
+  db: Database,
+  { blockedTerms: firstBlockedTerms = [] }: { blockedTerms?: readonly string[] } = {},
+): Promise<{ games: number; guides: number }> {
   const seedGames = loadSeedGames();
   const seedGuides = loadSeedGuides();
   return db.transaction(async (tx) => {
@@ -131,6 +134,10 @@ export async function seedDatabase(db: Database): Promise<{ games: number; guide
       if (!(await claim(`guide:${guide.slug}`))) continue;
       const inserted = await tx.insert(guides).values(guide).onConflictDoNothing().returning({ slug: guides.slug });
       guideCount += inserted.length;
+    }
+    // The operator's WORLD_BLOCKED_TERMS start the admin's list: each once, so a term the admin removed stays removed.
+    for (const term of firstBlockedTerms) {
+      if (await claim(`blocked-term:${term}`)) await tx.insert(blockedTerms).values({ term }).onConflictDoNothing();
     }
     return { games: gameCount, guides: guideCount };
   });
