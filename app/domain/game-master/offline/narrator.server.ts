@@ -22,7 +22,7 @@ import {
   selfParagraph,
   talkParagraph,
 } from "./paragraphs.server.ts";
-import { NAME_INVITATION, OPENING_HOOKS } from "./phrases.server.ts";
+import { CARRY_LEADS, NAME_INVITATION, OPENING_HOOKS } from "./phrases.server.ts";
 import { offlineState, stateBlock } from "./state.server.ts";
 import { currentStatus, moveStats, renderStatus, showState } from "./stats.server.ts";
 import { type Address, called, confidant, fill, nth, pick, Teller } from "./teller.server.ts";
@@ -62,9 +62,6 @@ export interface TurnInput {
 
 // ---------------------------------------------------------------------------------------------
 // The reply
-
-/** How a reply brings back what the player settled about someone they brought into the story. */
-const CARRY_LEADS = ["Some arrangements hold whatever else happens.", "One thing, at least, is settled.", "Some things stay as you left them."];
 
 /** A choice the last this many replies offered is not offered again: the same options read as a stuck story. */
 const RECENT_CHOICE_REPLIES = 5;
@@ -254,7 +251,9 @@ export function narrateTurn({
 
   // Someone the player brought into the story stays in it: their words come back before they leave the context.
   const carried = memory && !firstTurn ? introductionToCarry(memory, previousActions, previousReplies) : undefined;
-  if (carried && !repeatsAClause(carried, paragraphs.join("\n"))) paragraphs.push(`${nth(CARRY_LEADS, story.turn) ?? ""} ${carried}`);
+  if (carried && !repeatsAClause(carried, paragraphs.join("\n"))) {
+    paragraphs.push(`${fill(nth(CARRY_LEADS, story.turn) ?? "", teller.values({}))} ${carried.charAt(0).toLowerCase()}${carried.slice(1)}`);
+  }
 
   // One source for the status line and the State panel: the tracked state, moved once.
   const status = currentStatus(world, previousReplies, story.turn);

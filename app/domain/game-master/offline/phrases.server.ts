@@ -320,6 +320,18 @@ export const OPENING_HOOKS = [
   "Somewhere close by, {who} is asking for a word with you, and the asking has the sound of a test.",
 ];
 
+/** How a reply brings back what the player settled about someone they brought into the story: a lead, a colon, the line. */
+export const CARRY_LEADS = [
+  "Your orders stand:",
+  "In {here}, as arranged:",
+  "Nothing this {watch} changes it:",
+  "As you left it:",
+  "Whatever {someone} thinks of it:",
+  "Settled, and still settled:",
+  "By your word, this {watch}:",
+  "Whatever else moves in {here}:",
+];
+
 export const NAME_INVITATION = "If you mean to be known here, now is the moment to give your name.";
 
 // Choices, each told the way the player would type it (imperative, no Markdown).
