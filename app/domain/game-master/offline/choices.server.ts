@@ -34,7 +34,7 @@ export function choicesFor(teller: Teller, focus: Entity | undefined, recent: re
     }
   }
   // A world with little to offer: fewer fresh choices than a reply needs, so older ones come back.
-  const pool = [...candidateChoices(teller, focus, offset), ...STEADY_CHOICES];
+  const pool = [...candidateChoices(teller, focus, offset), ...STEADY_CHOICES.map((choice) => fill(choice, teller.values({})))];
   for (const choice of pool) if (chosen.length < MIN_CHOICES && !chosen.includes(choice)) chosen.push(choice);
   return chosen;
 }
@@ -55,28 +55,28 @@ function candidateChoices(teller: Teller, focus: Entity | undefined, turn: numbe
   ];
   const otherPlaces = world.places.filter((place) => place.name !== story.place?.name);
   const slots: (() => string | undefined)[] = [
-    () => (first ? fill(nth(TALK_CHOICES, turn) ?? "", { person: called(first) }) : undefined),
+    () => (first ? fill(nth(TALK_CHOICES, turn) ?? "", teller.values({ person: called(first) })) : undefined),
     () => {
       if (!second || topics.length === 0) return undefined;
       const topic = nth(topics, turn * 3) ?? "";
       const trouble = world.challenges.map(challengePhrase).includes(topic);
       return trouble && turn % 2 === 1
-        ? fill(nth(ASK_TROUBLE_CHOICES, turn) ?? "", { person: called(second), trouble: topic })
-        : fill(nth(ASK_CHOICES, turn) ?? "", { person: called(second), topic });
+        ? fill(nth(ASK_TROUBLE_CHOICES, turn) ?? "", teller.values({ person: called(second), trouble: topic }))
+        : fill(nth(ASK_CHOICES, turn) ?? "", teller.values({ person: called(second), topic }));
     },
     () => {
       const place = nth(otherPlaces, turn * 5 + 2);
-      return place ? fill(nth(PLACE_CHOICES, turn + 1) ?? "", { place: midSentence(place.name) }) : undefined;
+      return place ? fill(nth(PLACE_CHOICES, turn + 1) ?? "", teller.values({ place: midSentence(place.name) })) : undefined;
     },
     () => {
       const challenge = nth(world.challenges, turn + 1);
       const group = nth(world.groups, turn);
       if (challenge && (turn % 2 === 0 || !group))
-        return fill(nth(CHALLENGE_CHOICES, Math.floor(turn / 2)) ?? "", { challenge: challengePhrase(challenge) });
-      return group ? fill(nth(GROUP_CHOICES, Math.floor(turn / 2)) ?? "", { group: midSentence(group.name) }) : undefined;
+        return fill(nth(CHALLENGE_CHOICES, Math.floor(turn / 2)) ?? "", teller.values({ challenge: challengePhrase(challenge) }));
+      return group ? fill(nth(GROUP_CHOICES, Math.floor(turn / 2)) ?? "", teller.values({ group: midSentence(group.name) })) : undefined;
     },
-    () => (story.place && turn % 3 === 0 ? fill(nth(LOOK_CHOICES, turn) ?? "", { place: midSentence(story.place.name) }) : undefined),
-    () => nth(STEADY_CHOICES, turn),
+    () => (story.place && turn % 3 === 0 ? fill(nth(LOOK_CHOICES, turn) ?? "", teller.values({ place: midSentence(story.place.name) })) : undefined),
+    () => fill(nth(STEADY_CHOICES, turn) ?? "", teller.values({})),
   ];
   return slots.map((slot) => slot()).filter((choice): choice is string => choice !== undefined);
 }

@@ -12,8 +12,10 @@ import {
   answerParagraph,
   arrivalParagraph,
   discoveryParagraph,
+  loreParagraphOf,
   memoryParagraph,
   nameParagraph,
+  narrationParagraph,
   pickChallenge,
   pressureParagraph,
   reactionParagraph,
@@ -58,6 +60,8 @@ export interface TurnInput {
   trackedState?: TrackedState;
   /** Pinned facts and the story so far, as the prompt gives them. */
   memory?: StoryMemory;
+  /** The lore entries the turn's words fired ("Title: content"): the reply tells what they say. */
+  lore?: readonly string[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -159,6 +163,9 @@ function bodyParagraphs(
     case "speech":
       paragraphs.push(reactionParagraph(teller, action, "speech"));
       return { paragraphs, focus: action.person };
+    case "narration":
+      paragraphs.push(narrationParagraph(teller, action));
+      return { paragraphs, focus: action.person };
     case "challenge":
     case "act":
       paragraphs.push(...actParagraphs(teller, action));
@@ -180,6 +187,7 @@ export function narrateTurn({
   extending = false,
   trackedState,
   memory,
+  lore = [],
 }: TurnInput): string {
   const story = readContinuity({ world, previousActions, previousReplies, declaredName: (text) => declaredName(text, world) });
   // Continue extends the latest reply: the same turn, the same scene.
@@ -218,6 +226,9 @@ export function narrateTurn({
   if (firstTurn && action.kind !== "ready" && action.kind !== "name" && body.paragraphs[0]) {
     body.paragraphs[0] = `You begin as you mean to go on. ${body.paragraphs[0]}`;
   }
+  // Lore the player's words brought up is true in this story, and the reply says so: part of the answer.
+  const loreParagraph = firstTurn ? undefined : loreParagraphOf(teller, lore, body.focus);
+  if (loreParagraph && !repeatsAClause(loreParagraph, body.paragraphs.join("\n"))) body.paragraphs.push(loreParagraph);
   paragraphs.push(...body.paragraphs);
 
   // Now and then the wider world intrudes: a trouble that will not wait, or what others make of it.
@@ -251,8 +262,9 @@ export function narrateTurn({
 
   // Someone the player brought into the story stays in it: their words come back before they leave the context.
   const carried = memory && !firstTurn ? introductionToCarry(memory, previousActions, previousReplies) : undefined;
+  // Carries come every four turns or so: the lead is counted so that consecutive ones differ.
   if (carried && !repeatsAClause(carried, paragraphs.join("\n"))) {
-    paragraphs.push(`${fill(nth(CARRY_LEADS, story.turn) ?? "", teller.values({}))} ${carried.charAt(0).toLowerCase()}${carried.slice(1)}`);
+    paragraphs.push(`${fill(nth(CARRY_LEADS, story.turn + Math.floor(story.turn / 4)) ?? "", teller.values({}))} ${carried.charAt(0).toLowerCase()}${carried.slice(1)}`);
   }
 
   // One source for the status line and the State panel: the tracked state, moved once.

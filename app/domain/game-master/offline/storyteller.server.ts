@@ -36,6 +36,7 @@ function compose(options: LanguageModelV4CallOptions) {
     variant: options.seed,
     extending,
     trackedState: read.trackedState,
+    lore: read.lore,
     memory: { pinnedFacts: read.pinnedFacts, storySoFar: read.storySoFar },
   });
   const text = extending ? `\n\n${narration}` : narration;
