@@ -149,10 +149,13 @@ function personInKnowledge(world: World, words: readonly string[]): Entity | und
  * Reyes's private party": Nova Reyes, content chief of Tidewater).
  */
 export function personNamedInKnowledge(world: World, message: string): Entity | undefined {
-  const things = new Set([...world.places, ...world.groups, ...world.challenges].map((entity) => entity.name.replace(/^the\s+/i, "")));
+  const facts = world.facts.filter((fact) => !looksLikePersonName(fact.name));
+  const things = [...world.places, ...world.groups, ...world.challenges, ...facts].map((entity) => entity.name);
   for (const match of message.matchAll(/(?<![\p{L}])\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+){1,2}/gu)) {
     const name = match[0];
-    if (/^I\b/.test(name) || things.has(name) || !looksLikePersonName(name)) continue;
+    // "Diligent Study" of "the Pavilion of Diligent Study" is a place's name, not a person's.
+    const partOfAThing = things.some((thing) => thing.includes(name)) || /\bof\s+$/.test(message.slice(0, match.index));
+    if (/^I\b/.test(name) || partOfAThing || !looksLikePersonName(name)) continue;
     if (world.knowledge.some((sentence) => new RegExp(`(?<![\\p{L}])${escapeRegExp(name)}(?![\\p{L}])`, "u").test(sentence))) return { name, detail: "" };
   }
   return undefined;

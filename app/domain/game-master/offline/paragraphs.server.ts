@@ -125,7 +125,7 @@ export function adviceParagraph(teller: Teller, action: PlayerAction, speaker: E
 
 export function talkParagraph(teller: Teller, action: PlayerAction, person: Entity) {
   const who = teller.who(person, action.told);
-  const about = teller.knowledgeAbout(person, undefined, { limit: 1, vivid: true });
+  const about = teller.knowledgeAbout(person, undefined, { limit: 1, vivid: true, freshOnly: true, centralOnly: true });
   return teller.frame(`talk\n${called(person)}\n${action.text}`, TALK_FRAMES[action.tone], (opener, line) =>
     [action.told ?? "", fill(opener, teller.values({ who })), ...about, fill(line, teller.values({ who }))].filter(Boolean).join(" "),
   );

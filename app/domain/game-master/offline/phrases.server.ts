@@ -31,12 +31,12 @@ export const ANSWER_CLOSERS = [
 ];
 
 export const UNKNOWN_OPENERS = [
-  "{Who} hesitates. “{Subject}{, you}? Not from me, not in {here}.”",
-  "“{Subject}?” {Who} repeats, frowning. “I would only be guessing{, you}.”",
+  "{Who} hesitates. “{Subject}{, you}? Not in {here}.”",
+  "“{Subject}?” {Who} frowns. “I would be guessing{, you}.”",
   "{Who} is slow to answer. “{Subject}{, you}? There my knowledge ends.”",
   "“I wish I knew{, you},” {who} says, and means it.",
   "{Who} looks past you, toward {elsewhere}. “{Subject}. Nobody has told me.”",
-  "“{Subject}?” {Who} glances away. “Not my secret to hold{, you}.”",
+  "“{Subject}?” {Who} glances away. “Not my secret{, you}.”",
   "“{Subject}{, you}? Ask someone braver,” {who} admits.",
   "{Who} spreads empty hands. “{Subject}? Only rumours reach {here}.”",
 ];
@@ -47,19 +47,19 @@ export const UNKNOWN_CLOSERS = [
   "“{Other} might. {otherFact}”",
   "“Try {other}, carefully. {otherFact}”",
   "“I would start with {other}. {otherFact}”",
-  "“{Other} has asked too, I hear. {otherFact}”",
-  "“{Other} will know you are looking. {otherFact}”",
+  "“{Other} has asked too. {otherFact}”",
+  "“{Other} will know you asked. {otherFact}”",
   "“{Other} knows more than {other} admits. {otherFact}”",
 ];
 
 export const NOBODY_OPENERS = [
-  "You look for someone in {here} who knows about {subject}, and find no one.",
+  "You look in {here} for anyone who knows {subject}; nobody does.",
   "Nobody in {here} will speak of {subject}.",
   "The question of {subject} meets silence this {watch}.",
-  "Of {subject}, you find you know less than you hoped.",
+  "Of {subject}, you know less than {someone} hoped.",
   "Whatever {subject} is, {here} keeps it to itself.",
-  "About {subject}, there is only rumour from {elsewhere}.",
-  "You listen for word of {subject}; {here} offers none.",
+  "About {subject}, {elsewhere} sends only rumour.",
+  "You listen for {subject}; {here} offers nothing.",
   "Of {subject}, no one in {here} speaks.",
 ];
 
@@ -67,189 +67,189 @@ export const NOBODY_CLOSERS = [
   "Perhaps {elsewhere} knows more.",
   "{Someone} might, if asked well.",
   "It will keep until {nextWatch}.",
-  "The answer may not be welcome.",
-  "You mean to ask again, in {elsewhere}.",
-  "For now it stays a question.",
+  "The answer may not please {someone}.",
+  "You will ask again in {elsewhere}.",
+  "It stays a question until {nextWatch}.",
   "Sooner or later, {someone} will let it slip.",
 ];
 
 export const RECALL_OPENERS = [
   "You know more about {subject} than {someone} would guess.",
   "What you know of {subject} comes back to you.",
-  "You have heard enough of {subject} in {here}.",
+  "You have heard of {subject} in {here}.",
   "What you know of {subject} is this.",
   "Memory answers before {someone} can.",
   "You need not ask {someone}; you have listened.",
-  "It takes a moment to gather what you know of {subject}.",
-  "The name {subject} is enough to bring it back.",
+  "You gather what you know of {subject}.",
+  "{Subject}: the name brings it back.",
 ];
 
 export const RECALL_CLOSERS = [
   "It may matter before {nextWatch}.",
-  "{Someone} is counting on you forgetting it.",
+  "{Someone} hopes you forget it.",
   "Against {trouble}, it may count.",
-  "It is worth more unspoken in {here}.",
+  "In {here}, it is worth more unspoken.",
   "You keep it from {someone}.",
   "Nobody in {here} forgets such things.",
-  "It is more than you knew at {watch}'s start.",
+  "It is more than you knew this {watch}.",
 ];
 
 export const ADVICE_OPENERS = [
   "{Who} considers the question. “{You, }if I were you, {challenge} first.”",
-  "“My advice{, you}?” {Who} does not smile. “{Challenge}. Do not let it wait.”",
+  "“My advice{, you}?” {Who} does not smile. “{Challenge}. Before {nextWatch}.”",
   "{Who} answers at once. “{Challenge}{, you}. The rest can keep.”",
-  "“Honestly{, you}?” {Who} looks down. “{Challenge}, before it decides for you.”",
-  "{Who} takes a breath. “Start with {challenge}{, you}.”",
+  "“Honestly{, you}?” {Who} looks toward {elsewhere}. “{Challenge}.”",
+  "{Who} takes a breath. “Start with {challenge}, and watch {someone}{, you}.”",
   "“Think about {challenge}{, you},” {who} says. “{Someone} certainly is.”",
   "{Who} glances toward {someone}. “{Challenge}{, you}. There is the danger.”",
   "“Ask what {challenge} will do{, you},” says {who}, “if you do nothing.”",
 ];
 
 export const TALK_OPENERS = [
-  "{Who} comes at once and waits for you to speak.",
-  "{Who} is already in {here}, and does not pretend otherwise.",
-  "{Who} arrives late, with an apology to {someone}.",
-  "{Who} hears you out, glancing once at {someone}.",
-  "{Who} meets your eyes for a long moment.",
+  "{Who} comes at once, leaving {someone}.",
+  "{Who} is already in {here}.",
+  "{Who} arrives late, apologising to {someone}.",
+  "{Who} hears you out, glancing at {someone}.",
+  "{Who} meets your eyes, then looks at {someone}.",
   "{Who} listens, still as {here} at {watch}.",
-  "{Who} answers readily, the smile a beat late.",
-  "{Who} has expected this, and rehearsed it, by the look of {who}.",
+  "{Who} answers readily, smiling late.",
+  "{Who} has rehearsed this, you suspect, with {someone}.",
 ];
 
 export const LINES: Record<"kind" | "harsh" | "neutral", readonly string[]> = {
   neutral: [
     "“You sent for me{, you}. Ask.”",
-    "“I wondered when we would speak{, you}.”",
+    "“I wondered when we would talk{, you}, and of {trouble}.”",
     "“There is talk in {here}{, you}. Better from me.”",
-    "“Ask plainly{, you}. I will answer as I can.”",
+    "“Ask plainly{, you}. {Someone} is not listening.”",
     "“All {here} wants something of you{, you}. I will say what.”",
     "“I will help{, you}, if {someone} never hears of it.”",
     "“Not here{, you}. Later, in {elsewhere}.”",
   ],
   kind: [
     "“That is kind{, you}. {Here} remembers kindness.”",
-    "“I did not expect that{, you}. I will not forget it.”",
+    "“I did not expect that{, you}. Nor did {someone}.”",
     "“You make caution difficult{, you}.”",
-    "“Go on like this{, you}, and {someone} will be your friend too.”",
-    "“Thank you{, you}. I will repay it, asked or not.”",
+    "“Go on so{, you}, and {someone} will be a friend.”",
+    "“Thank you{, you}. {Here} will see it repaid.”",
     "“Few bother{, you}. {Someone} will notice.”",
     "“Then I owe you{, you}. Debts are honest coin.”",
   ],
   harsh: [
-    "“Careful{, you}. Some doors stay open once kicked.”",
+    "“Careful{, you}. {Someone} is watching.”",
     "“As you wish{, you}. {Someone} will remember who pushed.”",
     "“Perhaps{, you}. Or perhaps {someone} is now an enemy.”",
-    "“I will obey{, you}. Do not call it agreement.”",
+    "“I will obey{, you}. {Someone} will not.”",
     "“{Here} will talk of this{, you}. Not kindly.”",
     "“Point made{, you}. {Someone} heard it too.”",
-    "“Bold{, you}. Let it also be wise.”",
+    "“Bold{, you}. {Someone} will call it rash.”",
   ],
 };
 
 export const ARRIVAL_OPENERS = [
-  "The way to {place} is short; what waits there is not.",
-  "{Place} looks as you remember it, which unsettles you.",
-  "By the time you reach {place}, word has run ahead of you.",
-  "{Place} is busy for the {watch}; talk falters as you come.",
-  "{Place} is quiet, the quiet of listeners.",
+  "The way to {place} is short; {someone} makes it feel long.",
+  "{Place} looks as it did at {watch} before; that unsettles you.",
+  "By the time you reach {place}, {someone} has heard you are coming.",
+  "{Place} is busy for the {watch}; {someone} falls silent.",
+  "{Place} is quiet; {someone} is listening.",
   "You reach {place} as the {watch} settles over it.",
-  "Nobody stops you on the way to {place}, though {someone} notes it.",
-  "At {place}, the {watch} air seems to wait on you.",
+  "Nobody stops you reaching {place}, though {someone} notes it.",
+  "At {place}, the {watch} seems to wait on you.",
 ];
 
 export const PRESENCE = [
-  "{Who} is there already, and unsurprised.",
-  "You are not alone: {who} is there, and has seen you.",
-  "Word waits that {who} wishes to see you before {nextWatch}.",
-  "{Who} passes you on the way out, greeting you too warmly.",
+  "{Who} is there already, talking to {someone}.",
+  "You are not alone: {who} is there.",
+  "Word waits: {who} wants you before {nextWatch}.",
+  "{Who} passes you going out, too warmly.",
   "At the far end, {who} talks low with {someone}.",
   "Someone murmurs that {who} was asking after you.",
-  "Nobody waits for you. Then {who} finds you.",
+  "Nobody waits for you; then {who} does.",
 ];
 
 export const DISCOVERY_OPENERS = [
   "You look closer at {here}, and it obliges.",
   "Looking closer pays off.",
-  "A detail you had missed comes into focus.",
+  "A detail of {here} you had missed comes clear.",
   "It takes patience, this {watch}, but it comes.",
-  "You ask the right people in {here}, and listen.",
-  "Nobody notices you noticing, not even {someone}.",
-  "The answer is not hidden in {here}, only unregarded.",
-  "It is easy to miss, unless you look for it.",
+  "You ask around {here}, and listen.",
+  "Not even {someone} notices you noticing.",
+  "The answer sits in {here}, unregarded.",
+  "It is easy to miss, as {someone} has.",
 ];
 
 export const REST_OPENERS = [
   "You let the {watch} pass in rest.",
-  "For a while, you stop, and {here} lets you.",
-  "Sleep comes easier than you expected.",
-  "The {watch} slips by, asking nothing of you.",
-  "You rest, and for once {someone} leaves you be.",
-  "You close your eyes on {trouble}; it is still there after.",
-  "Rest comes in pieces, between thoughts of {trouble}.",
-  "You sit with your thoughts until they settle.",
+  "For a while you stop; {here} lets you.",
+  "Sleep comes easily in {here}.",
+  "The {watch} slips by, asking nothing.",
+  "You rest; {someone} leaves you be.",
+  "You close your eyes on {trouble}.",
+  "Rest comes in pieces, around {trouble}.",
+  "You sit in {here} until your thoughts settle.",
 ];
 
 export const REST_CLOSERS = [
-  "When you rise, {here} has moved on a little without you.",
+  "When you rise, {here} has moved on.",
   "By {nextWatch}, {someone} has been busy.",
-  "When you rise, a folded message from {someone} waits.",
+  "When you rise, a note from {someone} waits.",
   "It is {nextWatch} before anyone disturbs you.",
-  "You wake with one new idea about {trouble}.",
-  "{Someone} spent the same hours less gently.",
-  "The quiet ends, as it does in {here}, with footsteps.",
+  "You wake with an idea about {trouble}.",
+  "{Someone} spent the hours less gently.",
+  "The quiet ends in {here} with footsteps.",
 ];
 
 export const WAIT_OPENERS = [
-  "The waiting tells you more than questions would.",
-  "You let the moment pass, and {here} with it.",
-  "You keep your counsel and your eyes open.",
-  "You do nothing, visibly; in {here} that is a move.",
+  "Waiting tells you more than {someone} would.",
+  "You let the moment pass in {here}.",
+  "You keep your counsel, and an eye on {someone}.",
+  "You do nothing; in {here} that is a move.",
   "Patience, you find, makes {someone} talk.",
   "You hold still while {here} fidgets.",
   "You let {someone} blink first.",
-  "You give nothing away, and watch who reaches for it.",
+  "You give nothing away; {someone} reaches anyway.",
 ];
 
 export const OUTCOMES = [
-  "It works, mostly, though not everyone in {here} is pleased.",
-  "Nothing happens. Then word travels toward {elsewhere}, faster than you like.",
-  "The first step goes smoothly; the next, before {nextWatch}, will cost more.",
-  "Not all {here} approves. Nobody can say you did nothing.",
-  "The effect is immediate, and not what {someone} expected.",
-  "You have bought a little time and much attention in {here}.",
+  "It works, mostly; {someone} is not pleased.",
+  "Nothing happens. Then word travels toward {elsewhere}.",
+  "The first step goes well; by {nextWatch}, {someone} will make the next cost more.",
+  "{Someone} disapproves. Nobody in {here} can call you idle.",
+  "The effect is immediate; {someone} did not expect it.",
+  "You have bought time, and {here}’s attention.",
   "A small move, but {here} keeps score, and {someone} has noted it.",
-  "Something shifts; {someone} looks at you a half-second longer.",
+  "Something shifts; {someone} looks at you longer.",
 ];
 
 export const REACTIONS = [
   "{Who} watches without a word.",
-  "{Who} is the first to respond: a pause, then a careful smile.",
-  "“I wondered when you would try that{, you},” {who} says.",
-  "“Then we understand each other,” says {who}, eyes on {other}.",
-  "“{Here} will hear of this by {nextWatch}{, you},” {who} observes.",
+  "{Who} is the first to respond, with a careful smile at {other}.",
+  "“I wondered when{, you},” {who} says.",
+  "“Understood,” says {who}, eyes on {other}.",
+  "“{Here} will hear of it by {nextWatch}{, you},” {who} says.",
   "{Who} glances toward {other}, counting a debt.",
   "“Not what I expected{, you},” {who} admits.",
 ];
 
 export const SPEECH_LINES = [
-  "“If that is your wish{, you}, it will be done.”",
+  "“If you wish it{, you}, {someone} will see it done.”",
   "“I hear you{, you}. So does {someone}.”",
   "“Strong words{, you}. {Here} will repeat them.”",
-  "“I will remember you said so{, you}.”",
+  "“I will remember it{, you}.”",
   "“You may regret that{, you}. Or {someone} may.”",
   "“Understood{, you}. I hope {someone} understood too.”",
   "“Said like that{, you}, who could argue?”",
 ];
 
 export const SPEECH_REACTIONS = [
-  "{Who} is the first to respond.",
+  "{Who} responds first.",
   "The words land, and {who} feels them first.",
-  "For a moment no one answers. Then {who} does.",
-  "{Who} repeats the last of it quietly.",
+  "No one answers; then {who} does.",
+  "{Who} repeats the last of it.",
   "Heads turn in {here}; {who}'s is the first.",
   "{Who} lets the silence stretch.",
   "Nobody laughs, though {who} looks close to it.",
-  "{Who} does not answer at once, which is an answer.",
+  "{Who} does not answer at once.",
 ];
 
 export const NAME_OPENERS = [
@@ -264,54 +264,54 @@ export const NAME_OPENERS = [
 ];
 
 export const NAME_CLOSERS = [
-  "By {nextWatch}, the name is in a dozen mouths.",
+  "By {nextWatch}, {someone} is saying the name.",
   "Somewhere in {here}, someone writes it down.",
-  "It is the first thing you have given {here} for free.",
-  "It will be spoken in {elsewhere} before long.",
-  "{Someone} files it away for later.",
-  "{Here} will have to reckon with it.",
-  "Whatever comes next will call you by it.",
+  "It is your first free gift to {here}.",
+  "It will reach {elsewhere} by {nextWatch}.",
+  "{Someone} files it away.",
+  "{Here} will reckon with it.",
+  "{Someone} will call you by it.",
 ];
 
 export const PRESSURE_LEADS = [
   "Meanwhile, {trouble} does not wait.",
   "Beneath it all, {trouble} keeps its own time.",
   "Before {nextWatch}, a reminder comes from {elsewhere}.",
-  "This cannot be put off forever.",
-  "Not everything waits on you.",
+  "This cannot wait past {nextWatch}.",
+  "Not everything in {here} waits.",
   "Beyond {here}, a problem grows.",
   "Word comes from {elsewhere} at the worst moment.",
-  "And there is still the matter {someone} avoids.",
+  "And there is {trouble}, which {someone} avoids.",
 ];
 
 export const PRESSURE_CLOSERS = [
-  "Someone will answer for it before long.",
-  "Every {watch} it waits, it costs more.",
-  "Nobody has named you with it. Yet.",
-  "{Someone} is already deciding what to do.",
-  "It grows quietly, then all at once.",
-  "There is still time. Not much.",
-  "You feel its weight on the days ahead.",
+  "{Someone} will answer for it.",
+  "Each {watch} it waits costs more.",
+  "Nobody in {here} has named you with it. Yet.",
+  "{Someone} is already deciding.",
+  "It grows quietly, in {elsewhere}.",
+  "There is time until {nextWatch}. Not much.",
+  "Its weight settles on {here}.",
 ];
 
 export const AFTERMATH_SCENES = [
-  "When you next pass through {place}, talk falters as you approach.",
-  "Later, {place} is quiet, the quiet of listeners.",
-  "In {place}, the story has arrived before you, improved.",
-  "In {place}, an unsigned note waits where only you would look.",
-  "In {place} the {watch} ends with deals no one admits to.",
+  "When you next pass {place}, {someone} falls silent.",
+  "Later, {place} is quiet; {someone} is listening.",
+  "In {place}, the tale reaches {someone} before you.",
+  "In {place}, a note waits, unsigned, in {someone}’s hand perhaps.",
+  "In {place} the {watch} ends in deals {someone} denies.",
   "Word of it reaches {place} before the {watch} is out.",
-  "In {place}, someone tells the story wrong.",
-  "At {place}, talk stops when you come near.",
+  "In {place}, {someone} tells it wrong.",
+  "At {place}, {someone} stops talking as you near.",
 ];
 
 export const AFTERMATH_PEOPLE = [
-  "{Who} is among those who notice.",
-  "{Who} hears of it before you have finished.",
-  "{Who}, for one, will not let it pass.",
-  "It is {who} who asks the most questions.",
-  "{Who} says nothing, which worries you more.",
-  "{Who} sends word asking to discuss it.",
+  "{Who} is among those in {here} who notice.",
+  "{Who} hears of it before {nextWatch}.",
+  "{Who}, for one, will raise it with {someone}.",
+  "It is {who} who asks {someone} questions.",
+  "{Who} says nothing to {someone}, which worries you.",
+  "{Who} sends word from {elsewhere}, asking to talk.",
   "{Who} will remember this.",
 ];
 
@@ -351,33 +351,33 @@ export const NAME_INVITATION = "If you mean to be known here, now is the moment 
 export const TALK_CHOICES = [
   "Invite {person} to talk privately in {here}.",
   "Send {person} a discreet note about {trouble}.",
-  "Offer {person} a favour, to be repaid later.",
+  "Offer {person} a favour against {trouble}.",
   "Ask {person} what {someone} wants from you.",
   "Keep {person} close, and watch {someone}.",
   "Confront {person} about {trouble}.",
   "Thank {person} in front of {someone}.",
 ];
 export const ASK_CHOICES = ["Ask {person} about {topic}.", "Ask {person} for the truth about {topic}."];
-export const ASK_TROUBLE_CHOICES = ["Ask {person} who gains from {trouble}.", "Ask {person} what can be done about {trouble}."];
+export const ASK_TROUBLE_CHOICES = ["Ask {person} who gains from {trouble}.", "Ask {person} what to do about {trouble}."];
 export const PLACE_CHOICES = [
-  "Go to {place} and see who is there.",
+  "Go to {place} and see if {someone} is there.",
   "Withdraw to {place} to think.",
   "Make an appearance at {place}, so {someone} sees you.",
   "Slip away to {place} before {someone} can stop you.",
 ];
-export const LOOK_CHOICES = ["Watch who comes and goes in {place}.", "Search {place} for anything out of place."];
+export const LOOK_CHOICES = ["Watch who comes and goes at {place}.", "Search {place} for what {someone} hid."];
 export const GROUP_CHOICES = ["Sound out {group} quietly.", "Make a gesture {group} cannot ignore.", "Find out what {group} want."];
 export const CHALLENGE_CHOICES = [
   "Deal with {challenge} now.",
-  "Ask for a full account of {challenge}.",
+  "Ask {someone} for an account of {challenge}.",
   "Hand {challenge}, and its blame, to {someone}.",
-  "Spend what it takes against {challenge}.",
+  "Spend whatever {challenge} demands.",
 ];
 export const STEADY_CHOICES = [
   "Press your advantage before {someone} does.",
   "Wait, and let {someone} move first.",
   "Rest a while in {here}, and see what settles.",
-  "Go over what you know of {trouble}.",
+  "Go over {trouble} with {someone}.",
 ];
 
 export interface Frame {

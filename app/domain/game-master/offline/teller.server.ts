@@ -125,12 +125,18 @@ export class Teller {
 
   /**
    * What the world says about something, freshest first: a sentence no visible reply has used yet.
-   * Who or what it is comes first, unless `vivid` asks for what the content tells of them first.
+   * Who or what it is comes first, unless `vivid` asks for what the content tells of them first;
+   * `centralOnly` keeps to sentences about it, not those that name it in passing.
    */
   knowledgeAbout(
     entity: Entity | undefined,
     phrase: string | undefined,
-    { limit = 2, vivid = false, freshOnly = false }: { limit?: number; vivid?: boolean; freshOnly?: boolean } = {},
+    {
+      limit = 2,
+      vivid = false,
+      freshOnly = false,
+      centralOnly = false,
+    }: { limit?: number; vivid?: boolean; freshOnly?: boolean; centralOnly?: boolean } = {},
   ): string[] {
     const own = entity
       ? statement(entity, { person: this.world.people.includes(entity), glossary: this.world.challenges.includes(entity) })
@@ -144,7 +150,8 @@ export class Teller {
     // rest, which may be about someone else, stay behind them.
     const central = unique.filter((sentence) => sentence === own || !entity || between(sentence.indexOf(called(entity)), 0, 40));
     const start = Math.floor(this.story.turn / KNOWLEDGE_STRETCH_TURNS) % Math.max(1, central.length);
-    const all = [...central.slice(start), ...central.slice(0, start), ...unique.filter((sentence) => !central.includes(sentence))];
+    const rest = centralOnly ? [] : unique.filter((sentence) => !central.includes(sentence));
+    const all = [...central.slice(start), ...central.slice(0, start), ...rest];
     const fresh = all.filter((sentence) => !this.said(sentence));
     if (freshOnly) return fresh.slice(0, limit);
     // Fresh sentences first; if there are too few, the rest in turn.
