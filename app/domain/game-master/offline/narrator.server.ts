@@ -23,6 +23,8 @@ import {
   restParagraph,
   selfParagraph,
   talkParagraph,
+  TROUBLE_EVERY_TURNS,
+  troubleOfTheTurn,
 } from "./paragraphs.server.ts";
 import { CARRY_LEADS, NAME_INVITATION, OPENING_HOOKS } from "./phrases.server.ts";
 import { offlineState, stateBlock } from "./state.server.ts";
@@ -233,13 +235,18 @@ export function narrateTurn({
 
   // Now and then the wider world intrudes: a trouble that will not wait, or what others make of it.
   const quiet = ["question", "recall", "self", "ready", "name"].includes(action.kind);
+  // Troubles come up on a schedule of their own (troubleOfTheTurn), so one said in a turn that has
+  // left the context is not said again until every other has had its turn.
   const roll = teller.random();
-  if (!firstTurn && !quiet && roll < 0.25) {
+  const troubleTurn = story.turn % TROUBLE_EVERY_TURNS === 0;
+  if (!firstTurn && !quiet && !troubleTurn && roll < 0.4) {
     const aftermath = aftermathParagraph(teller, action.text);
     if (aftermath && !repeatsAClause(aftermath, paragraphs.join("\n"))) paragraphs.push(aftermath);
-  } else if (firstTurn || (!quiet && roll < 0.6)) {
-    const challenge = pickChallenge(teller);
-    const pressure = challenge && action.challenge !== challenge ? pressureParagraph(teller, challenge) : undefined;
+  } else if (firstTurn || (!quiet && troubleTurn)) {
+    const challenge = firstTurn ? pickChallenge(teller) : undefined;
+    const pressure = firstTurn
+      ? challenge && pressureParagraph(teller, challenge)
+      : troubleOfTheTurn(teller, Math.floor(story.turn / TROUBLE_EVERY_TURNS), action.challenge);
     if (pressure && !repeatsAClause(pressure, paragraphs.join("\n"))) paragraphs.push(pressure);
   }
 

@@ -3,6 +3,7 @@ import { clockAt } from "./continuity.server.ts";
 import { midSentence } from "./names.server.ts";
 import { FRAMES, LORE_LEADS } from "./phrases.server.ts";
 import {
+  between,
   called,
   capitalise,
   challengePhrase,
@@ -13,12 +14,14 @@ import {
   peopleAround,
   peopleAt,
   pick,
+  sentencesAbout,
   spoken,
   standsAlone,
   Teller,
 } from "./teller.server.ts";
 import { playerAsYou, splitSentences } from "./text.server.ts";
-import type { Entity } from "./world.server.ts";
+import { statement } from "./knowledge.server.ts";
+import type { Entity, World } from "./world.server.ts";
 
 /** The paragraphs of a reply, one per kind of action, each a sentence of the world framed by two phrases. */
 
@@ -264,6 +267,33 @@ export function pressureParagraph(teller: Teller, challenge: Entity) {
   if (about.length === 0) return undefined;
   return teller.frame(`pressure\n${challenge.name}\n${about.join(" ")}`, FRAMES.pressure, (lead, closer) =>
     [fill(lead, teller.values({ trouble: challengePhrase(challenge) })), ...about, fill(closer, teller.values({}))].join(" "),
+  );
+}
+
+/** Turns between two troubles the story brings up unasked. */
+export const TROUBLE_EVERY_TURNS = 3;
+
+/**
+ * Every sentence about the world's troubles, one of each trouble in turn, then the second of each:
+ * the story's own list of pressures, which it goes through in order.
+ */
+function troubleSentences(world: World): { challenge: Entity; sentence: string }[] {
+  const each = world.challenges.map((challenge) => {
+    const own = statement(challenge, { glossary: true });
+    const about = sentencesAbout(world, challenge).filter((sentence) => between(sentence.indexOf(challenge.name), 0, 40));
+    return [...new Set([...(own ? [own] : []), ...about])].filter(standsAlone).map((sentence) => ({ challenge, sentence }));
+  });
+  const longest = Math.max(0, ...each.map((list) => list.length));
+  return Array.from({ length: longest }, (_, index) => each.flatMap((list) => list[index] ?? [])).flat();
+}
+
+/** The `count`-th trouble the story brings up: its next sentence, unless a visible reply said it or the player is dealing with it. */
+export function troubleOfTheTurn(teller: Teller, count: number, dealtWith: Entity | undefined) {
+  const found = nth(troubleSentences(teller.world), count + teller.variant);
+  if (!found || found.challenge === dealtWith || teller.said(found.sentence)) return undefined;
+  const { challenge, sentence } = found;
+  return teller.frame(`pressure\n${challenge.name}\n${sentence}`, FRAMES.pressure, (lead, closer) =>
+    [fill(lead, teller.values({ trouble: challengePhrase(challenge) })), sentence, fill(closer, teller.values({}))].join(" "),
   );
 }
 

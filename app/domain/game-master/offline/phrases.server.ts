@@ -295,21 +295,21 @@ export const PRESSURE_CLOSERS = [
 ];
 
 export const AFTERMATH_SCENES = [
-  "When you next pass {place}, {someone} falls silent.",
+  "When you pass {place} that {watch}, {someone} falls silent.",
   "Later, {place} is quiet; {someone} is listening.",
   "In {place}, the tale reaches {someone} before you.",
   "In {place}, a note waits, unsigned, in {someone}’s hand perhaps.",
   "In {place} the {watch} ends in deals {someone} denies.",
   "Word of it reaches {place} before the {watch} is out.",
-  "In {place}, {someone} tells it wrong.",
+  "In {place}, {someone} tells it wrong by {nextWatch}.",
   "At {place}, {someone} stops talking as you near.",
 ];
 
 export const AFTERMATH_PEOPLE = [
-  "{Who} is among those in {here} who notice.",
+  "{Who} is among those in {here} who notice, this {watch}.",
   "{Who} hears of it before {nextWatch}.",
   "{Who}, for one, will raise it with {someone}.",
-  "It is {who} who asks {someone} questions.",
+  "It is {who} who questions {someone} by {nextWatch}.",
   "{Who} says nothing to {someone}, which worries you.",
   "{Who} sends word from {elsewhere}, asking to talk.",
   "{Who} will remember this.",

@@ -57,7 +57,7 @@ export function fill(template: string, values: Record<string, string | undefined
   });
 }
 
-function between(value: number, low: number, high: number) {
+export function between(value: number, low: number, high: number) {
   return value >= low && value <= high;
 }
 
