@@ -165,8 +165,7 @@ export function readAction(
   if (name && !rest.trim()) return { ...base, kind: "name", name };
 
   const withoutName = name ? rest.replaceAll(name, "") : rest;
-  const person =
-    mentioned(world.people, withoutThings(world, withoutName), { people: true })[0] ?? personNamedInKnowledge(world, withoutName);
+  const person = mentioned(world.people, withoutThings(world, withoutName), { people: true })[0] ?? personNamedInKnowledge(world, withoutName);
   const group = mentioned(world.groups, withoutName)[0];
   const place = mentioned(world.places, withoutName)[0];
   const challenge = mentioned(world.challenges, withoutName)[0];

@@ -75,7 +75,8 @@ function candidateChoices(teller: Teller, focus: Entity | undefined, turn: numbe
         return fill(nth(CHALLENGE_CHOICES, Math.floor(turn / 2)) ?? "", teller.values({ challenge: challengePhrase(challenge) }));
       return group ? fill(nth(GROUP_CHOICES, Math.floor(turn / 2)) ?? "", teller.values({ group: midSentence(group.name) })) : undefined;
     },
-    () => (story.place && turn % 3 === 0 ? fill(nth(LOOK_CHOICES, turn) ?? "", teller.values({ place: midSentence(story.place.name) })) : undefined),
+    () =>
+      story.place && turn % 3 === 0 ? fill(nth(LOOK_CHOICES, turn) ?? "", teller.values({ place: midSentence(story.place.name) })) : undefined,
     () => fill(nth(STEADY_CHOICES, turn) ?? "", teller.values({})),
   ];
   return slots.map((slot) => slot()).filter((choice): choice is string => choice !== undefined);

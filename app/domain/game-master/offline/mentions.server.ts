@@ -156,7 +156,8 @@ export function personNamedInKnowledge(world: World, message: string): Entity | 
     // "Diligent Study" of "the Pavilion of Diligent Study" is a place's name, not a person's.
     const partOfAThing = things.some((thing) => thing.includes(name)) || /\bof\s+$/.test(message.slice(0, match.index));
     if (/^I\b/.test(name) || partOfAThing || !looksLikePersonName(name)) continue;
-    if (world.knowledge.some((sentence) => new RegExp(`(?<![\\p{L}])${escapeRegExp(name)}(?![\\p{L}])`, "u").test(sentence))) return { name, detail: "" };
+    if (world.knowledge.some((sentence) => new RegExp(`(?<![\\p{L}])${escapeRegExp(name)}(?![\\p{L}])`, "u").test(sentence)))
+      return { name, detail: "" };
   }
   return undefined;
 }

@@ -271,7 +271,9 @@ export function narrateTurn({
   const carried = memory && !firstTurn ? introductionToCarry(memory, previousActions, previousReplies) : undefined;
   // Carries come every four turns or so: the lead is counted so that consecutive ones differ.
   if (carried && !repeatsAClause(carried, paragraphs.join("\n"))) {
-    paragraphs.push(`${fill(nth(CARRY_LEADS, story.turn + Math.floor(story.turn / 4)) ?? "", teller.values({}))} ${carried.charAt(0).toLowerCase()}${carried.slice(1)}`);
+    paragraphs.push(
+      `${fill(nth(CARRY_LEADS, story.turn + Math.floor(story.turn / 4)) ?? "", teller.values({}))} ${carried.charAt(0).toLowerCase()}${carried.slice(1)}`,
+    );
   }
 
   // One source for the status line and the State panel: the tracked state, moved once.

@@ -245,12 +245,18 @@ export function loreParagraphOf(teller: Teller, entries: readonly string[], focu
   const told = entries.flatMap((entry) => {
     const split = /^([^:]{1,80}):\s+([\s\S]+)$/.exec(entry.trim());
     const title = split?.[1]?.trim() ?? "";
-    const sentences = splitSentences(playerAsYou(split?.[2] ?? entry)).filter((sentence) => !teller.said(sentence));
+    // "The Drowned Bell: a bronze bell that…" reads as "The Drowned Bell is a bronze bell that…".
+    const [first = "", ...rest] = splitSentences(playerAsYou(split?.[2] ?? entry));
+    const opening = title && /^[a-z]/.test(first) ? (statement({ name: title, detail: first }) ?? first) : first;
+    const sentences = [opening, ...rest].filter((sentence) => sentence && !teller.said(sentence));
     return sentences.length > 0 ? [{ title, said: sentences.slice(0, 2).join(" ") }] : [];
   });
   const first = told[0];
   if (!first) return undefined;
-  const lead = fill(nth(LORE_LEADS, teller.story.turn + teller.variant) ?? "", teller.values({ title: first.title || "it", who: focus ? called(focus) : undefined }));
+  const lead = fill(
+    nth(LORE_LEADS, teller.story.turn + teller.variant) ?? "",
+    teller.values({ title: midSentence(first.title) || "it", who: focus ? called(focus) : undefined }),
+  );
   return [lead, first.said, ...told.slice(1, 2).map(({ said }) => said)].join(" ");
 }
 
