@@ -1,7 +1,9 @@
 /**
  * What the offline storyteller says around the world's own sentences: the phrases that frame a
- * paragraph, the lines people speak, the choices it offers. Data only; narrator.server.ts
- * decides which to use.
+ * paragraph and the lines people speak (the choices' are in choices.server.ts). Data only;
+ * paragraphs.server.ts decides which to use. Each holds slots the game fills ({who}, {here},
+ * {someone}, {trouble}…, Teller.values), at least one every few words, so the wording is the
+ * story's own rather than a formula every game shares (issue 33's stock-phrase figure).
  *
  * A paragraph is framed by an opener and a closer, and the pair is picked by the story's turn, so
  * the same framing of the same content comes back only after openers × closers turns. Every frame
@@ -346,39 +348,6 @@ export const CARRY_LEADS = [
 ];
 
 export const NAME_INVITATION = "If you mean to be known here, now is the moment to give your name.";
-
-// Choices, each told the way the player would type it (imperative, no Markdown).
-export const TALK_CHOICES = [
-  "Invite {person} to talk privately in {here}.",
-  "Send {person} a discreet note about {trouble}.",
-  "Offer {person} a favour against {trouble}.",
-  "Ask {person} what {someone} wants from you.",
-  "Keep {person} close, and watch {someone}.",
-  "Confront {person} about {trouble}.",
-  "Thank {person} in front of {someone}.",
-];
-export const ASK_CHOICES = ["Ask {person} about {topic}.", "Ask {person} for the truth about {topic}."];
-export const ASK_TROUBLE_CHOICES = ["Ask {person} who gains from {trouble}.", "Ask {person} what to do about {trouble}."];
-export const PLACE_CHOICES = [
-  "Go to {place} and see if {someone} is there.",
-  "Withdraw to {place} to think.",
-  "Make an appearance at {place}, so {someone} sees you.",
-  "Slip away to {place} before {someone} can stop you.",
-];
-export const LOOK_CHOICES = ["Watch who comes and goes at {place}.", "Search {place} for what {someone} hid."];
-export const GROUP_CHOICES = ["Sound out {group} quietly.", "Make a gesture {group} cannot ignore.", "Find out what {group} want."];
-export const CHALLENGE_CHOICES = [
-  "Deal with {challenge} now.",
-  "Ask {someone} for an account of {challenge}.",
-  "Hand {challenge}, and its blame, to {someone}.",
-  "Spend whatever {challenge} demands.",
-];
-export const STEADY_CHOICES = [
-  "Press your advantage before {someone} does.",
-  "Wait, and let {someone} move first.",
-  "Rest a while in {here}, and see what settles.",
-  "Go over {trouble} with {someone}.",
-];
 
 export interface Frame {
   openers: readonly string[];
