@@ -27,8 +27,8 @@ const GROUP_CHOICES = ["Sound out {group} quietly.", "Make a gesture {group} can
 const CHALLENGE_CHOICES = [
   "Deal with {challenge} now.",
   "Ask {someone} for an account of {challenge}.",
-  "Hand {challenge}, and its blame, to {someone}.",
-  "Spend whatever {challenge} demands.",
+  "Hand {challenge} to {someone}, blame and all.",
+  "Throw money at {challenge}.",
 ];
 const STEADY_CHOICES = [
   "Press your advantage before {someone} does.",

@@ -31,7 +31,9 @@ const TALK_FRAMES = { neutral: FRAMES.talkNeutral, kind: FRAMES.talkKind, harsh:
 // The paragraphs
 
 export function answerParagraph(teller: Teller, action: PlayerAction, subjectEntity: Entity | undefined, speaker: Entity | undefined) {
-  const subject = subjectEntity ? called(subjectEntity) : (action.subject ?? "");
+  // "What are the maids whispering about me?" is about the player, not someone called "Me".
+  const asked = /^(?:me|you|him|her|it|us|them|myself|yourself)$/i.test(action.subject ?? "") ? undefined : action.subject;
+  const subject = subjectEntity ? called(subjectEntity) : (asked ?? "");
   const knowledge = teller.knowledgeAbout(subjectEntity, action.subject);
   const other = teller.world.people.find((person) => person !== speaker && person !== subjectEntity);
   const lead = action.told ? `${action.told} ` : "";

@@ -45,7 +45,7 @@ export const UNKNOWN_OPENERS = [
 
 /** After "I do not know": who might, and what {who} does know of them, so the answer still gives the player a lead. */
 export const UNKNOWN_CLOSERS = [
-  "“Ask {other}. What I know of {other} is this: {otherFact}”",
+  "“Ask {other}. {otherFact}”",
   "“{Other} might. {otherFact}”",
   "“Try {other}, carefully. {otherFact}”",
   "“I would start with {other}. {otherFact}”",
@@ -177,7 +177,7 @@ export const DISCOVERY_OPENERS = [
   "You ask around {here}, and listen.",
   "Not even {someone} notices you noticing.",
   "The answer sits in {here}, unregarded.",
-  "It is easy to miss, as {someone} has.",
+  "{Someone} missed it; not you.",
 ];
 
 export const REST_OPENERS = [
