@@ -271,9 +271,13 @@ export function narrateTurn({
   const carried = memory && !firstTurn ? introductionToCarry(memory, previousActions, previousReplies) : undefined;
   // Carries come every four turns or so: the lead is counted so that consecutive ones differ.
   if (carried && !repeatsAClause(carried, paragraphs.join("\n"))) {
-    paragraphs.push(
-      `${fill(nth(CARRY_LEADS, story.turn + Math.floor(story.turn / 4)) ?? "", teller.values({}))} ${carried.charAt(0).toLowerCase()}${carried.slice(1)}`,
+    const line = `${carried.charAt(0).toLowerCase()}${carried.slice(1)}`;
+    const first = story.turn + Math.floor(story.turn / 4);
+    // A lead naming the place is passed over when the reply already says it the same way.
+    const told = CARRY_LEADS.map((_, index) => `${fill(nth(CARRY_LEADS, first + index) ?? "", teller.values({}))} ${line}`).find(
+      (candidate) => !repeatsAClause(candidate, paragraphs.join("\n")),
     );
+    if (told) paragraphs.push(told);
   }
 
   // One source for the status line and the State panel: the tracked state, moved once.

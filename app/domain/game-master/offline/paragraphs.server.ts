@@ -35,7 +35,11 @@ export function answerParagraph(teller: Teller, action: PlayerAction, subjectEnt
   const asked = /^(?:me|you|him|her|it|us|them|myself|yourself)$/i.test(action.subject ?? "") ? undefined : action.subject;
   const subject = subjectEntity ? called(subjectEntity) : (asked ?? "");
   const knowledge = teller.knowledgeAbout(subjectEntity, action.subject);
-  const other = teller.world.people.find((person) => person !== speaker && person !== subjectEntity);
+  // Who else might know changes from turn to turn, so each answer that knows nothing points somewhere new.
+  const other = nth(
+    teller.world.people.filter((person) => person !== speaker && person !== subjectEntity),
+    teller.story.turn + teller.variant,
+  );
   const lead = action.told ? `${action.told} ` : "";
   if (!speaker) {
     // A world without people: the answer comes from what the player sees and hears.

@@ -34,10 +34,10 @@ export const ANSWER_CLOSERS = [
 
 export const UNKNOWN_OPENERS = [
   "{Who} hesitates. “{Subject}{, you}? Not in {here}.”",
-  "“{Subject}?” {Who} frowns. “I would be guessing{, you}.”",
-  "{Who} is slow to answer. “{Subject}{, you}? There my knowledge ends.”",
+  "“{Subject}?” {Who} frowns. “Ask me again by {nextWatch}{, you}.”",
+  "{Who} is slow to answer. “{Subject}{, you}? Not even {someone} knows.”",
   "“I wish I knew{, you},” {who} says, and means it.",
-  "{Who} looks past you, toward {elsewhere}. “{Subject}. Nobody has told me.”",
+  "{Who} looks past you, toward {elsewhere}. “{Subject}. Nobody in {here} has told me.”",
   "“{Subject}?” {Who} glances away. “Not my secret{, you}.”",
   "“{Subject}{, you}? Ask someone braver,” {who} admits.",
   "{Who} spreads empty hands. “{Subject}? Only rumours reach {here}.”",
@@ -49,9 +49,9 @@ export const UNKNOWN_CLOSERS = [
   "“{Other} might. {otherFact}”",
   "“Try {other}, carefully. {otherFact}”",
   "“I would start with {other}. {otherFact}”",
-  "“{Other} has asked too. {otherFact}”",
+  "“{Other} asked too, this {watch}. {otherFact}”",
   "“{Other} will know you asked. {otherFact}”",
-  "“{Other} knows more than {other} admits. {otherFact}”",
+  "“{Other} knows more than most. {otherFact}”",
 ];
 
 export const NOBODY_OPENERS = [
