@@ -6,34 +6,34 @@ import type { Entity } from "./world.server.ts";
 
 // Choices, each told the way the player would type it (imperative, no Markdown).
 const TALK_CHOICES = [
-  "Invite {person} to talk privately in {here}.",
-  "Send {person} a discreet note about {trouble}.",
+  "Invite {person} to {here} for a private word.",
+  "Send {person} a note about {trouble}.",
   "Offer {person} a favour against {trouble}.",
   "Ask {person} what {someone} wants from you.",
   "Keep {person} close, and watch {someone}.",
   "Confront {person} about {trouble}.",
   "Thank {person} in front of {someone}.",
 ];
-const ASK_CHOICES = ["Ask {person} about {topic}.", "Ask {person} for the truth about {topic}."];
-const ASK_TROUBLE_CHOICES = ["Ask {person} who gains from {trouble}.", "Ask {person} what to do about {trouble}."];
+const ASK_CHOICES = ["Ask {person} about {topic}.", "Ask {person} the truth of {topic}."];
+const ASK_TROUBLE_CHOICES = ["Ask {person} who gains from {trouble}.", "Ask {person} how to face {trouble}."];
 const PLACE_CHOICES = [
   "Go to {place} and see if {someone} is there.",
   "Withdraw to {place} to think.",
-  "Make an appearance at {place}, so {someone} sees you.",
+  "Go openly to {place}.",
   "Slip away to {place} before {someone} can stop you.",
 ];
-const LOOK_CHOICES = ["Watch who comes and goes at {place}.", "Search {place} for what {someone} hid."];
+const LOOK_CHOICES = ["Watch {place} closely, and {someone} too.", "Search {place} for what {someone} hid."];
 const GROUP_CHOICES = ["Sound out {group} quietly.", "Make a gesture {group} cannot ignore.", "Find out what {group} want."];
 const CHALLENGE_CHOICES = [
   "Deal with {challenge} now.",
-  "Ask {someone} for an account of {challenge}.",
+  "Ask {someone} to account for {challenge}.",
   "Hand {challenge} to {someone}, blame and all.",
   "Throw money at {challenge}.",
 ];
 const STEADY_CHOICES = [
   "Press your advantage before {someone} does.",
   "Wait, and let {someone} move first.",
-  "Rest a while in {here}, and see what settles.",
+  "Rest in {here} a while.",
   "Go over {trouble} with {someone}.",
 ];
 

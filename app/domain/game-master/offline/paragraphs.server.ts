@@ -317,7 +317,8 @@ export function aftermathParagraph(teller: Teller, key: string) {
   const person = pickPerson(teller);
   if (!place || !person) return undefined;
   const { watch } = clockAt(teller.world, teller.story.turn);
-  return teller.frame(`aftermath\n${key}\n${place.name}\n${person.name}`, FRAMES.aftermath, (scene, closer) =>
+  // Keyed on the place and the person only, so the same pair of them is framed anew for 56 turns.
+  return teller.frame(`aftermath\n${place.name}\n${person.name}`, FRAMES.aftermath, (scene, closer) =>
     [fill(scene, teller.values({ place: midSentence(place.name), watch })), fill(closer, teller.values({ who: called(person) }))].join(" "),
   );
 }

@@ -156,7 +156,7 @@ export const ARRIVAL_OPENERS = [
   "{Place} is quiet; {someone} is listening.",
   "You reach {place} as the {watch} settles over it.",
   "Nobody stops you reaching {place}, though {someone} notes it.",
-  "At {place}, the {watch} seems to wait on you.",
+  "At {place}, the {watch} waits on you.",
 ];
 
 export const PRESENCE = [
@@ -303,7 +303,7 @@ export const AFTERMATH_SCENES = [
   "In {place}, a note waits, unsigned, in {someone}’s hand perhaps.",
   "In {place} the {watch} ends in deals {someone} denies.",
   "Word of it reaches {place} before the {watch} is out.",
-  "In {place}, {someone} tells it wrong by {nextWatch}.",
+  "In {place}, {someone} tells it wrong.",
   "At {place}, {someone} stops talking as you near.",
 ];
 
@@ -311,7 +311,7 @@ export const AFTERMATH_PEOPLE = [
   "{Who} is among those in {here} who notice, this {watch}.",
   "{Who} hears of it before {nextWatch}.",
   "{Who}, for one, will raise it with {someone}.",
-  "It is {who} who questions {someone} by {nextWatch}.",
+  "It is {who} who questions {someone}, that {watch}.",
   "{Who} says nothing to {someone}, which worries you.",
   "{Who} sends word from {elsewhere}, asking to talk.",
   "{Who} will remember this.",
