@@ -185,7 +185,7 @@ export function readAction(
       (asking ? mentioned(world.people, withoutThings(world, rest.split(/\babout\b|[“"]/i)[0] ?? ""), { people: true })[0] : undefined);
     if (/\b(?:what do I know|do I know anything|I (?:try to )?(?:recall|remember))\b/i.test(rest))
       return { ...found, kind: "recall", subject, told: undefined };
-    const advice = (!subject && !addressee) || /\bfor advice\b|\bwhat (?:should|shall|must|can) I do\b/i.test(question);
+    const advice = (!subject && !addressee) || /\bfor advice\b|\bwhat (?:should|shall|must|can) I do\b|\bwhat would you do\b/i.test(question);
     return { ...found, kind: advice ? "advice" : "question", subject, person: addressee ?? (advice ? person : undefined), told };
   }
 

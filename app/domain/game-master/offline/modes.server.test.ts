@@ -79,4 +79,16 @@ describe("a question nobody can answer", () => {
     expect(answer).toMatch(/Ilse Varga|Mirela Stone/);
     expect(answer).toMatch(/counts every ship|Lamp Tower/);
   });
+
+  it("takes a question about the player as about them, not about someone called “Me”", () => {
+    const answer = turn("Oren, what are the sailors whispering about me?").split("\n\n")[1] ?? "";
+    expect(answer).toContain("Oren Dask");
+    expect(answer).not.toMatch(/“Me\b|\bMe\?/);
+  });
+
+  it("hears “what would you do in my place?” as a request for advice about a trouble", () => {
+    const answer = turn("Mirela, what would you do in my place?").split("\n\n")[1] ?? "";
+    expect(answer).toContain("Mirela Stone");
+    expect(answer).toMatch(/customs raids|storms|Lamplighters|Salt Quay|Lamp Tower/i);
+  });
 });

@@ -34,7 +34,7 @@ export function answerParagraph(teller: Teller, action: PlayerAction, subjectEnt
   // "What are the maids whispering about me?" is about the player, not someone called "Me".
   const asked = /^(?:me|you|him|her|it|us|them|myself|yourself)$/i.test(action.subject ?? "") ? undefined : action.subject;
   const subject = subjectEntity ? called(subjectEntity) : (asked ?? "");
-  const knowledge = teller.knowledgeAbout(subjectEntity, action.subject);
+  const knowledge = teller.knowledgeAbout(subjectEntity, asked);
   // Who else might know changes from turn to turn, so each answer that knows nothing points somewhere new.
   const other = nth(
     teller.world.people.filter((person) => person !== speaker && person !== subjectEntity),
