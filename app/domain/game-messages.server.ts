@@ -1,7 +1,9 @@
-import { and, asc, between, desc, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { db } from "../db/database.server.ts";
 import { gameMessages, replyRatings } from "../db/schema.ts";
 import type { MessageRole } from "../lib/constants.ts";
+import type { StatCheck } from "../lib/stat-checks.ts";
 import { MATCH_END, MATCH_START, type StoryMessageView } from "../lib/story-view.ts";
 import { ConflictError } from "./errors.server.ts";
 import type { Story } from "./stories.server.ts";
@@ -10,6 +12,8 @@ import type { Story } from "./stories.server.ts";
  * A story's messages (SPEC's game_messages). The live story is read by exchange number from the
  * index on (story, exchange, role): exchanges are numbered from 1 without gaps, so any window of
  * them — the newest, an older page, the model's context — is a range, never a sort of the story.
+ * A branch's exchanges are its own and those it shares with the story it came from, read where
+ * they are stored (app/db/functions/story_messages.sql, docs/decisions/063).
  */
 
 /** A stored message as the server reads it: the play screen's view, with its time as a date. */
@@ -22,19 +26,35 @@ export interface NewStoryMessage {
   content: string;
 }
 
+/**
+ * A column of liveMessages(…)'s rows, read and decoded as the table's own (drizzle selects only
+ * columns of tables it sees in the query, and a function's rows are not one).
+ */
+function liveColumn<T extends AnyPgColumn>(column: T) {
+  return sql<T["_"]["data"]>`${gameMessages}.${sql.identifier(column.name)}`.mapWith(column);
+}
+
 const columns = {
-  id: gameMessages.id,
-  exchange: gameMessages.exchange,
-  role: gameMessages.role,
-  content: gameMessages.content,
-  status: gameMessages.status,
-  version: gameMessages.version,
-  versions: gameMessages.versions,
-  createdAt: gameMessages.createdAt,
+  id: liveColumn(gameMessages.id),
+  exchange: liveColumn(gameMessages.exchange),
+  role: liveColumn(gameMessages.role),
+  content: liveColumn(gameMessages.content),
+  status: liveColumn(gameMessages.status),
+  version: liveColumn(gameMessages.version),
+  versions: liveColumn(gameMessages.versions),
+  createdAt: liveColumn(gameMessages.createdAt),
+  roll: sql<StatCheck | null>`${gameMessages}.${sql.identifier(gameMessages.roll.name)}`,
 };
 
-function liveStory(storyId: string) {
-  return and(eq(gameMessages.storyId, storyId), isNull(gameMessages.removedAt));
+/** The largest exchange number: a range open at its end. */
+const LAST_EXCHANGE = 2_147_483_647;
+
+/**
+ * A story's live messages of exchanges first…last, wherever they are stored, under the table's own
+ * name, so its columns are selected, filtered and ordered as the table's.
+ */
+function liveMessages(storyId: string, first = 1, last = LAST_EXCHANGE) {
+  return sql`story_messages(${storyId}::uuid, ${first}::int, ${last}::int) as ${gameMessages}`;
 }
 
 /** In story order: by exchange, and a player's message ('user') before its reply ('assistant'). */
@@ -45,7 +65,7 @@ export async function storyMessagesBetween(storyId: string, first: number, last:
   if (last < first) return [];
   const rows = await db()
     .select({ ...columns, rating: replyRatings.rating, reason: replyRatings.reason })
-    .from(gameMessages)
+    .from(liveMessages(storyId, first, last))
     .leftJoin(
       replyRatings,
       and(
@@ -54,7 +74,6 @@ export async function storyMessagesBetween(storyId: string, first: number, last:
         eq(replyRatings.userId, gameMessages.userId),
       ),
     )
-    .where(and(liveStory(storyId), between(gameMessages.exchange, first, last)))
     .orderBy(...storyOrder);
   return rows.map(({ rating, reason, ...message }) => ({ ...message, rating: rating ? { rating, reason } : null }));
 }
@@ -89,11 +108,8 @@ export async function storyMessagesPage(
 export async function latestStoryStates(storyId: string, through: number, count: 1 | 2): Promise<unknown[]> {
   if (through < 1) return [];
   const rows = await db()
-    .select({ state: gameMessages.state })
-    .from(gameMessages)
-    .where(and(liveStory(storyId), eq(gameMessages.role, "assistant"), lte(gameMessages.exchange, through), isNotNull(gameMessages.state)))
-    .orderBy(desc(gameMessages.exchange))
-    .limit(count);
+    .select({ state: sql<unknown>`state` })
+    .from(sql`story_states(${storyId}::uuid, ${through}::int, ${count}::int)`);
   return rows.map((row) => row.state);
 }
 
@@ -107,9 +123,8 @@ export async function confirmSavedStory(storyId: string | undefined, shown: NewS
   const stored = !storyId
     ? []
     : await db()
-        .select({ role: gameMessages.role, content: gameMessages.content, total: sql<number>`count(*) over ()`.mapWith(Number) })
-        .from(gameMessages)
-        .where(liveStory(storyId))
+        .select({ role: columns.role, content: columns.content, total: sql<number>`count(*) over ()`.mapWith(Number) })
+        .from(liveMessages(storyId))
         .orderBy(desc(gameMessages.exchange), asc(gameMessages.role))
         .limit(Math.max(shown.length, 1));
   const newest = stored.toReversed();
@@ -138,12 +153,12 @@ export async function findInStory(storyId: string, words: string, limit = 50): P
   const query = sql`websearch_to_tsquery('english', ${words})`;
   return db()
     .select({
-      exchange: gameMessages.exchange,
-      role: gameMessages.role,
+      exchange: columns.exchange,
+      role: columns.role,
       snippet: sql<string>`ts_headline('english', ${gameMessages.content}, ${query}, ${`StartSel=${MATCH_START}, StopSel=${MATCH_END}, MaxWords=24, MinWords=10, MaxFragments=1`})`,
     })
-    .from(gameMessages)
-    .where(and(liveStory(storyId), sql`${gameMessages.searchVector} @@ ${query}`))
+    .from(liveMessages(storyId))
+    .where(sql`${gameMessages.searchVector} @@ ${query}`)
     .orderBy(...storyOrder)
     .limit(limit);
 }

@@ -51,11 +51,17 @@ interface EventsStream {
   close(): void;
 }
 
+/**
+ * A reply followed as it is written: by a tab that came to the story (`reply`), or by the tab
+ * whose turn it is, on its POST's own answer (`turn`).
+ */
 interface ReplyWatcher {
-  kind: "reply";
+  kind: ReplyWatcherKind;
   sessionId: string;
   close(): void;
 }
+
+export type ReplyWatcherKind = "reply" | "turn";
 
 type LiveStream = EventsStream | ReplyWatcher;
 
@@ -97,9 +103,13 @@ class CreditsFeed {
     return this.#keep(owner, stream);
   }
 
-  /** Keeps a reply watcher until the returned function is called; past the limit, none is kept (undefined). */
+  /**
+   * Keeps a reply watcher until the returned function is called; past the limit, no other tab's
+   * is kept (undefined). A turn's own stream is always kept: the player has paid for it, and has
+   * at most one turn in flight per story.
+   */
   addReplyWatcher(owner: StreamOwner, stream: ReplyWatcher): (() => void) | undefined {
-    if (this.#ofKind(owner.userId, "reply").length >= MAX_STREAMS_PER_USER) return undefined;
+    if (stream.kind === "reply" && this.#ofKind(owner.userId, "reply").length >= MAX_STREAMS_PER_USER) return undefined;
     return this.#keep(owner, stream);
   }
 
@@ -210,6 +220,15 @@ async function creditsFeed(): Promise<CreditsFeed> {
   return feed;
 }
 
+/**
+ * Waits until this instance listens for sessions ending, so that a stream kept afterwards can be
+ * ended with its session. A turn waits before it debits anything: its stream is then kept without
+ * a failure after the player has paid.
+ */
+export async function liveStreamsReady(): Promise<void> {
+  await creditsFeed();
+}
+
 /** Live channels open on this instance. */
 export function openCreditStreams(): number {
   return feeds.get(databaseConnection())?.count("events") ?? 0;
@@ -309,12 +328,12 @@ export async function creditsEventStream({
 
 /**
  * Keeps a reply watcher (live-replies.server.ts) among the player's streams, so that it ends with
- * its session: `close` is called then. Returns how to let it go, or undefined when the player
- * already follows MAX_STREAMS_PER_USER replies on this instance.
+ * its session: `close` is called then. Returns how to let it go, or undefined when another tab's
+ * would be one more than the MAX_STREAMS_PER_USER replies the player follows on this instance.
  */
-export async function keepReplyWatcher(owner: StreamOwner, close: () => void): Promise<(() => void) | undefined> {
+export async function keepReplyWatcher(owner: StreamOwner, kind: ReplyWatcherKind, close: () => void): Promise<(() => void) | undefined> {
   const feed = await creditsFeed();
-  return feed.addReplyWatcher(owner, { kind: "reply", sessionId: owner.session.id, close });
+  return feed.addReplyWatcher(owner, { kind, sessionId: owner.session.id, close });
 }
 
 /**

@@ -47,7 +47,8 @@ async function findReplyVersion({ userId, storyId, replyId, version }: RatedVers
     .where(
       and(
         eq(gameMessages.id, replyId),
-        eq(gameMessages.storyId, storyId),
+        // A branch's replies include those it shares with the story it came from (docs/decisions/063).
+        sql`${gameMessages.storyId} in (select story_id from story_lineage(${storyId}::uuid))`,
         eq(stories.userId, userId),
         eq(gameMessages.role, "assistant"),
         isNull(gameMessages.removedAt),

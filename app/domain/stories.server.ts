@@ -32,6 +32,9 @@ export interface Story {
   authorNote: string;
   summary: string;
   summaryThrough: number;
+  /** A branch's story it was branched from, and the exchange it shares up to (docs/decisions/063). */
+  parentStoryId: string | null;
+  forkExchange: number;
 }
 
 const storyColumns = {
@@ -48,6 +51,8 @@ const storyColumns = {
   authorNote: stories.authorNote,
   summary: stories.summary,
   summaryThrough: stories.summaryThrough,
+  parentStoryId: stories.parentStoryId,
+  forkExchange: stories.forkExchange,
 };
 
 /**
@@ -99,7 +104,7 @@ export async function settleAbandonedTurn(story: Story): Promise<Story> {
   return settled ?? story;
 }
 
-type ChangeOutcome = "missing" | "busy" | "stale" | "lost" | "no_version" | "undone" | "chosen" | "cleared";
+type ChangeOutcome = "missing" | "busy" | "stale" | "lost" | "no_version" | "branched" | "undone" | "chosen" | "cleared";
 
 /** The refusals every story change shares, as typed errors. */
 export function refuseStoryChange(outcome: string): never {
@@ -115,6 +120,8 @@ export function refuseStoryChange(outcome: string): never {
       throw new DomainError("story_changed", STORY_REFUSALS.lost);
     case "no_version":
       throw new DomainError("invalid_input", STORY_REFUSALS.noVersion);
+    case "branched":
+      throw new DomainError("conflict", STORY_REFUSALS.branched);
     default:
       throw new Error(`A story change ended with an unexpected outcome: ${outcome}.`);
   }

@@ -1,9 +1,12 @@
-import { and, asc, desc, eq, gt, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, lte, notExists, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Transaction } from "../db/client.server.ts";
 import { db } from "../db/database.server.ts";
 import { env } from "../env.server.ts";
 import { gameMessages, games, replyVersions, stories } from "../db/schema.ts";
 import type { MessageStatus } from "../lib/constants.ts";
 import { PLAY_TEXTS, STORY_REFUSALS } from "../lib/play-texts.ts";
+import { rollLine, type StatCheck } from "../lib/stat-checks.ts";
 import type { StoryExportFormat } from "../lib/story-view.ts";
 import { DomainError, NotFoundError } from "./errors.server.ts";
 import { consumeRateLimit, rateLimitRefusal, releaseRateLimit, type RateLimitRule } from "./rate-limit.server.ts";
@@ -30,6 +33,9 @@ export interface StorySummary {
   updatedAt: Date;
   /** The end of the latest reply, for the card. */
   latestLines: string;
+  /** A branch's story it was branched from, and the exchange it shares up to (docs/decisions/063). */
+  parentStoryId: string | null;
+  forkExchange: number;
 }
 
 /** A story's own title, or the first sentence of its opening scene, or the game's name. */
@@ -41,10 +47,10 @@ function titleOf(story: { title: string | null; opening: string | null; gameTitl
   return plain.length > 80 ? `${plain.slice(0, 79).trimEnd()}…` : plain;
 }
 
+/** The reply of one exchange of the listed story, its own or shared with the story it was branched from. */
 function replyAt(exchange: SQL) {
-  return sql<string | null>`(select ${gameMessages.content} from ${gameMessages}
-    where ${gameMessages.storyId} = ${stories.id} and ${gameMessages.exchange} = ${exchange}
-      and ${gameMessages.role} = 'assistant' and ${gameMessages.removedAt} is null)`;
+  return sql<string | null>`(select reply.content from story_messages(${stories.id}, ${exchange}, ${exchange}) as reply
+    where reply.role = 'assistant')`;
 }
 
 type SQL = ReturnType<typeof sql>;
@@ -62,6 +68,8 @@ export async function listStories(userId: string, only?: string): Promise<StoryS
       exchanges: stories.exchanges,
       createdAt: stories.createdAt,
       updatedAt: stories.updatedAt,
+      parentStoryId: stories.parentStoryId,
+      forkExchange: stories.forkExchange,
       opening: sql<string | null>`left(${replyAt(sql`1`)}, 400)`,
       latest: sql<string | null>`right(${replyAt(sql`${stories.exchanges}`)}, ${LINE_CHARACTERS * 5})`,
     })
@@ -72,7 +80,10 @@ export async function listStories(userId: string, only?: string): Promise<StoryS
     .limit(500);
   return rows.map(({ opening, latest, ...story }) => ({
     ...story,
-    title: titleOf({ title: story.title, opening, gameTitle: story.gameTitle }),
+    // A branch shares its opening, so the title drawn from it says where the branch goes its own way.
+    title:
+      story.title ??
+      `${titleOf({ title: null, opening, gameTitle: story.gameTitle })}${story.parentStoryId ? ` (branch from turn ${story.forkExchange})` : ""}`,
     latestLines: latestLines(latest ?? ""),
   }));
 }
@@ -112,19 +123,36 @@ export function storiesKeptMessage(limit: number) {
  * STORIES_PER_HOUR begun an hour and STORIES_PER_PLAYER kept in all (issue 31): past the first a
  * wait helps (429 with Retry-After), past the second only deleting a story does.
  */
-export async function beginNewStory(userId: string, gameSlug: string): Promise<Story> {
+export function beginNewStory(userId: string, gameSlug: string): Promise<Story> {
+  return createStoryWithinLimits(userId, async (tx) => {
+    const [row] = await tx.insert(stories).values({ userId, gameSlug }).returning({ id: stories.id });
+    return row;
+  });
+}
+
+/**
+ * A story begun by `create` (New story, Branch from here), within the player's limits: past
+ * STORIES_PER_HOUR begun an hour a wait helps (429 with Retry-After), past STORIES_PER_PLAYER
+ * kept in all only deleting a story does. `create` runs in the transaction that counted, and may
+ * refuse by throwing (nothing is then counted against the hour).
+ */
+export async function createStoryWithinLimits(userId: string, create: (tx: Transaction) => Promise<{ id: string } | undefined>): Promise<Story> {
   const { STORIES_PER_HOUR, STORIES_PER_PLAYER } = env();
   const hourly: RateLimitRule = { name: "new-story", limit: STORIES_PER_HOUR, windowMs: HOUR_MS };
   const counted = await consumeRateLimit(hourly, userId);
   const tooMany = rateLimitRefusal(counted, (wait) => newStoriesPerHourMessage(STORIES_PER_HOUR, wait));
   if (tooMany) throw tooMany;
-  const created = await db().transaction(async (tx) => {
-    // One player's New stories take turns here, so the count each checks is the one it adds to.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`stories:${userId}`}, 0))`);
-    if ((await tx.$count(stories, eq(stories.userId, userId))) >= STORIES_PER_PLAYER) return undefined;
-    const [row] = await tx.insert(stories).values({ userId, gameSlug }).returning({ id: stories.id });
-    return row;
-  });
+  const created = await db()
+    .transaction(async (tx) => {
+      // One player's new stories take turns here, so the count each checks is the one it adds to.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`stories:${userId}`}, 0))`);
+      if ((await tx.$count(stories, eq(stories.userId, userId))) >= STORIES_PER_PLAYER) return undefined;
+      return create(tx);
+    })
+    .catch(async (error: unknown) => {
+      await releaseRateLimit(hourly, userId, counted.windowStartedAt);
+      throw error;
+    });
   if (!created) {
     // Not begun, so not counted against the hour.
     await releaseRateLimit(hourly, userId, counted.windowStartedAt);
@@ -143,14 +171,27 @@ export async function renameStory(userId: string, storyId: string, title: string
   return { title };
 }
 
-/** Deletes a story with all its messages; not while the Game Master is writing in it. */
+/**
+ * Deletes a story with all its messages; not while the Game Master is writing in it, nor while
+ * other stories were branched from it (they read its exchanges: docs/decisions/063).
+ */
 export async function deleteStory(userId: string, storyId: string): Promise<void> {
   const story = await findStory(userId, storyId);
+  const branches = alias(stories, "branches");
   const deleted = await db()
     .delete(stories)
-    .where(and(eq(stories.id, story.id), eq(stories.userId, userId), isNull(stories.activeTurnId)))
+    .where(
+      and(
+        eq(stories.id, story.id),
+        eq(stories.userId, userId),
+        isNull(stories.activeTurnId),
+        notExists(db().select({ id: branches.id }).from(branches).where(eq(branches.parentStoryId, story.id))),
+      ),
+    )
     .returning({ id: stories.id });
-  if (deleted.length === 0) throw new DomainError("story_busy", STORY_REFUSALS.busy);
+  if (deleted.length > 0) return;
+  if (story.activeTurnId) throw new DomainError("story_busy", STORY_REFUSALS.busy);
+  throw new DomainError("conflict", STORY_REFUSALS.branched);
 }
 
 /** Exchanges read per query while exporting: the story is streamed, never held whole. */
@@ -165,9 +206,21 @@ interface ExportedMessage {
   createdAt: Date;
   /** The story state a reply left, in a game that tracks stats. */
   state: unknown;
+  /** A player's message sent as a Check: the server's roll (docs/decisions/061). */
+  roll: StatCheck | null;
   versions: { version: number; content: string; state: unknown }[];
   chosenVersion: number;
   removal: string | null;
+}
+
+/**
+ * A message of the story's exchanges, undone ones included: its own, or one of the exchanges it
+ * shares with the story it was branched from (app/db/functions/story_lineage.sql).
+ */
+function inStory(storyId: string) {
+  return sql`${gameMessages.storyId} in (select story_id from story_lineage(${storyId}::uuid))
+    and exists (select 1 from story_lineage(${storyId}::uuid) as lineage where lineage.story_id = ${gameMessages.storyId}
+      and ${gameMessages.exchange} > lineage.after_exchange and ${gameMessages.exchange} <= lineage.through_exchange)`;
 }
 
 async function* exportPages(storyId: string, { withHistory }: { withHistory: boolean }): AsyncGenerator<ExportedMessage[]> {
@@ -184,6 +237,7 @@ async function* exportPages(storyId: string, { withHistory }: { withHistory: boo
         chosenVersion: gameMessages.version,
         removal: gameMessages.removal,
         state: gameMessages.state,
+        roll: sql<StatCheck | null>`${gameMessages.roll}`,
         versions: sql<
           ExportedMessage["versions"]
         >`coalesce((select json_agg(json_build_object('version', ${replyVersions.version}, 'content', ${replyVersions.content}, 'state', ${replyVersions.state}) order by ${replyVersions.version})
@@ -192,7 +246,7 @@ async function* exportPages(storyId: string, { withHistory }: { withHistory: boo
       .from(gameMessages)
       .where(
         and(
-          eq(gameMessages.storyId, storyId),
+          inStory(storyId),
           gt(gameMessages.exchange, after),
           lte(gameMessages.exchange, after + EXPORT_PAGE_EXCHANGES),
           withHistory ? undefined : isNull(gameMessages.removedAt),
@@ -241,7 +295,8 @@ export async function exportStory(userId: string, storyId: string, format: Story
       yield page
         .map((message) => {
           const text = message.status === "interrupted" ? `*${PLAY_TEXTS.interruptedReply}*` : message.content.trim();
-          return `\n**${message.role === "user" ? "You" : "Game Master"}:**\n\n${text}\n`;
+          const roll = message.roll ? `\n*${rollLine(message.roll)}*\n` : "";
+          return `\n**${message.role === "user" ? "You" : "Game Master"}:**\n\n${text}\n${roll}`;
         })
         .join("");
     }

@@ -71,4 +71,6 @@ export const STORY_REFUSALS = {
   stale: "Your story changed in another tab or window. The page now shows the latest version; try again.",
   noVersion: "That reply has no such version.",
   lost: "This reply was lost when the server writing it stopped, so it can't be retried or continued. Send your message again, or undo it.",
+  branched:
+    "Other stories were branched from this one and share its beginning. Delete its branches first (Branches lists them), or start over in one of them.",
 } as const;

@@ -1,5 +1,6 @@
 import type { MessageRole, MessageStatus, TurnKind } from "./constants.ts";
 import type { ReplyRatingView } from "./reply-ratings.ts";
+import type { StatCheck } from "./stat-checks.ts";
 import type { StoryState, TrackedStat } from "./tracked-stats.ts";
 
 /**
@@ -22,6 +23,8 @@ export interface StoryMessageView {
   createdAt: string;
   /** A reply's rating by its player (Good reply / Bad reply), of the version shown; null or absent when not rated. */
   rating?: ReplyRatingView | null;
+  /** A player's message sent as a Check: the server's roll and what it decided; null or absent otherwise. */
+  roll?: StatCheck | null;
 }
 
 /** The first event of a reply's stream: which reply it is, so a page can place it before any text arrives. */

@@ -1,4 +1,4 @@
-import { BookOpen, Download, Pencil, Play, Trash2 } from "lucide-react";
+import { BookOpen, Download, GitBranch, Pencil, Play, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Link, useRevalidator } from "react-router";
 import { CoverPicture } from "#app/components/cover-picture.tsx";
@@ -20,7 +20,8 @@ import { Card } from "#app/components/ui/card.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "#app/components/ui/dialog.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
-import { listStories } from "#app/domain/story-library.server.ts";
+import { storyFamilies } from "#app/domain/story-branches.server.ts";
+import { listStories, type StorySummary } from "#app/domain/story-library.server.ts";
 import { personalPageHeaders, requireUser } from "#app/http/guards.server.ts";
 import { MAX_TITLE_LENGTH, STORY_EXPORT_FORMATS } from "#app/lib/story-view.ts";
 import type { Route } from "./+types/stories";
@@ -30,9 +31,13 @@ export const headers = personalPageHeaders;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const stories = await listStories(user.id);
+  const card = <T extends StorySummary>(story: T) => ({
+    ...story,
+    createdAt: story.createdAt.toISOString(),
+    updatedAt: story.updatedAt.toISOString(),
+  });
   return {
-    stories: stories.map((story) => ({ ...story, createdAt: story.createdAt.toISOString(), updatedAt: story.updatedAt.toISOString() })),
+    families: storyFamilies(await listStories(user.id)).map(({ root, branches }) => ({ root: card(root), branches: branches.map(card) })),
   };
 }
 
@@ -41,7 +46,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: "robots", content: "noindex" },
 ];
 
-type StoryCard = Route.ComponentProps["loaderData"]["stories"][number];
+type StoryCard = Route.ComponentProps["loaderData"]["families"][number]["root"];
 
 async function storyRequest(storyId: string, method: "PATCH" | "DELETE", body?: unknown) {
   const response = await fetch(`/api/stories/${storyId}`, {
@@ -103,7 +108,7 @@ function RenameDialog({ story, open, onOpenChange }: { story: StoryCard; open: b
   );
 }
 
-function StoryItem({ story }: { story: StoryCard }) {
+function StoryItem({ story, branches = [], depth = 0 }: { story: StoryCard; branches?: (StoryCard & { depth: number })[]; depth?: number }) {
   const [renaming, setRenaming] = useState(false);
   const { revalidate } = useRevalidator();
   async function remove() {
@@ -116,7 +121,10 @@ function StoryItem({ story }: { story: StoryCard }) {
     }
   }
   return (
-    <li>
+    <li
+      className={depth > 0 ? "border-l-2 border-gold/40 pl-2 sm:pl-3" : undefined}
+      style={depth > 1 ? { marginLeft: `${String(Math.min(depth - 1, 3))}rem` } : undefined}
+    >
       <Card className="grid gap-x-5 overflow-hidden sm:grid-cols-[12rem_minmax(0,1fr)]">
         <Link
           to={`/game/${story.gameSlug}`}
@@ -139,6 +147,12 @@ function StoryItem({ story }: { story: StoryCard }) {
               <LocalTime iso={story.updatedAt} className="inline-block min-w-[8.5rem] whitespace-nowrap" />
             </p>
           </div>
+          {story.parentStoryId ? (
+            <p className="text-sm text-parchment-dim">
+              <GitBranch className="mr-1 inline size-4 align-text-bottom" aria-hidden />
+              Shares its first {story.forkExchange} {story.forkExchange === 1 ? "turn" : "turns"} with the story it was branched from.
+            </p>
+          ) : null}
           {story.latestLines ? (
             <p className="line-clamp-3 text-parchment-dim">{story.latestLines}</p>
           ) : (
@@ -186,20 +200,27 @@ function StoryItem({ story }: { story: StoryCard }) {
         </div>
       </Card>
       <RenameDialog story={story} open={renaming} onOpenChange={setRenaming} />
+      {branches.length > 0 ? (
+        <ul aria-label={`Branches of ${story.title}`} className="mt-2 flex flex-col gap-2">
+          {branches.map((branch) => (
+            <StoryItem key={branch.id} story={branch} depth={branch.depth} />
+          ))}
+        </ul>
+      ) : null}
     </li>
   );
 }
 
 /** My Stories: every story of the player, the most recently played first. */
 export default function Stories({ loaderData }: Route.ComponentProps) {
-  const { stories } = loaderData;
+  const { families } = loaderData;
   return (
     <div className="mx-auto max-w-4xl px-4 py-12 sm:px-6">
       <PageHeader
         title="My Stories"
-        description="Every story you have begun, the most recently played first. Resume one, rename it, export it or let it go."
+        description="Every story you have begun, the most recently played first, each with the branches made from it. Resume one, rename it, export it or let it go."
       />
-      {stories.length === 0 ? (
+      {families.length === 0 ? (
         <div className="mt-10 flex flex-col items-center gap-4 text-center text-parchment-dim">
           <BookOpen className="size-10 text-gold" aria-hidden strokeWidth={1.5} />
           <p>You have not begun a story yet.</p>
@@ -209,8 +230,8 @@ export default function Stories({ loaderData }: Route.ComponentProps) {
         </div>
       ) : (
         <ul className="mt-10 flex flex-col gap-4">
-          {stories.map((story) => (
-            <StoryItem key={story.id} story={story} />
+          {families.map(({ root, branches }) => (
+            <StoryItem key={root.id} story={root} branches={branches} />
           ))}
         </ul>
       )}

@@ -4,15 +4,18 @@
  * player meanwhile waits for a sign-in and for a static script, against the same with no such load,
  * in turns, on the site run as `npm start` runs it (logging each request at `info`). On PGlite and
  * on PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test;
- * a scratch database is created next to it and dropped afterwards). Goal: p99 under the flood
- * ≤ 1.5× the p99 without it.
+ * a scratch database is created next to it and dropped afterwards). The flood is sent from a
+ * process of its own (flood-worker.ts), as a stranger's requests come from elsewhere than a player's.
+ * Goal: p99 under the flood ≤ 1.5× the p99 without it.
  */
+import { fork } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import autocannon from "autocannon";
 import { signUp, testClientAddress, type TestAccount } from "#tests/helpers/accounts.ts";
 import { startServerProcess, type ServerProcess } from "#tests/helpers/process.ts";
+import type { FloodRequest } from "./flood-worker.ts";
+import { paced, type Latency } from "./paced-requests.ts";
 import { markdownTable, writeReportSection } from "./report.ts";
 import { createScratchDatabase } from "./scratch-database.ts";
 
@@ -30,13 +33,6 @@ const ROUNDS = 3;
 const ACCEPT_ENCODING = "gzip, deflate, br";
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const RATIO_GOAL = 1.5;
-
-interface Latency {
-  p50: number;
-  p99: number;
-  requests: number;
-  failures: number;
-}
 
 interface Phase {
   signIn: Latency;
@@ -57,15 +53,6 @@ interface Row {
   cacheAfter: string;
 }
 
-function latency(result: autocannon.Result): Latency {
-  return {
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    requests: result.requests.total,
-    failures: result.non2xx + result.errors + result.timeouts,
-  };
-}
-
 /** CPU seconds the process has used so far (user and system), from /proc. */
 function cpuSeconds(pid: number | undefined): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
@@ -79,56 +66,56 @@ function residentMiB(pid: number | undefined): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
-/**
- * A paced stream of requests, each from an address of its own (so no per-address limit is what is
- * measured), at `pathFor()` when given.
- */
-function paced(url: string, ratePerSecond: number, connections: number, request: autocannon.Request, pathFor?: () => string) {
-  return autocannon({
-    url,
-    connections,
-    overallRate: ratePerSecond,
-    duration: DURATION_SECONDS,
-    requests: [
-      {
-        ...request,
-        setupRequest: (prepared: autocannon.Request) => ({
-          ...prepared,
-          path: pathFor ? pathFor() : prepared.path,
-          headers: { ...prepared.headers, "X-Forwarded-For": testClientAddress() },
-        }),
-      },
-    ],
+/** The flood, sent from a process of its own (flood-worker.ts). */
+function flood(url: string): Promise<Latency> {
+  const request: FloodRequest = {
+    stream: {
+      url,
+      ratePerSecond: FLOOD_PER_SECOND,
+      connections: 10,
+      durationSeconds: DURATION_SECONDS,
+      request: { method: "GET", path: GAME_PAGE, headers: { "Accept-Encoding": ACCEPT_ENCODING } },
+    },
+    page: GAME_PAGE,
+  };
+  const sender = fork(new URL("./flood-worker.ts", import.meta.url), [JSON.stringify(request)]);
+  return new Promise<Latency>((resolve, reject) => {
+    sender.once("message", (result) => resolve(result as Latency));
+    sender.once("error", reject);
+    sender.once("exit", (code) => reject(new Error(`the flood's process ended (exit ${code}) without a result`)));
   });
 }
 
-async function phase(site: ServerProcess, player: TestAccount, staticPath: string, flood: boolean): Promise<Phase> {
+async function phase(site: ServerProcess, player: TestAccount, staticPath: string, flooded: boolean): Promise<Phase> {
   let peakRssMiB = residentMiB(site.child.pid);
   const cpuAtStart = cpuSeconds(site.child.pid);
   const startedAt = performance.now();
   const sampler = setInterval(() => (peakRssMiB = Math.max(peakRssMiB, residentMiB(site.child.pid))), 250);
-  let unique = 0;
   try {
     const [signIn, staticFile, floodResult] = await Promise.all([
-      paced(site.url, SIGN_INS_PER_SECOND, 1, {
-        method: "POST",
-        path: "/api/auth/sign-in/email",
-        headers: { "Content-Type": "application/json", Origin: site.url },
-        body: JSON.stringify({ email: player.email, password: player.password }),
+      paced({
+        url: site.url,
+        ratePerSecond: SIGN_INS_PER_SECOND,
+        connections: 1,
+        durationSeconds: DURATION_SECONDS,
+        request: {
+          method: "POST",
+          path: "/api/auth/sign-in/email",
+          headers: { "Content-Type": "application/json", Origin: site.url },
+          body: JSON.stringify({ email: player.email, password: player.password }),
+        },
       }),
-      paced(site.url, STATIC_PER_SECOND, 1, { method: "GET", path: staticPath, headers: { "Accept-Encoding": ACCEPT_ENCODING } }),
-      flood
-        ? paced(
-            site.url,
-            FLOOD_PER_SECOND,
-            10,
-            { method: "GET", path: GAME_PAGE, headers: { "Accept-Encoding": ACCEPT_ENCODING } },
-            () => `${GAME_PAGE}?utm_content=${Date.now()}-${(unique += 1)}`,
-          )
-        : undefined,
+      paced({
+        url: site.url,
+        ratePerSecond: STATIC_PER_SECOND,
+        connections: 1,
+        durationSeconds: DURATION_SECONDS,
+        request: { method: "GET", path: staticPath, headers: { "Accept-Encoding": ACCEPT_ENCODING } },
+      }),
+      flooded ? flood(site.url) : undefined,
     ]);
     const cores = (cpuSeconds(site.child.pid) - cpuAtStart) / ((performance.now() - startedAt) / 1000);
-    return { signIn: latency(signIn), staticFile: latency(staticFile), flood: floodResult && latency(floodResult), peakRssMiB, cores };
+    return { signIn, staticFile, flood: floodResult, peakRssMiB, cores };
   } finally {
     clearInterval(sampler);
   }
@@ -236,7 +223,7 @@ writeReportSection(
   "query-flood",
   "New query strings on a kept page (`query-flood`)",
   [
-    `${FLOOD_PER_SECOND} requests a second for ${GAME_PAGE}, each with a query string never seen before and from an address of its own (so the per-address limit on renders is not what is measured), while a player signs in ${SIGN_INS_PER_SECOND} times a second and a browser fetches the page's script (\`Accept-Encoding: ${ACCEPT_ENCODING}\`) ${STATIC_PER_SECOND} times a second; against the same probes with no flood. ${DURATION_SECONDS} s a phase, quiet and flooded in turns, the median of ${ROUNDS} rounds; the site logs each request at \`info\`.`,
+    `${FLOOD_PER_SECOND} requests a second for ${GAME_PAGE}, each with a query string never seen before and from an address of its own (so the per-address limit on renders is not what is measured), sent from a process of its own, while a player signs in ${SIGN_INS_PER_SECOND} times a second and a browser fetches the page's script (\`Accept-Encoding: ${ACCEPT_ENCODING}\`) ${STATIC_PER_SECOND} times a second; against the same probes with no flood. ${DURATION_SECONDS} s a phase, quiet and flooded in turns, the median of ${ROUNDS} rounds; the site logs each request at \`info\`.`,
     "",
     table,
     "",

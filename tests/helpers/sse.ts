@@ -24,6 +24,11 @@ export interface SseConnection {
 export async function openEventStream(url: string, headers: Record<string, string> = {}): Promise<SseConnection> {
   const abort = new AbortController();
   const response = await fetch(url, { headers: { Accept: "text/event-stream", ...headers }, signal: abort.signal });
+  return eventStreamOf(response, abort);
+}
+
+/** The frames of an event stream already asked for (a POST's answer); `abort` is the signal its request was sent with. */
+export function eventStreamOf(response: Response, abort: AbortController): SseConnection {
   const frames: SseFrame[] = [];
   let taken = 0;
   const waiters = new Set<() => void>();

@@ -86,6 +86,15 @@ describe("New story (POST /api/stories)", () => {
     expect(await balanceAndLedger(player)).toEqual({ balance: STARTER_CREDITS, ledger: STARTER_CREDITS });
   });
 
+  test("bounds Branch from here the same way: 429 with the same sentence, no branch made", async ({ server }) => {
+    const player = await signUp(server);
+    const [first] = await seedStories(server, player, STORIES_PER_PLAYER);
+    const refused = await apiRequest(server, player, `/api/stories/${first}/branches`, { body: { exchange: 1 } });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ error: storiesKeptMessage(STORIES_PER_PLAYER), code: "rate_limited" });
+    expect(await storiesOf(server, player)).toBe(STORIES_PER_PLAYER);
+  });
+
   test("counts New stories sent at once one after another: one room left, one story begun", async ({ server }) => {
     const player = await signUp(server);
     await seedStories(server, player, STORIES_PER_PLAYER - 1);

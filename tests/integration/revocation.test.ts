@@ -4,9 +4,9 @@ import { getBalance } from "#app/domain/credits.server.ts";
 import { creditsEventStream, openReplyWatchers } from "#app/domain/realtime.server.ts";
 import { runSupportCall } from "#app/domain/support-commands.server.ts";
 import { makeAdmin, signIn, signUp, streamOwner, testClientAddress, type TestAccount } from "#tests/helpers/accounts.ts";
-import { postChat, startStoryTestServer, TEST_GAME } from "#tests/helpers/game-chat.ts";
+import { eventually, postChat, startStoryTestServer, storedMessages, TEST_GAME } from "#tests/helpers/game-chat.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
-import { openEventStream, type SseConnection } from "#tests/helpers/sse.ts";
+import { eventStreamOf, openEventStream, type SseConnection } from "#tests/helpers/sse.ts";
 import { beginStory } from "#tests/helpers/stories.ts";
 import { startSmtpServer, type FakeSmtpServer } from "#tests/fakes/smtp.ts";
 import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
@@ -214,6 +214,56 @@ describe("a revocation of the whole account ends every live stream of the player
   });
 });
 
+describe("the answer to a turn (POST /api/game-chat) ends with the session that asked for it", () => {
+  /** A turn being answered, followed on its POST's own stream until its first words. */
+  async function turnBeingAnswered(player: TestAccount) {
+    await beginStory(server, player, TEST_GAME.slug);
+    const abort = new AbortController();
+    const response = await postChat(server, player, { message: "I wait on the quay.", game_slug: TEST_GAME.slug }, { signal: abort.signal });
+    expect(response.status).toBe(200);
+    const turn = eventStreamOf(response, abort);
+    await turn.next((frame) => frame.data?.startsWith('{"content"') ?? false);
+    return turn;
+  }
+
+  async function expectTurnEndedWithinASecond(turn: SseConnection) {
+    expect(await Promise.race([turn.closed, stillOpenAfter(WITHIN_A_SECOND)])).toBe("ended");
+    // Ended by the server mid-reply, not by the reply's end.
+    expect(turn.frames.some((frame) => frame.data === "[DONE]")).toBe(false);
+  }
+
+  it("signed out: the stream ends within a second; the reply is still written to the end and stored", async () => {
+    const player = await signUp(server);
+    const elsewhere = await signIn(server, player);
+    const turn = await turnBeingAnswered(player);
+    const otherTurn = await turnBeingAnswered(elsewhere);
+    expect((await postAuth("/sign-out", {}, bearerOf(player))).status).toBe(200);
+    await expectTurnEndedWithinASecond(turn);
+    // The other session's turn goes on.
+    expect(await Promise.race([otherTurn.closed, stillOpenAfter(WITHIN_A_SECOND)])).toBe("still open");
+    await otherTurn.next((frame) => frame.data === "[DONE]", 15_000);
+    const replies = await eventually(async () => {
+      const stored = (await storedMessages(server, player)).filter((message) => message.role === "assistant");
+      return stored.filter((message) => message.content.includes("word159")).length === 2 && stored;
+    }, 15_000);
+    expect(replies.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("an admin disabling the account", async () => {
+    const admin = await signUp(server);
+    await makeAdmin(server, admin);
+    const player = await signUp(server);
+    const turn = await turnBeingAnswered(player);
+    const disable = await server.fetch(`/api/admin/players/${player.userId}`, {
+      method: "PATCH",
+      headers: { ...cookieOf(admin), "Content-Type": "application/json" },
+      body: JSON.stringify({ disabled: true }),
+    });
+    expect(disable.status).toBe(200);
+    await expectTurnEndedWithinASecond(turn);
+  });
+});
+
 describe("a session that expires", () => {
   async function expiringSoon(player: TestAccount) {
     const owner = await streamOwner(server, player);
@@ -245,7 +295,7 @@ describe("a session that expires", () => {
       charged: 1,
     });
     const before = openReplyWatchers();
-    const source = await watchLiveReply(reply, await expiringSoon(player));
+    const source = await watchLiveReply(reply, await expiringSoon(player), "reply");
     expect(openReplyWatchers()).toBe(before + 1);
     const ended = new Promise<"ended">((resolve) => source.attach({ write: () => {}, end: () => resolve("ended") }));
     expect(await Promise.race([ended, stillOpenAfter(300 + WITHIN_A_SECOND)])).toBe("ended");

@@ -2,6 +2,7 @@ import { CircleAlert, Crown } from "lucide-react";
 import { useId } from "react";
 import { Markdown } from "#app/components/markdown.tsx";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
+import { rollLine } from "#app/lib/stat-checks.ts";
 import { cn } from "#app/lib/utils.ts";
 import { LocalTime } from "./local-time.tsx";
 import type { ChatMessage } from "./story-state.ts";
@@ -34,7 +35,7 @@ export function ThinkingIndicator() {
 const TIME = "block min-h-4 min-w-16 text-xs text-parchment-dim";
 
 /** What a message view shows of a message: the story's, or the welcome. */
-export type ShownMessage = Pick<ChatMessage, "role" | "content" | "createdAt" | "status" | "exchange">;
+export type ShownMessage = Pick<ChatMessage, "role" | "content" | "createdAt" | "status" | "exchange" | "roll">;
 
 /** A Game Master reply (left, Markdown) or a player message (right, as typed). */
 export function ChatMessageView({
@@ -67,6 +68,11 @@ export function ChatMessageView({
           <div className="rounded-2xl rounded-br-md bg-plum px-4 py-2.5 text-[17px] leading-relaxed whitespace-pre-wrap text-parchment [overflow-wrap:anywhere]">
             {content}
           </div>
+          {message.roll ? (
+            <p className="mt-1 text-right text-xs font-medium text-gold tabular-nums" data-roll>
+              {rollLine(message.roll)}
+            </p>
+          ) : null}
           <div className="mt-1 flex items-center justify-end gap-2">
             <LocalTime iso={createdAt} className={cn(TIME, "text-right")} />
             {actions}

@@ -1,4 +1,4 @@
-import { ArrowLeft, BookOpen, BookPlus, Download, RotateCcw, Save, Search, Sparkles } from "lucide-react";
+import { ArrowLeft, BookOpen, BookPlus, Download, GitBranch, RotateCcw, Save, Search, Sparkles } from "lucide-react";
 import { useRef, useState, type RefObject } from "react";
 import { Link } from "react-router";
 import { CreditsBadge } from "#app/components/site-header.tsx";
@@ -15,6 +15,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
 import { STORY_EXPORT_FORMATS } from "#app/lib/story-view.ts";
 import { cn } from "#app/lib/utils.ts";
+import { branchesPath } from "./branch-from-here.tsx";
 import { LorebookDialog } from "./lorebook-panel.tsx";
 import { MemoryPanel } from "./memory-panel.tsx";
 import { MoreMenu, MoreMenuItem } from "./more-menu.tsx";
@@ -129,6 +130,11 @@ function StoryTools() {
         <MoreMenuItem icon={<BookOpen aria-hidden />} disabled={!canReadLore} onSelect={openLorebook} className="sm:hidden">
           Lorebook
         </MoreMenuItem>
+        {state.storyId ? (
+          <MoreMenuItem icon={<GitBranch aria-hidden />} href={branchesPath(state.storyId)}>
+            Branches
+          </MoreMenuItem>
+        ) : null}
         <MoreMenuItem icon={<BookPlus aria-hidden />} disabled={!canRestart || state.beginningNewStory} onSelect={() => void client.newStory()}>
           New story
         </MoreMenuItem>

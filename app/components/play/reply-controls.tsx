@@ -1,8 +1,11 @@
-import { Bookmark, ChevronLeft, ChevronRight, FastForward, Pencil, RefreshCw, Undo2 } from "lucide-react";
-import { useId } from "react";
+import { Bookmark, ChevronLeft, ChevronRight, FastForward, Pencil, RefreshCw, ScanEye, Undo2 } from "lucide-react";
+import { useState } from "react";
 import { creditsInWords } from "#app/lib/site.ts";
 import { speakableText } from "#app/lib/speakable-text.ts";
 import { splitStoryChoices } from "#app/lib/story-choices.ts";
+import { BranchFromHere } from "./branch-from-here.tsx";
+import { ContextViewerDialog, contextViewPath } from "./context-viewer.tsx";
+import { ControlButton } from "./control-button.tsx";
 import { ReadAloudButton } from "./read-aloud-controls.tsx";
 import { selectedReplyText, useRemember } from "./remember-this.tsx";
 import { ReplyRating } from "./reply-rating.tsx";
@@ -13,41 +16,6 @@ import type { ChatMessage } from "./story-state.ts";
 /** What a paid control says it costs (tooltip and accessible description), priced by turnCost. */
 export function costOf(price: number) {
   return price === 0 ? "Free: this is the opening scene" : `Costs ${creditsInWords(price)}`;
-}
-
-/** A small story control: its name for everyone, its cost or effect as its description. */
-function ControlButton({
-  label,
-  description,
-  icon,
-  onClick,
-  disabled,
-}: {
-  label: string;
-  description: string;
-  icon: React.ReactNode;
-  onClick: () => void;
-  disabled?: boolean;
-}) {
-  const descriptionId = useId();
-  return (
-    <>
-      <button
-        type="button"
-        onClick={onClick}
-        disabled={disabled}
-        title={description}
-        aria-describedby={descriptionId}
-        className="inline-flex min-h-8 items-center gap-1 rounded-full px-2 text-xs font-medium text-parchment-dim transition-colors hover:bg-gold/10 hover:text-gold focus-visible:outline-2 focus-visible:outline-gold disabled:opacity-50 [&_svg]:size-3.5"
-      >
-        {icon}
-        {label}
-      </button>
-      <span id={descriptionId} className="sr-only">
-        {description}
-      </span>
-    </>
-  );
 }
 
 const STEP = "grid size-8 place-items-center rounded-full hover:bg-gold/10 hover:text-gold disabled:opacity-40 [&_svg]:size-4";
@@ -127,9 +95,11 @@ export function ReplyControls({ message }: { message: ChatMessage }) {
   );
 }
 
-/** Read aloud and Remember this: the words selected in this reply, or else the whole reply's words without its choices. */
+/** Read aloud, Remember this (the words selected in this reply, or else the whole reply's words without its choices) and What the Game Master sees. */
 function ReplyTools({ message }: { message: ChatMessage }) {
   const remember = useRemember();
+  const { state } = useStory();
+  const [seeing, setSeeing] = useState(false);
   return (
     <span className="inline-flex flex-wrap items-center gap-0.5">
       <ReadAloudButton messageKey={message.key} content={message.content} />
@@ -143,6 +113,18 @@ function ReplyTools({ message }: { message: ChatMessage }) {
           remember(selectedReplyText(reply) || speakableText(splitStoryChoices(message.content).body));
         }}
       />
+      <BranchFromHere message={message} />
+      {state.storyId && message.id !== undefined ? (
+        <>
+          <ControlButton
+            label="What the Game Master sees"
+            description="Every part of the context this reply was written from, with its tokens, and what the call cost."
+            icon={<ScanEye aria-hidden />}
+            onClick={() => setSeeing(true)}
+          />
+          <ContextViewerDialog open={seeing} onOpenChange={setSeeing} path={contextViewPath(state.storyId, message.id, message.version)} />
+        </>
+      ) : null}
     </span>
   );
 }

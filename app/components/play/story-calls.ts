@@ -107,8 +107,9 @@ function submitted(state: StoryScreenState, at: string): StoryScreenState {
   if (isPending(state)) return state;
   const message = composedMessage(state);
   if (!message) return state;
-  const composed = { text: state.draft, editing: state.editing };
-  const cleared = { ...state, draft: "", editing: false, highlighted: null };
+  // A Check goes with a new message only: an Edit keeps the exchange's roll (docs/decisions/061).
+  const composed = { text: state.draft, editing: state.editing, check: state.editing ? null : state.check };
+  const cleared = { ...state, draft: "", editing: false, highlighted: null, check: state.editing ? state.check : null };
   if (state.editing) {
     const edited = controlled(cleared, "edit", message, composed);
     return edited === cleared ? state : edited;
@@ -245,5 +246,6 @@ function refused(state: StoryScreenState, call: StoryCall, code: ErrorCode | und
     // What the player typed meanwhile stays; otherwise their text comes back.
     draft: composed ? state.draft || composed.text : state.draft,
     editing: composed ? composed.editing : state.editing,
+    check: composed?.check ?? state.check,
   };
 }

@@ -209,7 +209,13 @@ export function createStoryClient({ store, gameSlug, origin = "", storyChanges =
       const { call, storyId } = getState();
       if (call?.kind === "edit") return runCall(`/api/stories/${storyId ?? ""}/edit`, { exchange: call.exchange, message: call.message });
       // The story on screen: the player may have several in this game. The server owns its history.
-      return runCall("/api/game-chat", { message: call?.message, game_slug: gameSlug, ...(storyId ? { story_id: storyId } : {}) });
+      const check = call?.composed?.check;
+      return runCall("/api/game-chat", {
+        message: call?.message,
+        game_slug: gameSlug,
+        ...(storyId ? { story_id: storyId } : {}),
+        ...(check ? { check } : {}),
+      });
     },
 
     /** Retry, Continue, or Send again (a lost reply's message, as it was) on the latest exchange. */

@@ -111,6 +111,19 @@ describe("a turn", () => {
     expect(composedMessage(typed("do", "I wait"))).toBe("You wait.");
   });
 
+  it("sends the composer's message as a Check once, gives the Check back when refused, and never with an Edit", () => {
+    const check = { stat: "Grace", difficulty: "hard" } as const;
+    const chosen = reduce(initialStoryState(storyView(1)), { type: "checkChosen", check }, { type: "draftChanged", text: "I bow." });
+    const sent = reduce(chosen, { type: "submitted", at: AT });
+    expect(sent.call?.composed?.check).toEqual(check);
+    expect(sent.check).toBeNull();
+    expect(reduce(sent, { type: "refused", callId: sent.call?.id ?? 0, code: "busy" }).check).toEqual(check);
+    const editing = reduce(initialStoryState(storyView(2)), { type: "checkChosen", check }, { type: "editStarted" });
+    const edited = reduce(editing, { type: "submitted", at: AT });
+    expect(edited.call).toMatchObject({ kind: "edit", composed: { check: null } });
+    expect(edited.check).toEqual(check);
+  });
+
   it("a typed choice and an Edit are sent as written, whatever the mode", () => {
     const view = storyView(1, { messages: exchange(1, "The court waits.\n\n1. Summon the eunuch\n2. I walk the walls") });
     const picked = reduce(initialStoryState(view), { type: "actionModeChosen", mode: "say" }, { type: "draftChanged", text: "2" });

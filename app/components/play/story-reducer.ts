@@ -38,6 +38,8 @@ export function storyReducer(state: StoryScreenState, action: StoryAction): Stor
       return { ...state, draft: action.text };
     case "actionModeChosen":
       return { ...state, actionMode: action.mode };
+    case "checkChosen":
+      return { ...state, check: action.check };
     case "editStarted": {
       const sent = latestAction(state);
       if (!sent || isPending(state)) return state;

@@ -1,6 +1,7 @@
 import type { ActionMode } from "#app/lib/action-modes.ts";
 import type { MessageRole } from "#app/lib/constants.ts";
 import type { ErrorCode } from "#app/lib/error-codes.ts";
+import type { CheckRequest } from "#app/lib/stat-checks.ts";
 import type { StoryMemoryView, StoryMessageView, StoryStateView, StoryView, TurnAnnouncement } from "#app/lib/story-view.ts";
 
 /**
@@ -48,6 +49,8 @@ export interface StoryCall {
   composed: {
     text: string;
     editing: boolean;
+    /** Sent as a Check (a new turn only): the server rolls for it (docs/decisions/061). */
+    check?: CheckRequest | null;
     /** A suggested choice picked, not the composer's text: the composer does not take the focus after it (a phone's keyboard stays shut). */
     picked?: boolean;
   } | null;
@@ -83,6 +86,8 @@ export interface StoryScreenState {
   draft: string;
   /** How the composer's text is sent: Do, Say or Story (app/lib/action-modes.ts). */
   actionMode: ActionMode;
+  /** The composer's next message is sent as this Check; null: an ordinary message. */
+  check: CheckRequest | null;
   /** The composer replaces the latest exchange (Edit) instead of adding one. */
   editing: boolean;
   saving: boolean;
@@ -101,6 +106,7 @@ export interface StoryScreenState {
 export type StoryAction =
   | { type: "draftChanged"; text: string }
   | { type: "actionModeChosen"; mode: ActionMode }
+  | { type: "checkChosen"; check: CheckRequest | null }
   | { type: "editStarted" }
   | { type: "editCancelled" }
   | { type: "findToggled" }
@@ -169,6 +175,7 @@ export function initialStoryState(story: StoryView | null): StoryScreenState {
     draft: "",
     // As written until the player picks a mode (remembered in their browser, read once the page is React's).
     actionMode: "story",
+    check: null,
     editing: false,
     saving: false,
     restarting: false,

@@ -29,7 +29,9 @@
 -- that is why it was not free: free_openings_used_up, _retry_at) or 'started'. A started turn
 -- answers its story, its exchange, what it was charged, its context (story_context's), the
 -- state it starts from (the previous exchange's, or for Continue the reply's own) and the
--- lorebooks its context matches against (story_lore.sql).
+-- lorebooks its context matches against (story_lore.sql), and the Check rolled for the exchange's
+-- player message, if it was sent as one (player_roll; stored by finish_turn.sql with the first
+-- reply, kept by an edit: docs/decisions/061).
 CREATE OR REPLACE FUNCTION begin_turn(
   p_user_id text, p_game_slug text, p_story_id uuid, p_turn_id uuid, p_kind text, p_exchange integer, p_message text,
   p_cost integer, p_lease_seconds integer,
@@ -43,7 +45,7 @@ CREATE OR REPLACE FUNCTION begin_turn(
   outcome text, limit_count integer, limit_window_started_at bigint, free_openings_used_up text, free_openings_retry_at timestamptz,
   story_id uuid, game_slug text, exchanges integer, pinned_facts text, author_note text, summary text, summary_through integer,
   message_id bigint, reply_id bigint, exchange integer, version integer, versions integer, previous_version integer, charged integer,
-  player_text text, reply_so_far text, opening text, recent text, state jsonb, lore jsonb
+  player_text text, reply_so_far text, opening text, recent text, state jsonb, lore jsonb, player_roll jsonb
 ) AS $$
 #variable_conflict use_column
 DECLARE
@@ -132,6 +134,10 @@ BEGIN
     RETURN;
   END IF;
   IF p_kind <> 'send' THEN
+    -- The latest exchange is about to change: no branch may be reading it in place (docs/decisions/063).
+    IF p_exchange = story.exchanges THEN
+      PERFORM unshare_latest_exchange(story.id);
+    END IF;
     SELECT * INTO player_message FROM game_messages AS m
       WHERE m.story_id = story.id AND m.exchange = story.exchanges AND m.role = 'user' AND m.removed_at IS NULL;
     SELECT * INTO reply FROM game_messages AS m
@@ -178,8 +184,9 @@ BEGIN
       UPDATE game_messages AS m SET removed_at = now(), removal = 'edited', removed_by_turn = p_turn_id
         WHERE m.story_id = story.id AND m.exchange = v_exchange AND m.removed_at IS NULL;
     END IF;
-    INSERT INTO game_messages (user_id, game_slug, story_id, exchange, role, content)
-      VALUES (p_user_id, story.game_slug, story.id, v_exchange, 'user', p_message)
+    -- An edit keeps the exchange's roll: rewording an action does not roll its dice again.
+    INSERT INTO game_messages (user_id, game_slug, story_id, exchange, role, content, roll)
+      VALUES (p_user_id, story.game_slug, story.id, v_exchange, 'user', p_message, CASE WHEN p_kind = 'edit' THEN player_message.roll END)
       RETURNING * INTO player_message;
     INSERT INTO game_messages (user_id, game_slug, story_id, exchange, role, content, status)
       VALUES (p_user_id, story.game_slug, story.id, v_exchange, 'assistant', '', 'streaming')
@@ -203,13 +210,11 @@ BEGIN
   PERFORM announce_story_change(p_user_id, story.id, v_revision);
 
   SELECT * INTO context FROM story_context(story.id, v_exchange, p_max_exchanges, p_max_characters);
-  SELECT m.state INTO v_state FROM game_messages AS m
-    WHERE m.story_id = story.id AND m.removed_at IS NULL AND m.state IS NOT NULL AND m.role = 'assistant'
-      AND m.exchange <= CASE WHEN p_kind = 'continue' THEN v_exchange ELSE v_exchange - 1 END
-    ORDER BY m.exchange DESC LIMIT 1;
+  SELECT newest.state INTO v_state FROM story_states(story.id, CASE WHEN p_kind = 'continue' THEN v_exchange ELSE v_exchange - 1 END, 1) AS newest;
   RETURN QUERY SELECT 'started'::text, NULL::integer, NULL::bigint, free_openings_used_up, free_openings_retry_at,
     story.id, story.game_slug, story.exchanges, story.pinned_facts, story.author_note, story.summary, story.summary_through,
     player_message.id, reply.id, v_exchange, reply.version, reply.versions, v_previous_version, v_cost,
-    player_message.content, reply.content, context.opening, context.recent, v_state, story_lore(story.id, story.game_slug);
+    player_message.content, reply.content, context.opening, context.recent, v_state, story_lore(story.id, story.game_slug),
+    player_message.roll;
 END;
 $$ LANGUAGE plpgsql;

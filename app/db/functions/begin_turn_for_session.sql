@@ -6,7 +6,9 @@
 -- better-auth's daily renewal, or expired, which better-auth must write; the caller reads it
 -- through better-auth and calls begin_turn itself); 'email_not_confirmed' (p_require_verified and
 -- the address is not). The chat limit's key is p_chat_limit_name with the user's id, as
--- rateLimitKey makes it, and the failed replies' p_failed_reply_limit_name with it.
+-- rateLimitKey makes it, and the failed replies' p_failed_reply_limit_name with it. Whose the turn
+-- is — the user and the session, with its expiry — is answered too: the turn's own stream ends
+-- with that session (realtime.server.ts, docs/decisions/045).
 CREATE OR REPLACE FUNCTION begin_turn_for_session(
   p_token text, p_renew_at timestamptz, p_require_verified boolean,
   p_game_slug text, p_story_id uuid, p_turn_id uuid, p_kind text, p_exchange integer, p_message text,
@@ -21,12 +23,13 @@ CREATE OR REPLACE FUNCTION begin_turn_for_session(
   outcome text, limit_count integer, limit_window_started_at bigint, free_openings_used_up text, free_openings_retry_at timestamptz,
   story_id uuid, game_slug text, exchanges integer, pinned_facts text, author_note text, summary text, summary_through integer,
   message_id bigint, reply_id bigint, exchange integer, version integer, versions integer, previous_version integer, charged integer,
-  player_text text, reply_so_far text, opening text, recent text, state jsonb, lore jsonb
+  player_text text, reply_so_far text, opening text, recent text, state jsonb, lore jsonb, player_roll jsonb,
+  caller_id text, caller_session_id text, caller_session_expires_at timestamptz
 ) AS $$
 DECLARE
   caller record;
 BEGIN
-  SELECT u.id, u.email_verified, s.expires_at INTO caller
+  SELECT u.id, u.email_verified, s.id AS session_id, s.expires_at INTO caller
     FROM session AS s JOIN "user" AS u ON u.id = s.user_id
     WHERE s.token = p_token AND u.disabled_at IS NULL;
   IF NOT FOUND THEN
@@ -44,10 +47,10 @@ BEGIN
     RETURN NEXT;
     RETURN;
   END IF;
-  RETURN QUERY SELECT * FROM begin_turn(caller.id, p_game_slug, p_story_id, p_turn_id, p_kind, p_exchange, p_message, p_cost, p_lease_seconds,
+  RETURN QUERY SELECT turn.*, caller.id, caller.session_id, caller.expires_at FROM begin_turn(caller.id, p_game_slug, p_story_id, p_turn_id, p_kind, p_exchange, p_message, p_cost, p_lease_seconds,
       p_now, p_window_ms, p_chat_limit_name || ':' || caller.id, p_chat_limit,
       p_failed_reply_limit_name || ':' || caller.id, p_failed_reply_limit, p_failed_reply_window_ms,
       p_free_opening_cost, p_client_address, p_free_openings_per_minute, p_free_openings_per_day, p_free_openings_per_address_per_day,
-      p_free_openings_before_confirmation, p_max_exchanges, p_max_characters, p_max_stories);
+      p_free_openings_before_confirmation, p_max_exchanges, p_max_characters, p_max_stories) AS turn;
 END;
 $$ LANGUAGE plpgsql;

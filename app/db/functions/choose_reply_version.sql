@@ -17,6 +17,9 @@ BEGIN
     RETURN QUERY SELECT 'busy'::text, story.revision;
     RETURN;
   END IF;
+  IF p_exchange = story.exchanges THEN
+    PERFORM unshare_latest_exchange(p_story_id);
+  END IF;
   SELECT * INTO reply FROM game_messages
     WHERE story_id = p_story_id AND exchange = story.exchanges AND role = 'assistant' AND removed_at IS NULL;
   IF reply.id IS NULL OR p_exchange IS DISTINCT FROM story.exchanges THEN

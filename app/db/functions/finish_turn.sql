@@ -6,7 +6,9 @@
 -- p_model_provider and p_model name the model that wrote p_text (AI_PROVIDER and its model's id),
 -- stored with the reply. p_call is the model call that wrote it, or failed to (record_model_call.sql):
 -- recorded here, with the reply or the refund, in the turn's last commit (issue 34). A turn settled
--- because its instance died has none: what its call used died with the instance.
+-- because its instance died has none: what its call used died with the instance. A stored reply
+-- whose call carries a `roll` (a Check's first telling, docs/decisions/061) stores it with its
+-- exchange's player message.
 --
 -- Turn leases (docs/decisions/030): a turn in flight belongs to the instance writing its reply,
 -- which renews the lease of all its turns every few seconds; a turn whose lease ran out (its
@@ -45,6 +47,10 @@ BEGIN
     IF reply.versions > 1 THEN
       UPDATE reply_versions SET content = reply.content, state = reply.state, model_provider = reply.model_provider, model = reply.model
         WHERE message_id = reply.id AND version = reply.version;
+    END IF;
+    IF p_call ? 'roll' THEN
+      UPDATE game_messages SET roll = p_call -> 'roll'
+        WHERE story_id = p_story_id AND exchange = reply.exchange AND role = 'user' AND removed_at IS NULL;
     END IF;
     v_outcome := 'stored';
   ELSE

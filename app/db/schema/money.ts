@@ -6,6 +6,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   primaryKey,
@@ -19,7 +20,7 @@ import { MODEL_CALL_KINDS, MODEL_CALL_OUTCOMES } from "../../lib/model-calls.ts"
 import { oneOf, createdAt, updatedAt } from "./columns.ts";
 import { user } from "./accounts.ts";
 import { games } from "./games.ts";
-import { stories } from "./stories.ts";
+import { gameMessages, stories } from "./stories.ts";
 
 /**
  * Money in and out: the credit ledger and payments, their daily totals for the admin overview, and
@@ -136,6 +137,14 @@ export const modelCalls = pgTable(
     /** By model_prices when the call was recorded; NULL: the model had no price ("no price"). */
     cost: numeric("cost", { precision: 14, scale: 6, mode: "number" }),
     currency: text("currency"),
+    /** The reply (and its version) a turn's call wrote: "What the Game Master sees" finds its call by it. */
+    replyId: bigint("reply_id", { mode: "number" }).references(() => gameMessages.id, { onDelete: "set null" }),
+    replyVersion: integer("reply_version"),
+    /**
+     * What the call was sent, as references and token counts, never a copy of the text
+     * (ContextManifest, app/lib/context-manifest.ts; docs/decisions/062).
+     */
+    context: jsonb("context"),
     createdAt: createdAt(),
   },
   (table) => [
@@ -145,6 +154,7 @@ export const modelCalls = pgTable(
     index("model_calls_story_idx").on(table.storyId),
     index("model_calls_game_slug_idx").on(table.gameSlug),
     index("model_calls_user_idx").on(table.userId),
+    index("model_calls_reply_idx").on(table.replyId, table.replyVersion),
   ],
 );
 

@@ -1,5 +1,19 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
 import { MESSAGE_REMOVALS, MESSAGE_ROLES, MESSAGE_STATUSES, TURN_KINDS } from "../../lib/constants.ts";
 import { BAD_REPLY_REASONS, REPLY_RATINGS } from "../../lib/reply-ratings.ts";
 import { oneOf, tsvector, createdAt, updatedAt } from "./columns.ts";
@@ -40,14 +54,25 @@ export const stories = pgTable(
     summary: text("summary").notNull().default(""),
     /** The summary tells the story up to this exchange; the exchanges after it are read as they are. */
     summaryThrough: integer("summary_through").notNull().default(0),
+    /**
+     * A branch (docs/decisions/063): the story it was branched from, and the exchange it shares up
+     * to. Its exchanges through fork_exchange are read from the parent's (app/db/functions/
+     * story_lineage.sql), never copied; a story other stories branched from cannot be deleted.
+     */
+    parentStoryId: uuid("parent_story_id").references((): AnyPgColumn => stories.id),
+    forkExchange: integer("fork_exchange").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (table) => [
     check("stories_active_turn_kind_check", oneOf("active_turn_kind", TURN_KINDS)),
     check("stories_exchanges_check", sql`"exchanges" >= 0`),
+    check("stories_fork_exchange_check", sql`"fork_exchange" BETWEEN 0 AND "exchanges"`),
     index("stories_player_game_idx").on(table.userId, table.gameSlug, table.updatedAt),
     index("stories_game_slug_idx").on(table.gameSlug),
+    index("stories_parent_idx")
+      .on(table.parentStoryId, table.forkExchange)
+      .where(sql`"parent_story_id" IS NOT NULL`),
     // Every instance's sweeper looks here for turns whose lease ran out.
     index("stories_turn_lease_idx")
       .on(table.activeTurnLeaseUntil)
@@ -121,6 +146,11 @@ export const gameMessages = pgTable(
     removedByTurn: uuid("removed_by_turn"),
     /** A reply's story state after it (every tracked stat's value), in a game that tracks stats. */
     state: jsonb("state"),
+    /**
+     * A player's message sent as a Check: the roll the server made and what it decided (StatCheck,
+     * app/lib/stat-checks.ts; docs/decisions/061). Kept by Retry and Edit, gone with the exchange on Undo.
+     */
+    roll: jsonb("roll"),
     /**
      * The model that wrote a reply (of its chosen version), as configured then: AI_PROVIDER and the
      * model's id. Null for a player's message and for replies written before models were recorded.

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { MessageRole, TurnKind } from "../../lib/constants.ts";
+import type { CheckRequest, StatCheck } from "../../lib/stat-checks.ts";
 import type { RateLimitResult, RateLimitRule } from "../rate-limit.server.ts";
+import type { StreamOwner } from "../realtime.server.ts";
 import type { Story } from "../stories.server.ts";
 import type { ContextLore, StoredConversation } from "./context.server.ts";
 
@@ -11,7 +13,8 @@ import type { ContextLore, StoredConversation } from "./context.server.ts";
  */
 
 export type Turn =
-  | { kind: "send"; message: string }
+  /** `check`: the message is sent as a Check, which the server rolls (docs/decisions/061). */
+  | { kind: "send"; message: string; check?: CheckRequest }
   | { kind: "edit"; exchange: number; message: string }
   | { kind: "retry"; exchange: number }
   | { kind: "continue"; exchange: number };
@@ -68,6 +71,10 @@ export interface BegunTurn {
   charged: number;
   /** The game's and the story's lorebooks, as story_lore.sql reads them for the turn's context. */
   lore: ContextLore;
+  /** Whose turn it is, when begin_turn_for_session.sql read the session: the turn's stream ends with it. */
+  owner: StreamOwner | null;
+  /** The Check the exchange's player message was sent with (a Retry, Continue or Edit keeps it); null for none yet. */
+  playerRoll: StatCheck | null;
 }
 
 /** How many free openings a player gets (docs/decisions/041; the FREE_OPENINGS_* settings). */
@@ -116,7 +123,28 @@ export const beginTurnColumns = {
   recent: sql<string | null>`recent`,
   state: sql<unknown>`state`,
   lore: sql<ContextLore>`lore`,
+  playerRoll: sql<StatCheck | null>`player_roll`,
 };
+
+/** begin_turn_for_session's answer: begin_turn's, and the session it read. */
+export const beginTurnForSessionColumns = {
+  ...beginTurnColumns,
+  callerId: sql<string | null>`caller_id`,
+  callerSessionId: sql<string | null>`caller_session_id`,
+  callerSessionExpiresAt: sql<Date | null>`caller_session_expires_at`.mapWith((value: string | Date | null) =>
+    value === null ? null : new Date(value),
+  ),
+};
+
+type BeginTurnForSessionRow = { [Column in keyof typeof beginTurnForSessionColumns]: (typeof beginTurnForSessionColumns)[Column]["_"]["type"] };
+
+/** The session a begin_turn_for_session row read, if it did. */
+export function sessionOwner(row: Pick<BeginTurnForSessionRow, "callerId" | "callerSessionId" | "callerSessionExpiresAt">): StreamOwner | null {
+  const { callerId, callerSessionId, callerSessionExpiresAt } = row;
+  return callerId && callerSessionId && callerSessionExpiresAt
+    ? { userId: callerId, session: { id: callerSessionId, expiresAt: callerSessionExpiresAt } }
+    : null;
+}
 
 /** story_context's rows: one JSON array of [exchange, role, content] each. */
 type MessageTuples = [exchange: number, role: MessageRole, content: string][];

@@ -216,3 +216,20 @@ describe("a context laid out for caching", () => {
     for (const kept of firstKept) expect(kept % moves[0]!).toBe(0);
   });
 });
+
+describe("the context's manifest (What the Game Master sees)", () => {
+  it("names each part the model is sent, in order, with the exchanges kept and those left out for room", () => {
+    const conversation = { messages: story(40), hasGap: false };
+    const context = buildModelContext({ brief, conversation, message: "I <open> the gate.", budgetTokens: 3_000 });
+    const { sections } = context.manifest;
+    expect(sections.map((section) => section.kind)).toEqual(["instructions", "world", "world", "history", "message"]);
+    const history = sections.find((section) => section.kind === "history");
+    // The opening is exchange 1; the kept ones are the newest, and every exchange between was left out.
+    const kept = context.messages.slice(2, -1).filter((message) => message.role === "user");
+    expect(history).toMatchObject({ opening: true, kept: { from: 41 - kept.length, to: 40 }, leftOut: { from: 2, to: 40 - kept.length } });
+    expect(history?.tokens).toBe(context.messages.slice(0, -1).reduce((sum, message) => sum + estimateMessageTokens(message.content), 0));
+    // The message as the model reads it: data.
+    expect(sections.at(-1)).toEqual({ kind: "message", tokens: estimateMessageTokens("I ‹open› the gate.") });
+    expect(context.messages.at(-1)?.content).toBe("I ‹open› the gate.");
+  });
+});

@@ -1,10 +1,14 @@
 import type { MessageRole } from "../../lib/constants.ts";
+import type { ContextManifest, ContextSection } from "../../lib/context-manifest.ts";
+import type { StatCheck } from "../../lib/stat-checks.ts";
 import {
   asPromptData,
   OMITTED_TURNS_NOTE,
   PINNED_FACTS_INTRODUCTION,
+  renderCheck,
   renderStateRules,
   renderSystemPrompt,
+  renderTrackedState,
   renderTurnMessage,
   STORY_LORE_INTRODUCTION,
   STORY_SO_FAR_INTRODUCTION,
@@ -42,6 +46,8 @@ export interface ModelContext {
   keptTurns: number;
   /** The lore that entered (always on, or fired and by what) and what was cut for room. */
   lore: LoreForTurn<ContextLoreEntry>;
+  /** Every part, in order, by reference and token count: what "What the Game Master sees" shows. */
+  manifest: ContextManifest;
 }
 
 /** A lore entry of the game's (canon) or of the story's (the player's own). */
@@ -154,7 +160,8 @@ function blockStart(rest: ConversationMessage[][], oldestFitting: number) {
  * memory and its always-on lore), the opening exchange of the story, the newest turns that still
  * fit, and last the turn's message: the tracked state, the lore this turn's words fired (the
  * message being sent included), the author's note and the player's new message. Older turns go
- * first, a block at a time; lore has its own share, where lower priority goes first.
+ * first, a block at a time; lore has its own share, where lower priority goes first. A Check's
+ * outcome goes in the turn's message, before the player's words (docs/decisions/061).
  */
 export function buildModelContext({
   brief,
@@ -164,6 +171,7 @@ export function buildModelContext({
   memory,
   trackedState,
   lore,
+  check,
 }: {
   brief: StoryBrief;
   conversation: StoredConversation;
@@ -173,6 +181,8 @@ export function buildModelContext({
   /** The game's stats and their values before this reply, when the game tracks any. */
   trackedState?: TrackedState;
   lore?: ContextLore;
+  /** The Check this exchange was sent with, settled by the server's roll. */
+  check?: StatCheck;
 }): ModelContext {
   const heading = `# ${brief.title}`;
   const turns = groupTurns(conversation.messages);
@@ -199,14 +209,20 @@ export function buildModelContext({
     summary: truncateToTokens(asPromptData(memory?.summary.trim() ?? ""), memoryLimit),
     pinnedFacts: truncateToTokens(asPromptData(memory?.pinnedFacts.trim() ?? ""), memoryLimit),
   };
+  const authorNote = truncateToTokens(asPromptData(memory?.authorNote.trim() ?? ""), memoryLimit);
   const finalMessage = renderTurnMessage(
-    withAuthorNote(message, truncateToTokens(asPromptData(memory?.authorNote.trim() ?? ""), memoryLimit)),
+    withAuthorNote(message, authorNote),
     trackedState,
     loreInContext.triggered.map(({ text }) => text),
+    check,
   );
-  const memoryTokens =
-    (remembered.summary ? estimateTokens(STORY_SO_FAR_INTRODUCTION) + estimateTokens(remembered.summary) + 4 * SEPARATOR_TOKENS : 0) +
-    (remembered.pinnedFacts ? estimateTokens(PINNED_FACTS_INTRODUCTION) + estimateTokens(remembered.pinnedFacts) + 8 * SEPARATOR_TOKENS : 0);
+  const summaryTokens = remembered.summary
+    ? estimateTokens(STORY_SO_FAR_INTRODUCTION) + estimateTokens(remembered.summary) + 4 * SEPARATOR_TOKENS
+    : 0;
+  const pinnedFactsTokens = remembered.pinnedFacts
+    ? estimateTokens(PINNED_FACTS_INTRODUCTION) + estimateTokens(remembered.pinnedFacts) + 8 * SEPARATOR_TOKENS
+    : 0;
+  const memoryTokens = summaryTokens + pinnedFactsTokens;
   const trackedStats = trackedState?.stats ?? [];
   const stateRulesTokens = trackedStats.length > 0 ? estimateTokens(renderStateRules(trackedStats)) + SEPARATOR_TOKENS : 0;
   const fixedTokens =
@@ -257,5 +273,58 @@ export function buildModelContext({
     lore: alwaysOnLore,
   });
   const messages = [...history, { role: "user" as const, content: finalMessage }];
-  return { system, messages, keptTurns: rest.length - firstKept, lore: loreInContext };
+  const keptRest = rest.slice(firstKept);
+  const firstKeptExchange = keptRest[0] ? exchangeOf(keptRest[0], firstKept) : undefined;
+  const lastExchange = rest.length > 0 ? exchangeOf(rest.at(-1) ?? [], rest.length - 1) : undefined;
+  // Exchanges after the opening and before the first kept one (all of them, when none was kept) were left out for room.
+  const leftOutBefore = windowFull ? (firstKeptExchange ?? (lastExchange ?? 1) + 1) : 0;
+  const sectionsOf = (entries: typeof loreInContext.alwaysOn): ContextSection[] =>
+    entries.map(({ entry, tokens, firing }) => ({
+      kind: "lore",
+      source: entry.source,
+      title: entry.title,
+      placement: firing?.foundIn ?? "always",
+      ...(firing ? { key: firing.key, words: firing.words } : {}),
+      tokens,
+    }));
+  const gameLore = loreInContext.alwaysOn.filter(({ entry }) => entry.source === "game");
+  const storyLore = loreInContext.alwaysOn.filter(({ entry }) => entry.source === "story");
+  const counted = (kind: "story_so_far" | "pinned_facts" | "state" | "author_note" | "check", tokens: number): ContextSection[] =>
+    tokens > 0 ? [{ kind, tokens }] : [];
+  const textTokens = (text: string) => (text ? estimateTokens(text) + SEPARATOR_TOKENS : 0);
+  const manifest: ContextManifest = {
+    sections: [
+      // The game's part with what frames it: the world's introduction, the system messages' own cost.
+      {
+        kind: "instructions",
+        tokens:
+          estimateTokens(heading) +
+          estimateTokens(prompt) +
+          stateRulesTokens +
+          (sections.length > 0 ? estimateTokens(WORLD_INTRODUCTION) + SEPARATOR_TOKENS : 0) +
+          2 * MESSAGE_OVERHEAD_TOKENS,
+      },
+      ...sections.map((section) => ({ kind: "world" as const, title: section.title, tokens: estimateTokens(renderWorldSection(section)) })),
+      ...sectionsOf(gameLore),
+      ...counted("story_so_far", summaryTokens),
+      ...counted("pinned_facts", pinnedFactsTokens),
+      ...sectionsOf(storyLore),
+      {
+        kind: "history",
+        opening: keptOpening,
+        kept: firstKeptExchange !== undefined && lastExchange !== undefined ? { from: firstKeptExchange, to: lastExchange } : null,
+        leftOut: leftOutBefore > 2 ? { from: 2, to: leftOutBefore - 1 } : null,
+        tokens: messagesTokens(history),
+      },
+      ...counted("state", textTokens(trackedState && trackedStats.length > 0 ? renderTrackedState(trackedState) : "")),
+      ...sectionsOf(loreInContext.triggered),
+      ...counted("check", textTokens(check ? renderCheck(check) : "")),
+      ...counted("author_note", textTokens(authorNote)),
+      // As the model reads it (withAuthorNote makes it data).
+      { kind: "message", tokens: estimateMessageTokens(asPromptData(message)) },
+    ],
+    loreCut: loreInContext.cut.map(({ entry }) => ({ source: entry.source, title: entry.title })),
+    budgetTokens,
+  };
+  return { system, messages, keptTurns: rest.length - firstKept, lore: loreInContext, manifest };
 }

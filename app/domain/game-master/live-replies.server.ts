@@ -11,7 +11,7 @@
 import type { EventSink, EventSource } from "../../lib/event-source.server.ts";
 import type { TurnAnnouncement } from "../../lib/story-view.ts";
 import { DomainError } from "../errors.server.ts";
-import { keepReplyWatcher, MAX_STREAMS_PER_USER, type StreamOwner } from "../realtime.server.ts";
+import { keepReplyWatcher, MAX_STREAMS_PER_USER, type ReplyWatcherKind, type StreamOwner } from "../realtime.server.ts";
 
 const encoder = new TextEncoder();
 
@@ -139,15 +139,17 @@ export function closeLiveReply(reply: LiveReply, last: Uint8Array) {
 export const TOO_MANY_WATCHERS_MESSAGE = `You are already following ${MAX_STREAMS_PER_USER} replies as they are written, the most one player can at once. Close some of the tabs you are playing in, then try again.`;
 
 /**
- * A player's tab following a reply (GET /api/stories/{id}/reply), kept among the player's live
- * streams: it ends when the reply ends, when the tab leaves, or when the session it was asked with
- * ends (signed out, revoked, expired) — at once, on any instance. Past MAX_STREAMS_PER_USER
- * replies followed at once, refused (rate_limited).
+ * A player's tab following a reply, kept among the player's live streams: the tab whose turn it is
+ * (`turn`, the answer to its POST), or one that came to the story (`reply`, GET
+ * /api/stories/{id}/reply). It ends when the reply ends, when the tab leaves, or when the session it
+ * was asked with ends (signed out, revoked, expired) — at once, on any instance; the reply itself
+ * goes on being written and stored. Past MAX_STREAMS_PER_USER replies followed at once, another
+ * tab's is refused (rate_limited).
  */
-export async function watchLiveReply(reply: LiveReply, owner: StreamOwner): Promise<EventSource> {
+export async function watchLiveReply(reply: LiveReply, owner: StreamOwner, kind: ReplyWatcherKind): Promise<EventSource> {
   let attached: { sink: EventSink; detach: () => void } | undefined;
   let ended = false;
-  const release = await keepReplyWatcher(owner, () => {
+  const release = await keepReplyWatcher(owner, kind, () => {
     letGo();
     attached?.detach();
     attached?.sink.end();

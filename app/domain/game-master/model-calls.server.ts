@@ -1,7 +1,9 @@
 import type { LanguageModelV4Usage } from "@ai-sdk/provider";
 import { sql, type SQL } from "drizzle-orm";
 import { db } from "../../db/database.server.ts";
+import type { ContextManifest } from "../../lib/context-manifest.ts";
 import type { ModelCallKind, ModelCallOutcome } from "../../lib/model-calls.ts";
+import type { StatCheck } from "../../lib/stat-checks.ts";
 import type { ConversationMessage } from "./context.server.ts";
 import type { ModelName } from "./model.server.ts";
 import { estimateMessageTokens, estimateTokens } from "./tokens.server.ts";
@@ -25,6 +27,17 @@ export interface ModelCall {
   firstTokenMs: number | null;
   totalMs: number;
   outcome: ModelCallOutcome;
+}
+
+/**
+ * A turn's call, as finish_turn.sql takes it: the reply (and version) it wrote and what it was sent
+ * (docs/decisions/062), and on a Check's first telling the roll to store with the exchange (061).
+ */
+export interface TurnCall extends ModelCall {
+  replyId: number;
+  replyVersion: number;
+  context: ContextManifest;
+  roll?: StatCheck;
 }
 
 /** What a request sends, by the site's own count: for a call whose provider reports no usage. */

@@ -5,22 +5,23 @@ import { db } from "../../db/database.server.ts";
 import { preparedQuery } from "../../db/prepared.server.ts";
 import { stories } from "../../db/schema.ts";
 import { env } from "../../env.server.ts";
-import type { EventSource } from "../../lib/event-source.server.ts";
 import { trackInFlight } from "../../lib/in-flight.server.ts";
 import { creditsSpent, gameMasterFirstToken, gameMasterTurns } from "../../lib/metrics.server.ts";
 import { continuedReply, replyToContinue } from "../../lib/story-choices.ts";
 import type { ModelCallOutcome } from "../../lib/model-calls.ts";
+import type { StatCheck } from "../../lib/stat-checks.ts";
 import type { TurnAnnouncement } from "../../lib/story-view.ts";
 import { applyStateChanges, resolveState, type StoryState } from "../../lib/tracked-stats.ts";
 import { consumeRateLimit, type RateLimitRule } from "../rate-limit.server.ts";
 import type { BegunTurn, Turn } from "./begun-turn.server.ts";
 import { buildModelContext, type ModelContext } from "./context.server.ts";
 import type { PlayableStory } from "./game-source.server.ts";
-import { closeLiveReply, DONE_LINE, eventLine, openLiveReply } from "./live-replies.server.ts";
-import { estimatePromptTokens, modelCall, type ModelCall } from "./model-calls.server.ts";
+import { closeLiveReply, DONE_LINE, eventLine, openLiveReply, type LiveReply } from "./live-replies.server.ts";
+import { estimatePromptTokens, modelCall, type ModelCall, type TurnCall } from "./model-calls.server.ts";
 import { gameMasterModel, gameMasterModelName, type ModelName } from "./model.server.ts";
 import { promptCacheKey, streamReply, type ReplyEnd } from "./reply-stream.server.ts";
 import { StateBlockFilter } from "./state-block.server.ts";
+import { rollCheck } from "./stat-checks.server.ts";
 import { CONTINUE_INSTRUCTION, type TrackedState } from "./story-brief.server.ts";
 import { refreshSummaryAfterTurn } from "./story-summary.server.ts";
 import { holdTurnLease } from "./turn-leases.server.ts";
@@ -103,7 +104,7 @@ interface Refund {
   /** Whether the model sent any text at all (a state block the player never saw included). */
   modelWrote: boolean;
   /** The model call the turn made, recorded with the refund: it cost the site all the same. */
-  call: ModelCall;
+  call: TurnCall;
 }
 
 /**
@@ -160,7 +161,7 @@ export function writeReply({
   logger: Logger;
   /** Gives the turn's place at admission back, when its reply has ended. */
   release: () => void;
-}): EventSource {
+}): LiveReply {
   const config = env();
   const { story, exchange, replyId, previousVersion: restoreVersion } = begun;
   const log = logger.child({ turnId, game: game.slug, storyId: story.id, turn: turn.kind });
@@ -170,8 +171,13 @@ export function writeReply({
   const stored = begun.conversation;
   // Continue goes on from the reply's text; the choices it ended with come back after (continuedReply).
   const replySoFar = turn.kind === "continue" ? replyToContinue(begun.replySoFar) : begun.replySoFar;
+  // A Check is rolled once, when its message is sent, from the state before the reply; every
+  // later call on the exchange (Retry, Continue, Edit) is told the same roll (docs/decisions/061).
+  let rolled: StatCheck | undefined;
   let context: ModelContext | undefined;
   try {
+    if (turn.kind === "send" && turn.check) rolled = rollCheck(game.trackedStats, trackedState?.values ?? {}, turn.check);
+    const check = rolled ?? begun.playerRoll ?? undefined;
     context =
       turn.kind === "continue"
         ? buildModelContext({
@@ -189,6 +195,7 @@ export function writeReply({
             memory: story,
             trackedState,
             lore: begun.lore,
+            check,
           })
         : buildModelContext({
             brief: game,
@@ -198,6 +205,7 @@ export function writeReply({
             memory: story,
             trackedState,
             lore: begun.lore,
+            check,
           });
   } catch (error) {
     void finishTurn(story.id, turnId, "", restoreVersion).catch((undoError: unknown) =>
@@ -207,6 +215,7 @@ export function writeReply({
   }
   // Counted now: the context is not kept while the reply streams, and a provider may report no usage.
   const estimatedInputTokens = estimatePromptTokens(context.system, context.messages);
+  const { manifest } = context;
   const writtenBy = gameMasterModelName();
   // Exchanges the model no longer sees are folded into the story so far, after this turn.
   // (Those left out because their reply was interrupted were not dropped for the budget.)
@@ -287,8 +296,22 @@ export function writeReply({
     const cancelled = stop.signal.aborted;
     const reply = live.text;
     const undo = { storyId: story.id, turnId, restoreVersion, log };
-    const call = (outcome: ModelCallOutcome) =>
-      modelCall({ kind: turn.kind, writtenBy, usage: end?.usage, estimatedInputTokens, text: reply, firstTokenMs, totalMs: durationMs, outcome });
+    const call = (outcome: ModelCallOutcome): TurnCall => ({
+      ...modelCall({
+        kind: turn.kind,
+        writtenBy,
+        usage: end?.usage,
+        estimatedInputTokens,
+        text: reply,
+        firstTokenMs,
+        totalMs: durationMs,
+        outcome,
+      }),
+      replyId,
+      replyVersion: announcement.version,
+      context: manifest,
+      ...(rolled ? { roll: rolled } : {}),
+    });
     if (!reply.trim()) {
       // Nothing reached the player: the turn is undone and free.
       const reason = cancelled ? "cancelled" : failure ? "failed" : "empty";

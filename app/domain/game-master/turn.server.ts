@@ -13,19 +13,25 @@ import { InsufficientCreditsError } from "../credits.server.ts";
 import { BusyError, DomainError, NotFoundError, RateLimitedError, UnauthenticatedError } from "../errors.server.ts";
 import { addressSubject, rateLimitedError, rateLimitKey, rateLimitResult } from "../rate-limit.server.ts";
 import { refuseStoryChange, TURN_LEASE_SECONDS } from "../stories.server.ts";
+import { liveStreamsReady, type StreamOwner } from "../realtime.server.ts";
 import { storiesKeptMessage } from "../story-library.server.ts";
 import { admitTurn } from "./admission.server.ts";
 import {
   beginTurnColumns,
+  beginTurnForSessionColumns,
+  sessionOwner,
   storedConversation,
   type BeginTurnOutcome,
+  type BegunTurn,
   type BeginTurnRequest,
   type Turn,
   type TurnCaller,
 } from "./begun-turn.server.ts";
 import { freeOpeningRules, freeOpeningsRefusal } from "./free-openings.server.ts";
 import { loadBegunStoryBrief, loadStoryBrief } from "./game-source.server.ts";
+import { watchLiveReply } from "./live-replies.server.ts";
 import { FAILED_REPLY_LIMIT, finishTurn, writeReply } from "./reply-writer.server.ts";
+import { checkedStat } from "./stat-checks.server.ts";
 import { storyReadLimits } from "./tokens.server.ts";
 
 /**
@@ -112,6 +118,12 @@ async function startTurn(request: TurnRequest, release: () => void): Promise<Eve
   const config = env();
   const freeOpenings = freeOpeningRules(config);
   const turnId = randomUUID();
+  await liveStreamsReady();
+  // A Check on a game's stats is refused before anything is counted or paid (a draft world, not
+  // kept in memory, is checked once its turn began, below).
+  const check = turn.kind === "send" ? turn.check : undefined;
+  const checkedGame = check && gameSlug ? await loadStoryBrief(gameSlug) : undefined;
+  if (check && checkedGame) checkedStat(checkedGame.trackedStats, check);
   // The game's brief comes from memory (read again only after an admin's change), while the
   // database begins the turn.
   const [begun, namedGame] = await Promise.all([
@@ -131,7 +143,7 @@ async function startTurn(request: TurnRequest, release: () => void): Promise<Eve
       ...storyReadLimits(config.AI_CONTEXT_TOKENS),
       maxStories: config.STORIES_PER_PLAYER,
     }),
-    gameSlug ? loadStoryBrief(gameSlug) : undefined,
+    checkedGame ?? (gameSlug ? loadStoryBrief(gameSlug) : undefined),
   ]);
   switch (begun.outcome) {
     case "started":
@@ -176,7 +188,24 @@ async function startTurn(request: TurnRequest, release: () => void): Promise<Eve
     await finishTurn(begun.story.id, turnId, "", begun.previousVersion);
     throw new NotFoundError(PLAY_TOASTS.gameNotFound.description);
   }
-  return writeReply({ turnId, begun, game, turn, logger, release });
+  if (check && !checkedGame) {
+    try {
+      checkedStat(game.trackedStats, check);
+    } catch (error) {
+      await finishTurn(begun.story.id, turnId, "", begun.previousVersion);
+      throw error;
+    }
+  }
+  const live = writeReply({ turnId, begun, game, turn, logger, release });
+  // The reply is the player's whatever happens; its stream to this tab ends with the session.
+  return watchLiveReply(live, streamOwner(caller, begun), "turn");
+}
+
+/** Whose the turn is: the session read before it, or the one begin_turn_for_session read. */
+function streamOwner(caller: SessionCaller, begun: BegunTurn): StreamOwner {
+  if (caller.kind === "user") return { userId: caller.user.id, session: caller.user.session };
+  if (!begun.owner) throw new Error("begin_turn_for_session began a turn without answering its session.");
+  return begun.owner;
 }
 
 const beginTurnQuery = preparedQuery((database) => {
@@ -196,7 +225,7 @@ const beginTurnQuery = preparedQuery((database) => {
 const beginTurnForSessionQuery = preparedQuery((database) => {
   const p = sql.placeholder;
   return database
-    .select(beginTurnColumns)
+    .select(beginTurnForSessionColumns)
     .from(
       sql`begin_turn_for_session(${p("sessionToken")}, ${p("renewalDueUntil")}::timestamptz, ${p("requireVerified")}::boolean,
         ${p("gameSlug")}, ${p("storyId")}::uuid, ${p("turnId")}::uuid, ${p("kind")}, ${p("exchange")}::int, ${p("message")},
@@ -208,7 +237,8 @@ const beginTurnForSessionQuery = preparedQuery((database) => {
     .prepare("begin_turn_for_session");
 });
 
-function executeBeginTurn({ caller, ...request }: BeginTurnRequest, now: number) {
+/** begin_turn's row, and whose turn it is when begin_turn_for_session read the session. */
+async function executeBeginTurn({ caller, ...request }: BeginTurnRequest, now: number) {
   const { chatLimit, failedReplyLimit, freeOpenings } = request;
   // The one pricing rule's answers; the database applies the one that fits the exchange it finds.
   const prices = turnPrices(request.kind);
@@ -237,15 +267,16 @@ function executeBeginTurn({ caller, ...request }: BeginTurnRequest, now: number)
     maxStories: request.maxStories,
   };
   if ("userId" in caller) {
-    return beginTurnQuery().execute({
+    const [row] = await beginTurnQuery().execute({
       ...parameters,
       userId: caller.userId,
       chatKey: rateLimitKey(chatLimit, caller.userId),
       failedReplyKey: rateLimitKey(failedReplyLimit, caller.userId),
     });
+    return { row, owner: null };
   }
   // begin_turn_for_session makes the limits' keys from their names as rateLimitKey does.
-  return beginTurnForSessionQuery().execute({
+  const [row] = await beginTurnForSessionQuery().execute({
     ...parameters,
     sessionToken: caller.sessionToken,
     renewalDueUntil: caller.renewalDueUntil.toISOString(),
@@ -253,11 +284,12 @@ function executeBeginTurn({ caller, ...request }: BeginTurnRequest, now: number)
     chatLimitName: chatLimit.name,
     failedReplyLimitName: failedReplyLimit.name,
   });
+  return { row, owner: row ? sessionOwner(row) : null };
 }
 
 export async function beginTurn(request: BeginTurnRequest): Promise<BeginTurnOutcome> {
   const { chatLimit, failedReplyLimit, now = Date.now() } = request;
-  const [row] = await executeBeginTurn(request, now);
+  const { row, owner } = await executeBeginTurn(request, now);
   if (!row) throw new Error("begin_turn returned nothing.");
   switch (row.outcome) {
     case "rate_limited":
@@ -302,6 +334,8 @@ export async function beginTurn(request: BeginTurnRequest): Promise<BeginTurnOut
         state: row.state,
         charged: row.charged,
         lore: row.lore,
+        owner,
+        playerRoll: row.playerRoll,
       };
     default:
       return { outcome: row.outcome };

@@ -3,7 +3,7 @@ import { takeTurn } from "#app/domain/game-master/turn.server.ts";
 import { clientAddress } from "#app/domain/rate-limit.server.ts";
 import { apiRoute, endpoint } from "#app/http/api-route.server.ts";
 import { eventStreamResponse } from "#app/http/sse.ts";
-import { playerMessage } from "#app/http/story-input.ts";
+import { checkRequest, playerMessage } from "#app/http/story-input.ts";
 
 /**
  * POST /api/game-chat — the game-chat function of docs/spec.md §7: { message, game_slug,
@@ -20,6 +20,8 @@ const bodySchema = z.object({
   conversation_history: z.array(z.unknown()).optional(),
   /** Which of the player's stories in this game; without it, the one played most recently. */
   story_id: z.uuid({ error: "That is not a story (story_id)." }).optional(),
+  /** Sent as a Check: the server rolls for the named stat (docs/decisions/061). */
+  check: checkRequest.optional(),
 });
 
 const gameChat = apiRoute({
@@ -32,7 +34,7 @@ const gameChat = apiRoute({
           caller,
           gameSlug: body.game_slug,
           storyId: body.story_id,
-          turn: { kind: "send", message: body.message },
+          turn: { kind: "send", message: body.message, ...(body.check ? { check: body.check } : {}) },
           clientAddress: clientAddress(request),
           logger,
         }),

@@ -1,5 +1,5 @@
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
-import { CONTINUE_INSTRUCTION, pinnedFactLines, readTurnMessage, type TrackedState } from "../story-brief.server.ts";
+import { CONTINUE_INSTRUCTION, pinnedFactLines, readTurnMessage, type TrackedState, type TurnCheck } from "../story-brief.server.ts";
 
 /**
  * Everything the offline storyteller reads out of a model call, read in one place, as the context
@@ -18,6 +18,8 @@ export interface ReadPrompt {
   trackedState: TrackedState | undefined;
   /** The lore entries this turn's words fired ("Title: content"), as the turn's message gives them (decision 054). */
   lore: string[];
+  /** The Check the rules settled for this action, if it was sent as one. */
+  check: TurnCheck | undefined;
   pinnedFacts: string[];
   /** The rolling summary of the turns that have left the context. */
   storySoFar: string;
@@ -53,6 +55,7 @@ export function readPrompt(prompt: LanguageModelV4Prompt): ReadPrompt {
     extending,
     trackedState: turn.trackedState,
     lore: turn.triggeredLore,
+    check: turn.check,
     pinnedFacts: pinnedFactLines(block(system, "pinned_facts") ?? ""),
     storySoFar: block(system, "story_so_far")?.trim() ?? "",
   };

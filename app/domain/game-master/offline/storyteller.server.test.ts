@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { narrateTurn } from "./narrator.server.ts";
-import { createOfflineStoryteller } from "./storyteller.server.ts";
+import { createOfflineStoryteller, outcomeIn } from "./storyteller.server.ts";
 import { parseStatusLine } from "./status-line.server.ts";
 import { brief, choicesOf, world } from "./story-test-data.ts";
 import { streamReply } from "../reply-stream.server.ts";
@@ -41,6 +41,30 @@ describe("the offline storyteller model", () => {
     }
     return { pieces, text: pieces.join(""), finishReason, failure };
   }
+
+  it("tells a failed check as failure and a passed one as success, before the rest of its reply", async () => {
+    const check = {
+      stat: "Cunning",
+      value: 30,
+      min: 0,
+      max: 100,
+      modifier: -2,
+      die: 9,
+      total: 7,
+      difficulty: "normal",
+      target: 15,
+      success: false,
+    } as const;
+    const failed = await tell(renderTurnMessage("I slip past the guard.", undefined, [], check));
+    expect(failed.text.startsWith("Your Cunning fails you (7 against 15): it does not work.\n\n")).toBe(true);
+    const passed = await tell(renderTurnMessage("I slip past the guard.", undefined, [], { ...check, die: 19, total: 17, success: true }));
+    expect(passed.text.startsWith("Your Cunning carries you through (17 against 15): it works.\n\n")).toBe(true);
+    // The narration's own outcome ("It works, mostly…") never contradicts the roll.
+    const ownOutcome = outcomeIn(narrateTurn({ world, action: "I slip past the guard.", previousReplies: [] }));
+    expect(ownOutcome).toBeDefined();
+    expect(failed.text).not.toContain(ownOutcome);
+    expect(outcomeIn(failed.text)).toBeUndefined();
+  });
 
   it("streams its reply word by word, reassembling exactly", async () => {
     const { pieces, text, finishReason } = await tell("I light a lantern.");

@@ -1,8 +1,10 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4Usage } from "@ai-sdk/provider";
-import { parseSystemPrompt } from "../story-brief.server.ts";
+import { parseSystemPrompt, type TurnCheck } from "../story-brief.server.ts";
 import { estimateTokens, truncateToTokens } from "../tokens.server.ts";
 import { narrateTurn } from "./narrator.server.ts";
+import { OUTCOMES } from "./phrases.server.ts";
 import { promptText, readPrompt } from "./prompt.server.ts";
+import { escapeRegExp } from "./text.server.ts";
 import { readWorld, type World } from "./world.server.ts";
 
 /**
@@ -25,6 +27,36 @@ function worldOf(system: string): World {
   return world;
 }
 
+/** Each outcome phrase as its filled sentences read: its slots hold the game's names. */
+const OUTCOME_PATTERNS = OUTCOMES.map(
+  (template) =>
+    new RegExp(
+      template
+        .split(/\{[^}]+\}/)
+        .map(escapeRegExp)
+        .join("[^.;]+?"),
+    ),
+);
+
+/** The narration's own outcome ("It works, mostly; Madam Lin is not pleased."), as filled in this reply. */
+export function outcomeIn(narration: string) {
+  return OUTCOME_PATTERNS.map((pattern) => pattern.exec(narration)?.[0]).find((found) => found !== undefined);
+}
+
+/**
+ * A Check's outcome, told first: a failed check reads as failure, a passed one as success. The
+ * narration's own outcome (a sentence of OUTCOMES, which may say "It works") gives way to it.
+ */
+function withCheckOutcome(narration: string, check: TurnCheck | undefined) {
+  if (!check) return narration;
+  const told = check.success
+    ? `Your ${check.stat} carries you through (${check.total} against ${check.target}): it works.`
+    : `Your ${check.stat} fails you (${check.total} against ${check.target}): it does not work.`;
+  const ownOutcome = outcomeIn(narration);
+  const rest = ownOutcome ? narration.replace(` ${ownOutcome}`, "").replace(ownOutcome, "") : narration;
+  return `${told}\n\n${rest}`;
+}
+
 function compose(options: LanguageModelV4CallOptions) {
   const read = readPrompt(options.prompt);
   const { extending } = read;
@@ -39,7 +71,7 @@ function compose(options: LanguageModelV4CallOptions) {
     lore: read.lore,
     memory: { pinnedFacts: read.pinnedFacts, storySoFar: read.storySoFar },
   });
-  const text = extending ? `\n\n${narration}` : narration;
+  const text = extending ? `\n\n${narration}` : withCheckOutcome(narration, read.check);
 
   const cap = options.maxOutputTokens;
   const capped = cap !== undefined && estimateTokens(text) > cap;

@@ -1,19 +1,12 @@
 import { z } from "zod";
-import { NotFoundError } from "#app/domain/errors.server.ts";
 import { clearReplyRating, RATING_REFUSALS, rateReply, type RatedVersion } from "#app/domain/reply-ratings.server.ts";
 import { apiRoute, endpoint } from "#app/http/api-route.server.ts";
-import { storyIdOf } from "#app/http/story-input.ts";
+import { replyVersionOf } from "#app/http/story-input.ts";
 import { BAD_REPLY_REASONS, REPLY_RATINGS } from "#app/lib/reply-ratings.ts";
-
-const position = z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 
 /** The reply version the address names; anything that is not one names nothing (404). */
 function ratedVersion(userId: string, params: Record<string, string | undefined>): RatedVersion {
-  const storyId = storyIdOf(params);
-  const replyId = position.safeParse(params.replyId);
-  const version = position.safeParse(params.version);
-  if (!replyId.success || !version.success) throw new NotFoundError(RATING_REFUSALS.missing);
-  return { userId, storyId, replyId: replyId.data, version: version.data };
+  return { userId, ...replyVersionOf(params, RATING_REFUSALS.missing) };
 }
 
 /**

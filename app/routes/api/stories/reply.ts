@@ -18,7 +18,7 @@ const reply = apiRoute({
       const story = await findStory(user.id, storyIdOf(params));
       const live = liveReplyIn(story.id);
       if (!live) return new Response(null, { status: 204 });
-      return eventStreamResponse(await watchLiveReply(live, { userId: user.id, session: user.session }));
+      return eventStreamResponse(await watchLiveReply(live, { userId: user.id, session: user.session }, "reply"));
     },
   }),
 });

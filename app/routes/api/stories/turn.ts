@@ -14,7 +14,7 @@ import { playerMessage, seenExchange, storyIdOf } from "#app/http/story-input.ts
  */
 const CONTROL_KINDS = ["retry", "continue", "edit"] as const;
 
-const bodySchema = z.object({ exchange: seenExchange, message: playerMessage.optional() });
+const bodySchema = z.object({ exchange: seenExchange, message: playerMessage.optional(), check: z.unknown().optional() });
 
 const storyTurn = apiRoute({
   POST: endpoint({
@@ -23,6 +23,13 @@ const storyTurn = apiRoute({
     handler: async ({ request, user: caller, params, body, logger }) => {
       const kind = z.enum(CONTROL_KINDS).safeParse(params.kind);
       if (!kind.success) throw new NotFoundError("There is no such story control.");
+      // A Retry, Continue or Edit keeps the exchange's roll: only a new message rolls (docs/decisions/061).
+      if (body.check !== undefined) {
+        throw new InvalidInputError(
+          "A check is rolled only when a new message is sent; a Retry, Continue or Edit keeps the roll it had.",
+          "check",
+        );
+      }
       let turn: Turn;
       if (kind.data === "edit") {
         if (!body.message) throw new InvalidInputError("Write the edited message for the Game Master.", "message");
