@@ -1,6 +1,6 @@
 import { chosenAction } from "../../../lib/story-choices.ts";
-import { addressedPerson, mentioned, spokesperson, withoutThings } from "./mentions.server.ts";
-import { declaredName, IMPERATIVE, tellAction, toSecondPerson, VERBS } from "./telling.server.ts";
+import { addressedPerson, mentioned, personNamedInKnowledge, spokesperson, withoutThings } from "./mentions.server.ts";
+import { declaredName, IMPERATIVE, isNarration, tellAction, tellNarration, toSecondPerson, VERBS } from "./telling.server.ts";
 import { splitSentences } from "./text.server.ts";
 import { type Entity, type World } from "./world.server.ts";
 
@@ -24,7 +24,8 @@ export type ActionKind =
   | "speech"
   | "challenge"
   | "act"
-  | "hesitate";
+  | "hesitate"
+  | "narration";
 
 export type Tone = "kind" | "harsh" | "neutral";
 
@@ -104,7 +105,7 @@ function leadVerb(text: string) {
     .replace(/^[“"]/, "")
     .split(/[\s,]+/)
     .map((word) => word.toLowerCase().replace(/[^a-z']/g, ""));
-  let index = words[0] === "i" || words[0] === "we" ? 1 : 0;
+  let index = words[0] === "i" || words[0] === "we" || words[0] === "you" ? 1 : 0;
   if (/ly$/.test(words[index] ?? "") && !IMPERATIVE.has(words[index] ?? "")) index += 1;
   if (words[index] === "then" || words[index] === "quietly") index += 1;
   return words[index] ?? "";
@@ -123,7 +124,9 @@ export function readAction(
   message: string,
   { lastChoices, firstTurn }: { lastChoices: string[]; firstTurn: boolean },
 ): PlayerAction {
-  const typed = message.trim();
+  // Say mode sends `You say, "…"` (issue 35): the words are speech, as if typed in quotes.
+  const said = /^you say,?\s*["“]([\s\S]*?)["”]?\s*$/i.exec(message.trim())?.[1];
+  const typed = said === undefined ? message.trim() : `“${said}”`;
   const picked = /^(?:i\s+)?(?:choose|pick|take|select|go with|option|choice|number)\s*#?\s*(\d{1,2})[.)]?$/i.exec(typed)?.[1];
   const text = picked !== undefined ? (lastChoices[Number(picked) - 1] ?? typed) : chosenAction(typed, lastChoices);
   const chosen = lastChoices.includes(text);
@@ -162,7 +165,7 @@ export function readAction(
   if (name && !rest.trim()) return { ...base, kind: "name", name };
 
   const withoutName = name ? rest.replaceAll(name, "") : rest;
-  const person = mentioned(world.people, withoutThings(world, withoutName), { people: true })[0];
+  const person = mentioned(world.people, withoutThings(world, withoutName), { people: true })[0] ?? personNamedInKnowledge(world, withoutName);
   const group = mentioned(world.groups, withoutName)[0];
   const place = mentioned(world.places, withoutName)[0];
   const challenge = mentioned(world.challenges, withoutName)[0];
@@ -182,9 +185,13 @@ export function readAction(
       (asking ? mentioned(world.people, withoutThings(world, rest.split(/\babout\b|[“"]/i)[0] ?? ""), { people: true })[0] : undefined);
     if (/\b(?:what do I know|do I know anything|I (?:try to )?(?:recall|remember))\b/i.test(rest))
       return { ...found, kind: "recall", subject, told: undefined };
-    const advice = (!subject && !addressee) || /\bfor advice\b|\bwhat (?:should|shall|must|can) I do\b/i.test(question);
+    const advice = (!subject && !addressee) || /\bfor advice\b|\bwhat (?:should|shall|must|can) I do\b|\bwhat would you do\b/i.test(question);
     return { ...found, kind: advice ? "advice" : "question", subject, person: addressee ?? (advice ? person : undefined), told };
   }
+
+  // Story mode: a line of narration is what happens next, told as the player wrote it.
+  const opensWithSomeone = person !== undefined && rest.trim().startsWith(person.name);
+  if (isNarration(rest, opensWithSomeone)) return { ...found, kind: "narration", told: tellNarration(rest) };
 
   const told = tellAction(rest);
   const verb = leadVerb(rest);

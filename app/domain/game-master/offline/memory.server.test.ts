@@ -94,5 +94,18 @@ describe("carrying someone the player brought in", () => {
     const carried = ["Turn 0.", "One thing, at least, is settled. You appoint a young scribe named Ouyang Min to keep your private ledger."];
     const noMemory = { pinnedFacts: [], storySoFar: "" };
     expect(rememberedAnswer("What is the name of the scribe who keeps my private ledger?", noMemory, [], carried)).toContain("Ouyang Min");
+    const underALead = ["Turn 0.", "Your orders stand: you appoint a young scribe named Ouyang Min to keep your private ledger."];
+    expect(rememberedAnswer("Who keeps my private ledger, the scribe?", noMemory, [], underALead)).toBe(
+      "You appoint a young scribe named Ouyang Min to keep your private ledger.",
+    );
+  });
+
+  it("carries it again once the newest three exchanges no longer hold it, under a lead of the moment", () => {
+    const noMemory = { pinnedFacts: [], storySoFar: "" };
+    const carried = "Your orders stand: you appoint a young scribe named Ouyang Min to keep your private ledger.";
+    expect(introductionToCarry(noMemory, ["Begin.", "I bow.", "I wait.", "I rest."], ["Opening.", carried, "Turn 2.", "Turn 3."])).toBeUndefined();
+    expect(
+      introductionToCarry(noMemory, ["Begin.", "I bow.", "I wait.", "I rest.", "I sing."], ["Opening.", carried, "Turn 2.", "Turn 3.", "Turn 4."]),
+    ).toBe("You appoint a young scribe named Ouyang Min to keep your private ledger.");
   });
 });

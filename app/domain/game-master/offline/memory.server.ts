@@ -34,9 +34,17 @@ function keyWords(text: string): Set<string> {
   );
 }
 
-/** The player's own words a reply carried forward ("You appoint a young scribe named…"), so they outlive the turn that said them. */
+/**
+ * The player's own words a reply carried forward ("Your orders stand: you appoint a young scribe
+ * named…"), so they outlive the turn that said them: the line after the reply's lead, as it was told.
+ */
 function carriedLines(previousReplies: readonly string[]): string[] {
-  return previousReplies.flatMap((reply) => splitSentences(reply).filter((line) => INTRODUCES.test(line) && /^You\b/.test(line)));
+  return previousReplies.flatMap((reply) =>
+    splitSentences(reply).flatMap((sentence) => {
+      const line = sentence.replace(/^[^:“”]{1,60}:\s+(?=you\b)/i, "");
+      return INTRODUCES.test(line) && /^you\b/i.test(line) ? [capitalise(line)] : [];
+    }),
+  );
 }
 
 /** "I appoint a scribe named…" as the narrator tells it: "You appoint a scribe named…". */
@@ -46,19 +54,26 @@ export function toldToThePlayer(line: string) {
 }
 
 /**
+ * The exchanges a carried line may be behind the newest before it is told again. Old exchanges
+ * leave the context a block at a time, and the window shrinks as the story's summary grows
+ * (context.server.ts, story-summary.server.ts): at the default budget a seeded game's window holds
+ * five to eight exchanges and lets four go at once, so only the newest three are sure to survive
+ * the next turn.
+ */
+const CARRIED_WITHIN_EXCHANGES = 3;
+
+/**
  * The player's line bringing someone into the story, as the narrator tells it, when it is about to
- * leave what the storyteller can see: in none of the visible turns but the oldest half. A full
- * window lets its oldest turns go a block at a time, up to half of them at once
- * (context.server.ts), so a line in that half may be gone by the next turn. Carried into this
- * reply, it stays in the context as long as the story goes on.
+ * leave what the storyteller can see: in none of the newest few turns. Carried into this reply, it
+ * stays in the context as long as the story goes on.
  */
 export function introductionToCarry(
   memory: StoryMemory,
   previousActions: readonly string[],
   previousReplies: readonly string[],
-  edge = Math.max(2, Math.ceil(previousActions.length / 2)),
+  edge = Math.max(1, previousActions.length - CARRIED_WITHIN_EXCHANGES),
 ): string | undefined {
-  const visible = [...previousActions.slice(edge), ...previousReplies.slice(edge)].join("\n");
+  const visible = [...previousActions.slice(edge), ...previousReplies.slice(edge), ...carriedLines(previousReplies.slice(edge))].join("\n");
   const known = [...previousActions.flatMap((action) => splitSentences(action)), ...summaryLines(memory)]
     .filter((line) => INTRODUCES.test(line) && /^(?:I|My)\b/.test(line))
     .map((line) => ({ line, told: toldToThePlayer(line) }));

@@ -1,4 +1,4 @@
-import { nameForms, shortName, TITLE_WORDS } from "./names.server.ts";
+import { looksLikePersonName, nameForms, shortName, TITLE_WORDS } from "./names.server.ts";
 import { escapeRegExp } from "./text.server.ts";
 import { type Entity, type World } from "./world.server.ts";
 
@@ -125,7 +125,12 @@ export function addressedPerson(world: World, message: string): Entity | undefin
 function personInKnowledge(world: World, words: readonly string[]): Entity | undefined {
   const names = words.filter((word) => word.length >= 3 && !TITLE_WORDS.has(word.toLowerCase()));
   if (names.length === 0) return undefined;
-  const known = new Set([...world.places, ...world.groups, ...world.challenges, ...world.facts].map((entity) => entity.name));
+  // A fact the content describes may be a person ("Theo Castellan of Apex Talent Group…"); places, powers and troubles are not.
+  const known = new Set(
+    [...world.places, ...world.groups, ...world.challenges, ...world.facts.filter((fact) => !looksLikePersonName(fact.name))].map(
+      (entity) => entity.name,
+    ),
+  );
   let best: string | undefined;
   for (const sentence of world.knowledge) {
     for (const name of names) {
@@ -137,6 +142,24 @@ function personInKnowledge(world: World, words: readonly string[]): Entity | und
     }
   }
   return best ? { name: best, detail: "" } : undefined;
+}
+
+/**
+ * Someone the player names in full whom the cast does not list but the content does ("I crash Nova
+ * Reyes's private party": Nova Reyes, content chief of Tidewater).
+ */
+export function personNamedInKnowledge(world: World, message: string): Entity | undefined {
+  const facts = world.facts.filter((fact) => !looksLikePersonName(fact.name));
+  const things = [...world.places, ...world.groups, ...world.challenges, ...facts].map((entity) => entity.name);
+  for (const match of message.matchAll(/(?<![\p{L}])\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+){1,2}/gu)) {
+    const name = match[0];
+    // "Diligent Study" of "the Pavilion of Diligent Study" is a place's name, not a person's.
+    const partOfAThing = things.some((thing) => thing.includes(name)) || /\bof\s+$/.test(message.slice(0, match.index));
+    if (/^I\b/.test(name) || partOfAThing || !looksLikePersonName(name)) continue;
+    if (world.knowledge.some((sentence) => new RegExp(`(?<![\\p{L}])${escapeRegExp(name)}(?![\\p{L}])`, "u").test(sentence)))
+      return { name, detail: "" };
+  }
+  return undefined;
 }
 
 /**

@@ -12,8 +12,10 @@ import {
   answerParagraph,
   arrivalParagraph,
   discoveryParagraph,
+  loreParagraphOf,
   memoryParagraph,
   nameParagraph,
+  narrationParagraph,
   pickChallenge,
   pressureParagraph,
   reactionParagraph,
@@ -21,8 +23,10 @@ import {
   restParagraph,
   selfParagraph,
   talkParagraph,
+  TROUBLE_EVERY_TURNS,
+  troubleOfTheTurn,
 } from "./paragraphs.server.ts";
-import { NAME_INVITATION, OPENING_HOOKS } from "./phrases.server.ts";
+import { CARRY_LEADS, NAME_INVITATION, OPENING_HOOKS } from "./phrases.server.ts";
 import { offlineState, stateBlock } from "./state.server.ts";
 import { currentStatus, moveStats, renderStatus, showState } from "./stats.server.ts";
 import { type Address, called, confidant, fill, nth, pick, Teller } from "./teller.server.ts";
@@ -58,13 +62,12 @@ export interface TurnInput {
   trackedState?: TrackedState;
   /** Pinned facts and the story so far, as the prompt gives them. */
   memory?: StoryMemory;
+  /** The lore entries the turn's words fired ("Title: content"): the reply tells what they say. */
+  lore?: readonly string[];
 }
 
 // ---------------------------------------------------------------------------------------------
 // The reply
-
-/** How a reply brings back what the player settled about someone they brought into the story. */
-const CARRY_LEADS = ["Some arrangements hold whatever else happens.", "One thing, at least, is settled.", "Some things stay as you left them."];
 
 /** A choice the last this many replies offered is not offered again: the same options read as a stuck story. */
 const RECENT_CHOICE_REPLIES = 5;
@@ -162,6 +165,9 @@ function bodyParagraphs(
     case "speech":
       paragraphs.push(reactionParagraph(teller, action, "speech"));
       return { paragraphs, focus: action.person };
+    case "narration":
+      paragraphs.push(narrationParagraph(teller, action));
+      return { paragraphs, focus: action.person };
     case "challenge":
     case "act":
       paragraphs.push(...actParagraphs(teller, action));
@@ -183,6 +189,7 @@ export function narrateTurn({
   extending = false,
   trackedState,
   memory,
+  lore = [],
 }: TurnInput): string {
   const story = readContinuity({ world, previousActions, previousReplies, declaredName: (text) => declaredName(text, world) });
   // Continue extends the latest reply: the same turn, the same scene.
@@ -221,17 +228,25 @@ export function narrateTurn({
   if (firstTurn && action.kind !== "ready" && action.kind !== "name" && body.paragraphs[0]) {
     body.paragraphs[0] = `You begin as you mean to go on. ${body.paragraphs[0]}`;
   }
+  // Lore the player's words brought up is true in this story, and the reply says so: part of the answer.
+  const loreParagraph = firstTurn ? undefined : loreParagraphOf(teller, lore, body.focus);
+  if (loreParagraph && !repeatsAClause(loreParagraph, body.paragraphs.join("\n"))) body.paragraphs.push(loreParagraph);
   paragraphs.push(...body.paragraphs);
 
   // Now and then the wider world intrudes: a trouble that will not wait, or what others make of it.
   const quiet = ["question", "recall", "self", "ready", "name"].includes(action.kind);
+  // Troubles come up on a schedule of their own (troubleOfTheTurn), so one said in a turn that has
+  // left the context is not said again until every other has had its turn.
   const roll = teller.random();
-  if (!firstTurn && !quiet && roll < 0.25) {
+  const troubleTurn = story.turn % TROUBLE_EVERY_TURNS === 0;
+  if (!firstTurn && !quiet && !troubleTurn && roll < 0.4) {
     const aftermath = aftermathParagraph(teller, action.text);
     if (aftermath && !repeatsAClause(aftermath, paragraphs.join("\n"))) paragraphs.push(aftermath);
-  } else if (firstTurn || (!quiet && roll < 0.6)) {
-    const challenge = pickChallenge(teller);
-    const pressure = challenge && action.challenge !== challenge ? pressureParagraph(teller, challenge) : undefined;
+  } else if (firstTurn || (!quiet && troubleTurn)) {
+    const challenge = firstTurn ? pickChallenge(teller) : undefined;
+    const pressure = firstTurn
+      ? challenge && pressureParagraph(teller, challenge)
+      : troubleOfTheTurn(teller, Math.floor(story.turn / TROUBLE_EVERY_TURNS), action.challenge);
     if (pressure && !repeatsAClause(pressure, paragraphs.join("\n"))) paragraphs.push(pressure);
   }
 
@@ -254,7 +269,16 @@ export function narrateTurn({
 
   // Someone the player brought into the story stays in it: their words come back before they leave the context.
   const carried = memory && !firstTurn ? introductionToCarry(memory, previousActions, previousReplies) : undefined;
-  if (carried && !repeatsAClause(carried, paragraphs.join("\n"))) paragraphs.push(`${nth(CARRY_LEADS, story.turn) ?? ""} ${carried}`);
+  // Carries come every four turns or so: the lead is counted so that consecutive ones differ.
+  if (carried && !repeatsAClause(carried, paragraphs.join("\n"))) {
+    const line = `${carried.charAt(0).toLowerCase()}${carried.slice(1)}`;
+    const first = story.turn + Math.floor(story.turn / 4);
+    // A lead naming the place is passed over when the reply already says it the same way.
+    const told = CARRY_LEADS.map((_, index) => `${fill(nth(CARRY_LEADS, first + index) ?? "", teller.values({}))} ${line}`).find(
+      (candidate) => !repeatsAClause(candidate, paragraphs.join("\n")),
+    );
+    if (told) paragraphs.push(told);
+  }
 
   // One source for the status line and the State panel: the tracked state, moved once.
   const status = currentStatus(world, previousReplies, story.turn);

@@ -1,8 +1,9 @@
 import type { PlayerAction } from "./action.server.ts";
 import { clockAt } from "./continuity.server.ts";
 import { midSentence } from "./names.server.ts";
-import { FRAMES } from "./phrases.server.ts";
+import { FRAMES, LORE_LEADS } from "./phrases.server.ts";
 import {
+  between,
   called,
   capitalise,
   challengePhrase,
@@ -13,12 +14,14 @@ import {
   peopleAround,
   peopleAt,
   pick,
+  sentencesAbout,
   spoken,
   standsAlone,
   Teller,
 } from "./teller.server.ts";
-import { splitSentences } from "./text.server.ts";
-import type { Entity } from "./world.server.ts";
+import { playerAsYou, splitSentences } from "./text.server.ts";
+import { statement } from "./knowledge.server.ts";
+import type { Entity, World } from "./world.server.ts";
 
 /** The paragraphs of a reply, one per kind of action, each a sentence of the world framed by two phrases. */
 
@@ -28,19 +31,25 @@ const TALK_FRAMES = { neutral: FRAMES.talkNeutral, kind: FRAMES.talkKind, harsh:
 // The paragraphs
 
 export function answerParagraph(teller: Teller, action: PlayerAction, subjectEntity: Entity | undefined, speaker: Entity | undefined) {
-  const subject = subjectEntity ? called(subjectEntity) : (action.subject ?? "");
-  const knowledge = teller.knowledgeAbout(subjectEntity, action.subject);
-  const other = teller.world.people.find((person) => person !== speaker && person !== subjectEntity);
+  // "What are the maids whispering about me?" is about the player, not someone called "Me".
+  const asked = /^(?:me|you|him|her|it|us|them|myself|yourself)$/i.test(action.subject ?? "") ? undefined : action.subject;
+  const subject = subjectEntity ? called(subjectEntity) : (asked ?? "");
+  const knowledge = teller.knowledgeAbout(subjectEntity, asked);
+  // Who else might know changes from turn to turn, so each answer that knows nothing points somewhere new.
+  const other = nth(
+    teller.world.people.filter((person) => person !== speaker && person !== subjectEntity),
+    teller.story.turn + teller.variant,
+  );
   const lead = action.told ? `${action.told} ` : "";
   if (!speaker) {
     // A world without people: the answer comes from what the player sees and hears.
     if (knowledge.length === 0) {
       return teller.frame(`nobody\n${subject}`, FRAMES.nobody, (opener, closer) =>
-        [lead + fill(opener, { subject: subject || "that" }), closer].join(" ").trim(),
+        [lead + fill(opener, teller.values({ subject: subject || "that" })), fill(closer, teller.values({}))].join(" ").trim(),
       );
     }
     return teller.frame(`recall\n${subject}`, FRAMES.recall, (opener, closer) =>
-      [lead + fill(opener, { subject: subject || "it" }), ...knowledge, closer].join(" "),
+      [lead + fill(opener, teller.values({ subject: subject || "it" })), ...knowledge, fill(closer, teller.values({}))].join(" "),
     );
   }
   const who = teller.who(speaker, lead);
@@ -53,14 +62,16 @@ export function answerParagraph(teller: Teller, action: PlayerAction, subjectEnt
             opener,
             teller.values({ who, subject: capitalise(subject.replace(/^(the|a|an)\s+/i, (article) => article.toLowerCase()) || "that") }),
           ),
-        fill(closer, { other: other ? called(other) : "someone older than me" }),
-      ].join(" "),
+        fill(closer, teller.values({ who, other: other ? called(other) : "someone older than me", otherFact: factOf(teller, other) })),
+      ]
+        .join(" ")
+        .replace(/\s+”/g, "”"),
     );
   }
   const said = spoken(knowledge);
   const echo = subject && !said.toLowerCase().startsWith(subject.toLowerCase()) ? `${capitalise(subject)}{, you}? ` : "";
   return teller.frame(`answer\n${subject}\n${who}\n${said}`, FRAMES.answer, (opener, closer) =>
-    [lead + fill(opener, { who }), `“${fill(echo, teller.values({}))}${said} ${closer}”`].join(" "),
+    [lead + fill(opener, teller.values({ who })), `“${fill(echo, teller.values({}))}${said} ${fill(closer, teller.values({ who }))}”`].join(" "),
   );
 }
 
@@ -82,9 +93,11 @@ export function selfParagraph(teller: Teller, speaker: Entity | undefined, name:
   if (!said) return undefined;
   const quoted = spoken([said]);
   if (!speaker)
-    return teller.frame(`self\n${said}`, FRAMES.recall, (opener, closer) => [fill(opener, { subject: "yourself" }), said, closer].join(" "));
+    return teller.frame(`self\n${said}`, FRAMES.recall, (opener, closer) =>
+      [fill(opener, teller.values({ subject: "yourself" })), said, fill(closer, teller.values({}))].join(" "),
+    );
   return teller.frame(`self\n${called(speaker)}\n${said}`, FRAMES.answer, (opener, closer) =>
-    [fill(opener, { who: called(speaker) }), `“${quoted} ${closer}”`].join(" "),
+    [fill(opener, teller.values({ who: called(speaker) })), `“${quoted} ${fill(closer, teller.values({ who: called(speaker) }))}”`].join(" "),
   );
 }
 
@@ -96,7 +109,7 @@ export function recallParagraph(teller: Teller, action: PlayerAction, subjectEnt
     return answerParagraph(teller, { ...action, kind: "question" }, subjectEntity, speaker);
   }
   return teller.frame(`recall\n${subject}`, FRAMES.recall, (opener, closer) =>
-    [fill(opener, { subject: midSentence(subject) }), ...knowledge, closer].join(" "),
+    [fill(opener, teller.values({ subject: midSentence(subject) })), ...knowledge, fill(closer, teller.values({}))].join(" "),
   );
 }
 
@@ -115,15 +128,15 @@ export function adviceParagraph(teller: Teller, action: PlayerAction, speaker: E
   const about = teller.knowledgeAbout(matter, undefined, { limit: 1 });
   const lead = action.told ? `${action.told} ` : "";
   return teller.frame(`advice\n${matter.name}\n${who}`, FRAMES.advice, (opener, closer) =>
-    [lead + fill(opener, teller.values({ who, challenge: challengePhrase(matter) })), ...about, closer].join(" "),
+    [lead + fill(opener, teller.values({ who, challenge: challengePhrase(matter) })), ...about, fill(closer, teller.values({ who }))].join(" "),
   );
 }
 
 export function talkParagraph(teller: Teller, action: PlayerAction, person: Entity) {
   const who = teller.who(person, action.told);
-  const about = teller.knowledgeAbout(person, undefined, { limit: 1, vivid: true });
+  const about = teller.knowledgeAbout(person, undefined, { limit: 1, vivid: true, freshOnly: true, centralOnly: true });
   return teller.frame(`talk\n${called(person)}\n${action.text}`, TALK_FRAMES[action.tone], (opener, line) =>
-    [action.told ?? "", fill(opener, { who }), ...about, fill(line, teller.values({}))].filter(Boolean).join(" "),
+    [action.told ?? "", fill(opener, teller.values({ who })), ...about, fill(line, teller.values({ who }))].filter(Boolean).join(" "),
   );
 }
 
@@ -136,9 +149,9 @@ export function arrivalParagraph(teller: Teller, action: PlayerAction, place: En
   return teller.frame(`arrive\n${place.name}\n${action.text}`, FRAMES.arrival, (opener, presence) =>
     [
       action.told ?? "",
-      fill(opener, { place: midSentence(place.name), watch }),
+      fill(opener, teller.values({ place: midSentence(place.name), watch })),
       ...about,
-      person ? fill(presence, { who: teller.who(person, aboutText) }) : "",
+      person ? fill(presence, teller.values({ who: teller.who(person, aboutText) })) : "",
     ]
       .filter(Boolean)
       .join(" "),
@@ -158,14 +171,14 @@ export function discoveryParagraph(teller: Teller, action: PlayerAction) {
     about = found ? [found] : teller.knowledgeAbout(target, undefined, { limit: 1 });
   }
   return teller.frame(`discover\n${about.join(" ")}\n${action.text}`, FRAMES.discovery, (opener, closer) =>
-    [action.told ?? "", opener, ...about, closer].filter(Boolean).join(" "),
+    [action.told ?? "", fill(opener, teller.values({})), ...about, fill(closer, teller.values({}))].filter(Boolean).join(" "),
   );
 }
 
 export function restParagraph(teller: Teller, action: PlayerAction) {
   const { watch, nextWatch } = clockAt(teller.world, teller.story.turn);
   return teller.frame(`rest\n${action.text}`, FRAMES.rest, (opener, closer) =>
-    [action.told ?? "", fill(opener, { watch }), fill(closer, { nextWatch })].filter(Boolean).join(" "),
+    [action.told ?? "", fill(opener, teller.values({ watch })), fill(closer, teller.values({ nextWatch }))].filter(Boolean).join(" "),
   );
 }
 
@@ -175,11 +188,11 @@ export function reactionParagraph(teller: Teller, action: PlayerAction, key: "sp
   const other = teller.world.people.find((candidate) => candidate !== person);
   if (!person) {
     return teller.frame(`${key}\n${action.text}`, key === "speech" ? FRAMES.speechAlone : FRAMES.waitAlone, (opener, outcome) =>
-      [action.told ?? "", fill(opener, { who: "someone" }), outcome].filter(Boolean).join(" "),
+      [action.told ?? "", fill(opener, teller.values({ who: "someone" })), fill(outcome, teller.values({}))].filter(Boolean).join(" "),
     );
   }
   return teller.frame(`${key}\n${action.text}\n${person.name}`, key === "speech" ? FRAMES.speech : FRAMES.wait, (opener, closer) => {
-    const first = fill(opener, { who: teller.who(person, action.told) });
+    const first = fill(opener, teller.values({ who: teller.who(person, action.told) }));
     const before = `${action.told ?? ""} ${first}`;
     const second = fill(closer, teller.values({ who: teller.who(person, before), other: other ? called(other) : "the others" }));
     return [action.told ?? "", first, second].filter(Boolean).join(" ");
@@ -197,7 +210,7 @@ export function actParagraphs(teller: Teller, action: PlayerAction): string[] {
         [
           action.told ?? "",
           ...about,
-          outcome,
+          fill(outcome, teller.values({ who: person ? called(person) : undefined })),
           person ? fill(reaction, teller.values({ who: called(person), other: other ? called(other) : "the others" })) : "",
         ]
           .filter(Boolean)
@@ -212,7 +225,7 @@ export function actParagraphs(teller: Teller, action: PlayerAction): string[] {
     teller.frame(`act\n${action.text}\n${person?.name ?? ""}`, FRAMES.act, (outcome, reaction) =>
       [
         action.told ?? "",
-        outcome,
+        fill(outcome, teller.values({ who: person ? called(person) : undefined })),
         person ? fill(reaction, teller.values({ who: called(person), other: other ? called(other) : "the others" })) : "",
       ]
         .filter(Boolean)
@@ -222,16 +235,78 @@ export function actParagraphs(teller: Teller, action: PlayerAction): string[] {
   return paragraphs;
 }
 
+/** A line the player wrote as narration (Story mode): it happened, as they wrote it, and someone present takes it in. */
+export function narrationParagraph(teller: Teller, action: PlayerAction) {
+  const person = action.person ?? pickPerson(teller);
+  const other = teller.world.people.find((candidate) => candidate !== person);
+  const told = action.told ?? action.text;
+  if (!person) return told;
+  return teller.frame(`narration\n${action.text}\n${person.name}`, FRAMES.act, (_outcome, reaction) =>
+    [told, fill(reaction, teller.values({ who: teller.who(person, told), other: other ? called(other) : "the others" }))].join(" "),
+  );
+}
+
+/** Lore fired by the turn's words ("The Jade Seal: the seal that makes an edict law…"): what its entries say that no visible reply has. */
+export function loreParagraphOf(teller: Teller, entries: readonly string[], focus: Entity | undefined) {
+  const told = entries.flatMap((entry) => {
+    const split = /^([^:]{1,80}):\s+([\s\S]+)$/.exec(entry.trim());
+    const title = split?.[1]?.trim() ?? "";
+    // "The Drowned Bell: a bronze bell that…" reads as "The Drowned Bell is a bronze bell that…".
+    const [first = "", ...rest] = splitSentences(playerAsYou(split?.[2] ?? entry));
+    const opening = title && /^[a-z]/.test(first) ? (statement({ name: title, detail: first }) ?? first) : first;
+    const sentences = [opening, ...rest].filter((sentence) => sentence && !teller.said(sentence));
+    return sentences.length > 0 ? [{ title, said: sentences.slice(0, 2).join(" ") }] : [];
+  });
+  const first = told[0];
+  if (!first) return undefined;
+  const lead = fill(
+    nth(LORE_LEADS, teller.story.turn + teller.variant) ?? "",
+    teller.values({ title: midSentence(first.title) || "it", who: focus ? called(focus) : undefined }),
+  );
+  return [lead, first.said, ...told.slice(1, 2).map(({ said }) => said)].join(" ");
+}
+
 export function nameParagraph(teller: Teller, name: string) {
   const person = confidant(teller.world);
   const who = person ? called(person) : "The nearest listener";
-  return teller.frame(`name\n${name}`, FRAMES.name, (opener, closer) => [fill(opener, { who, name }), closer].join(" "));
+  return teller.frame(`name\n${name}`, FRAMES.name, (opener, closer) =>
+    [fill(opener, teller.values({ who, name })), fill(closer, teller.values({ who }))].join(" "),
+  );
 }
 
 export function pressureParagraph(teller: Teller, challenge: Entity) {
   const about = teller.knowledgeAbout(challenge, undefined, { limit: 1 });
   if (about.length === 0) return undefined;
-  return teller.frame(`pressure\n${challenge.name}\n${about.join(" ")}`, FRAMES.pressure, (lead, closer) => [lead, ...about, closer].join(" "));
+  return teller.frame(`pressure\n${challenge.name}\n${about.join(" ")}`, FRAMES.pressure, (lead, closer) =>
+    [fill(lead, teller.values({ trouble: challengePhrase(challenge) })), ...about, fill(closer, teller.values({}))].join(" "),
+  );
+}
+
+/** Turns between two troubles the story brings up unasked. */
+export const TROUBLE_EVERY_TURNS = 3;
+
+/**
+ * Every sentence about the world's troubles, one of each trouble in turn, then the second of each:
+ * the story's own list of pressures, which it goes through in order.
+ */
+function troubleSentences(world: World): { challenge: Entity; sentence: string }[] {
+  const each = world.challenges.map((challenge) => {
+    const own = statement(challenge, { glossary: true });
+    const about = sentencesAbout(world, challenge).filter((sentence) => between(sentence.indexOf(challenge.name), 0, 40));
+    return [...new Set([...(own ? [own] : []), ...about])].filter(standsAlone).map((sentence) => ({ challenge, sentence }));
+  });
+  const longest = Math.max(0, ...each.map((list) => list.length));
+  return Array.from({ length: longest }, (_, index) => each.flatMap((list) => list[index] ?? [])).flat();
+}
+
+/** The `count`-th trouble the story brings up: its next sentence, unless a visible reply said it or the player is dealing with it. */
+export function troubleOfTheTurn(teller: Teller, count: number, dealtWith: Entity | undefined) {
+  const found = nth(troubleSentences(teller.world), count + teller.variant);
+  if (!found || found.challenge === dealtWith || teller.said(found.sentence)) return undefined;
+  const { challenge, sentence } = found;
+  return teller.frame(`pressure\n${challenge.name}\n${sentence}`, FRAMES.pressure, (lead, closer) =>
+    [fill(lead, teller.values({ trouble: challengePhrase(challenge) })), sentence, fill(closer, teller.values({}))].join(" "),
+  );
 }
 
 export function aftermathParagraph(teller: Teller, key: string) {
@@ -242,9 +317,16 @@ export function aftermathParagraph(teller: Teller, key: string) {
   const person = pickPerson(teller);
   if (!place || !person) return undefined;
   const { watch } = clockAt(teller.world, teller.story.turn);
-  return teller.frame(`aftermath\n${key}\n${place.name}\n${person.name}`, FRAMES.aftermath, (scene, closer) =>
-    [fill(scene, { place: midSentence(place.name), watch }), fill(closer, { who: called(person) })].join(" "),
+  // Keyed on the place and the person only, so the same pair of them is framed anew for 56 turns.
+  return teller.frame(`aftermath\n${place.name}\n${person.name}`, FRAMES.aftermath, (scene, closer) =>
+    [fill(scene, teller.values({ place: midSentence(place.name), watch })), fill(closer, teller.values({ who: called(person) }))].join(" "),
   );
+}
+
+/** What the world says of someone, said aloud: the lead an answer that knows nothing else can still give. */
+function factOf(teller: Teller, person: Entity | undefined) {
+  const fact = person ? teller.knowledgeAbout(person, undefined, { limit: 1, freshOnly: true })[0] : undefined;
+  return fact ? spoken([fact]) : "";
 }
 
 export function pickPerson(teller: Teller): Entity | undefined {

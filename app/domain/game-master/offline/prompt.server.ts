@@ -5,7 +5,7 @@ import { CONTINUE_INSTRUCTION, pinnedFactLines, readTurnMessage, type TrackedSta
  * Everything the offline storyteller reads out of a model call, read in one place, as the context
  * lays it out (docs/decisions/055): the game's part and the story's memory as system messages, and
  * the turn's tracked state, fired lore and author's note in the last user message, before the
- * player's new message (readTurnMessage).
+ * player's new message (readTurnMessage). On a Continue the lore is the instruction's turn's: none.
  */
 export interface ReadPrompt {
   /** Every system message, joined: the game's prompt and its world content. */
@@ -16,6 +16,8 @@ export interface ReadPrompt {
   /** The call asks for more of the latest reply (Continue). */
   extending: boolean;
   trackedState: TrackedState | undefined;
+  /** The lore entries this turn's words fired ("Title: content"), as the turn's message gives them (decision 054). */
+  lore: string[];
   /** The Check the rules settled for this action, if it was sent as one. */
   check: TurnCheck | undefined;
   pinnedFacts: string[];
@@ -52,6 +54,7 @@ export function readPrompt(prompt: LanguageModelV4Prompt): ReadPrompt {
     previousReplies: conversation.filter((message) => message.role === "assistant").map(textOf),
     extending,
     trackedState: turn.trackedState,
+    lore: turn.triggeredLore,
     check: turn.check,
     pinnedFacts: pinnedFactLines(block(system, "pinned_facts") ?? ""),
     storySoFar: block(system, "story_so_far")?.trim() ?? "",

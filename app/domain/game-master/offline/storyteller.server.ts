@@ -4,6 +4,7 @@ import { estimateTokens, truncateToTokens } from "../tokens.server.ts";
 import { narrateTurn } from "./narrator.server.ts";
 import { OUTCOMES } from "./phrases.server.ts";
 import { promptText, readPrompt } from "./prompt.server.ts";
+import { escapeRegExp } from "./text.server.ts";
 import { readWorld, type World } from "./world.server.ts";
 
 /**
@@ -26,6 +27,22 @@ function worldOf(system: string): World {
   return world;
 }
 
+/** Each outcome phrase as its filled sentences read: its slots hold the game's names. */
+const OUTCOME_PATTERNS = OUTCOMES.map(
+  (template) =>
+    new RegExp(
+      template
+        .split(/\{[^}]+\}/)
+        .map(escapeRegExp)
+        .join("[^.;]+?"),
+    ),
+);
+
+/** The narration's own outcome ("It works, mostly; Madam Lin is not pleased."), as filled in this reply. */
+export function outcomeIn(narration: string) {
+  return OUTCOME_PATTERNS.map((pattern) => pattern.exec(narration)?.[0]).find((found) => found !== undefined);
+}
+
 /**
  * A Check's outcome, told first: a failed check reads as failure, a passed one as success. The
  * narration's own outcome (a sentence of OUTCOMES, which may say "It works") gives way to it.
@@ -35,7 +52,7 @@ function withCheckOutcome(narration: string, check: TurnCheck | undefined) {
   const told = check.success
     ? `Your ${check.stat} carries you through (${check.total} against ${check.target}): it works.`
     : `Your ${check.stat} fails you (${check.total} against ${check.target}): it does not work.`;
-  const ownOutcome = OUTCOMES.find((sentence) => narration.includes(sentence));
+  const ownOutcome = outcomeIn(narration);
   const rest = ownOutcome ? narration.replace(` ${ownOutcome}`, "").replace(ownOutcome, "") : narration;
   return `${told}\n\n${rest}`;
 }
@@ -51,6 +68,7 @@ function compose(options: LanguageModelV4CallOptions) {
     variant: options.seed,
     extending,
     trackedState: read.trackedState,
+    lore: read.lore,
     memory: { pinnedFacts: read.pinnedFacts, storySoFar: read.storySoFar },
   });
   const text = extending ? `\n\n${narration}` : withCheckOutcome(narration, read.check);

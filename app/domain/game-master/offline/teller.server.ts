@@ -1,4 +1,4 @@
-import type { Continuity } from "./continuity.server.ts";
+import { clockAt, type Continuity } from "./continuity.server.ts";
 import { statement } from "./knowledge.server.ts";
 import { mentioned } from "./mentions.server.ts";
 import { laterName, midSentence, nameForms, shortName } from "./names.server.ts";
@@ -57,6 +57,10 @@ export function fill(template: string, values: Record<string, string | undefined
   });
 }
 
+export function between(value: number, low: number, high: number) {
+  return value >= low && value <= high;
+}
+
 export function capitalise(text: string) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
@@ -75,6 +79,12 @@ export interface Address {
   /** How the narrator's closing question addresses the player ("Lin Mei", "Your Majesty", "disciple"). */
   narrator: string;
 }
+
+/**
+ * Turns in a stretch: fewer than a context window holds, so what a stretch says about something
+ * is still in view when it comes up again in the same stretch, and left alone.
+ */
+const KNOWLEDGE_STRETCH_TURNS = 6;
 
 export class Teller {
   readonly world: World;
@@ -115,25 +125,37 @@ export class Teller {
 
   /**
    * What the world says about something, freshest first: a sentence no visible reply has used yet.
-   * Who or what it is comes first, unless `vivid` asks for what the content tells of them first.
+   * Who or what it is comes first, unless `vivid` asks for what the content tells of them first;
+   * `centralOnly` keeps to sentences about it, not those that name it in passing.
    */
   knowledgeAbout(
     entity: Entity | undefined,
     phrase: string | undefined,
-    { limit = 2, vivid = false, freshOnly = false }: { limit?: number; vivid?: boolean; freshOnly?: boolean } = {},
+    {
+      limit = 2,
+      vivid = false,
+      freshOnly = false,
+      centralOnly = false,
+    }: { limit?: number; vivid?: boolean; freshOnly?: boolean; centralOnly?: boolean } = {},
   ): string[] {
     const own = entity
       ? statement(entity, { person: this.world.people.includes(entity), glossary: this.world.challenges.includes(entity) })
       : undefined;
     const about = entity ? sentencesAbout(this.world, entity) : phrase ? searchKnowledge(this.world.knowledge, phrase) : [];
     const ordered = vivid ? [...about, ...(own ? [own] : [])] : [...(own ? [own] : []), ...about];
-    const all = [...new Set(ordered)].filter((sentence) => !/\?$/.test(sentence));
+    const unique = [...new Set(ordered)].filter((sentence) => !/\?$/.test(sentence));
+    // Each stretch of turns starts further along what there is to say: what was said in turns that
+    // have left the context comes back only once everything else has been said.
+    // Only sentences about it take turns first (its own statement, or one naming it early); the
+    // rest, which may be about someone else, stay behind them.
+    const central = unique.filter((sentence) => sentence === own || !entity || between(sentence.indexOf(called(entity)), 0, 40));
+    const start = Math.floor(this.story.turn / KNOWLEDGE_STRETCH_TURNS) % Math.max(1, central.length);
+    const rest = centralOnly ? [] : unique.filter((sentence) => !central.includes(sentence));
+    const all = [...central.slice(start), ...central.slice(0, start), ...rest];
     const fresh = all.filter((sentence) => !this.said(sentence));
     if (freshOnly) return fresh.slice(0, limit);
-    // Fresh sentences first; if there are too few, the rest come round in turn.
-    const stale = all.filter((sentence) => !fresh.includes(sentence));
-    const start = this.story.turn % Math.max(1, stale.length);
-    return [...fresh, ...stale.slice(start), ...stale.slice(0, start)].slice(0, limit);
+    // Fresh sentences first; if there are too few, the rest in turn.
+    return [...fresh, ...all.filter((sentence) => !fresh.includes(sentence))].slice(0, limit);
   }
 
   /** Whether this reply or the one before it already says this. */
@@ -153,8 +175,30 @@ export class Teller {
     return laterName(person, this.world.knowledge.join(" "));
   }
 
+  /**
+   * The slots every phrase may use, filled from this game and this moment: how people address the
+   * player (`you`), where the scene is (`here`), another of the game's places (`elsewhere`), the
+   * watch, someone around who is not already in the sentence (`someone`), and one of the game's
+   * troubles. A phrase built on them reads as this story's, not as a formula every game shares.
+   */
   values(extra: Record<string, string | undefined>) {
-    return { you: this.address.spoken, ...extra };
+    const { world, story } = this;
+    const { watch, nextWatch } = clockAt(world, story.turn);
+    const named = new Set(Object.values(extra));
+    const around = peopleAround(world, story.place).filter((person) => !named.has(called(person)) && !named.has(capitalise(called(person))));
+    const others = world.places.filter((place) => place.name !== story.place?.name);
+    const trouble = nth(world.challenges, story.turn + this.variant);
+    const someone = nth(around, story.turn * 3 + this.variant + hash(Object.keys(extra).join()));
+    return {
+      you: this.address.spoken,
+      here: story.place ? midSentence(story.place.name) : world.title,
+      elsewhere: midSentence(nth(others, story.turn * 5 + 1 + this.variant)?.name ?? world.title),
+      watch,
+      nextWatch,
+      someone: someone ? called(someone) : "a stranger",
+      trouble: trouble ? challengePhrase(trouble) : "what is coming",
+      ...extra,
+    };
   }
 }
 

@@ -6,7 +6,7 @@ import type { World } from "./world.server.ts";
 /** The player's words as the narrator tells them back: in the second person, briefly, and the name a message gives. */
 
 export const VERBS: Record<
-  Exclude<ActionKind, "ready" | "self" | "name" | "question" | "recall" | "advice" | "speech" | "challenge" | "hesitate">,
+  Exclude<ActionKind, "ready" | "self" | "name" | "question" | "recall" | "advice" | "speech" | "challenge" | "hesitate" | "narration">,
   string[]
 > = {
   travel:
@@ -102,12 +102,37 @@ export function tellAction(action: string): string {
     return /\b(I|my|me)\b/.test(outside) ? capitalise(toSecondPerson(clean)) : `You say: ${clean}`;
   }
   if (FIRST_PERSON_START.test(clean)) return capitalise(toSecondPerson(clean));
+  // Do mode sends the action already in the second person ("You draw your sword.").
+  if (/^you\b/i.test(clean)) return capitalise(clean);
   const [first = "", second = ""] = clean.split(/[\s,]+/);
   const lead = first.toLowerCase();
   if (IMPERATIVE.has(lead) || (/ly$/.test(lead) && IMPERATIVE.has(second.toLowerCase()))) return `You ${lowerFirst(toSecondPerson(clean))}`;
   if (/(^|[^“\w])I\b/.test(clean.replace(/“[^”]*”/g, ""))) return capitalise(toSecondPerson(clean));
   // Anything else ("No.", "The Jade Seal") is something the player says.
   return `You say: “${clean.replace(/[“”]/g, "")}”`;
+}
+
+/** How a narration line usually opens ("The doors burst open…", "Outside, rain begins…"). */
+const NARRATION_START =
+  /^(The|A|An|He|She|They|It|Its|His|Her|Their|Someone|Somebody|Everyone|Nobody|Suddenly|Outside|Meanwhile|Then|Later|Behind|Across|Above|Below|Far|Somewhere|Rain|Snow|Thunder|Night|Dawn|Dusk)\b/;
+
+/**
+ * A line the player wrote as narration (Story mode, issue 35): what happens, told in the third
+ * person ("The doors burst open and a messenger runs in."), rather than an action of theirs, a
+ * question or words they say. `opensWithSomeone` says the line opens with a person's name.
+ */
+export function isNarration(text: string, opensWithSomeone = false): boolean {
+  const clean = text.trim();
+  const words = clean.split(/\s+/);
+  if (/\?/.test(clean) || /^[“"]/.test(clean) || words.length < 4 || FIRST_PERSON_START.test(clean) || /^you\b/i.test(clean)) return false;
+  // A verb in the third person or the past after the opening words: "bursts", "runs", "arrived".
+  const verb = words.slice(1).some((word) => /^[a-z]+(?:[^s]s|ed)[,.;!]?$/.test(word));
+  return verb && (opensWithSomeone || NARRATION_START.test(clean));
+}
+
+/** A narration line as the story tells it: as the player wrote it, tidied and briefly. */
+export function tellNarration(text: string) {
+  return capitalise(excerpt(tidy(text)));
 }
 
 // ---------------------------------------------------------------------------------------------
