@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { games, user, worldLikes, worldVersions } from "#app/db/schema.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { createWorld as createWorldAs, findWorld, postForm, publishWorld, remixWorld, worldForm } from "#tests/helpers/worlds.ts";
 
 /** Issue 36's second slice: publishing, Community, Mature worlds kept from visitors, likes, remixes and their limits. */
 
@@ -19,49 +20,10 @@ beforeAll(async () => {
 
 afterAll(() => server.close());
 
-let titles = 0;
-/** A world's form with a title no other test uses, so that a page or a sitemap holding it says which world it is. */
-function worldForm(fields: Record<string, string> = {}) {
-  titles += 1;
-  return {
-    title: `Lantern Court ${titles} ${Math.random().toString(36).slice(2, 8)}`,
-    tagline: "Rise at court.",
-    description: "A lady-in-waiting at a lantern-lit court.",
-    difficulty: "Beginner",
-    category: "Strategy",
-    icon: "Crown",
-    prompt: "You are the Game Master of the lantern court.",
-    opening: "The lanterns are lit.",
-    tags: "court, lanterns",
-    contentRating: "Everyone",
-    creatorNotes: "",
-    ...fields,
-  };
-}
-
-function post(account: TestAccount | undefined, path: string, fields: Record<string, string>) {
-  return server.fetch(path, {
-    method: "POST",
-    headers: { ...(account ? { Cookie: account.cookie } : {}), "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(fields),
-  });
-}
-
-async function createWorld(account: TestAccount, fields: Record<string, string> = {}) {
-  const response = await post(account, "/create", worldForm(fields));
-  expect(response.status).toBe(302);
-  const id = new URL(response.headers.get("location") ?? "", server.url).searchParams.get("world");
-  if (!id) throw new Error("no world in the redirect");
-  return world(id);
-}
-
-async function world(id: string) {
-  const [row] = await server.connection.db.select().from(games).where(eq(games.id, id));
-  if (!row) throw new Error("no such world");
-  return row;
-}
-
-const publish = (account: TestAccount, id: string, visibility: string) => post(account, "/create", { intent: "publish", worldId: id, visibility });
+const post = (account: TestAccount | undefined, path: string, fields: Record<string, string>) => postForm(server, account, path, fields);
+const createWorld = (account: TestAccount, fields: Record<string, string> = {}) => createWorldAs(server, account, fields);
+const world = (id: string) => findWorld(server, id);
+const publish = (account: TestAccount, id: string, visibility: string) => publishWorld(server, account, id, visibility);
 const unpublish = (account: TestAccount, id: string) => post(account, "/create", { intent: "unpublish", worldId: id });
 const visitorHtml = async (path: string) => (await server.fetch(path)).text();
 const playerHtml = async (account: TestAccount, path: string) => (await server.fetch(path, { headers: { Cookie: account.cookie } })).text();
@@ -204,11 +166,7 @@ describe("likes and remixes", () => {
     const original = await createWorld(alice);
     expect((await publish(alice, original.id, "public")).status).toBe(302);
 
-    const remix = async (account: TestAccount, id: string) => {
-      const response = await post(account, `/worlds/${id}/remix`, {});
-      expect(response.status).toBe(302);
-      return world(new URL(response.headers.get("location") ?? "", server.url).searchParams.get("world") ?? "");
-    };
+    const remix = (account: TestAccount, id: string) => remixWorld(server, account, id);
     const bobs = await remix(bob, original.id);
     expect(bobs).toMatchObject({ creatorId: bob.userId, status: "draft", isActive: false, title: original.title, prompt: original.prompt });
     expect(bobs.remixedFrom).toEqual([expect.objectContaining({ slug: original.slug, title: original.title })]);

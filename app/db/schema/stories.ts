@@ -40,6 +40,12 @@ export const stories = pgTable(
     summary: text("summary").notNull().default(""),
     /** The summary tells the story up to this exchange; the exchanges after it are read as they are. */
     summaryThrough: integer("summary_through").notNull().default(0),
+    /**
+     * The published version of a player's world this story plays (world_versions), set when the
+     * story begins and moved only by Update to version N (docs/decisions/065); null plays the
+     * game as it is: the site's games, and a creator's own stories of their world.
+     */
+    worldVersion: integer("world_version"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
