@@ -122,7 +122,9 @@ export async function beginNewStory(userId: string, gameSlug: string): Promise<S
     // One player's New stories take turns here, so the count each checks is the one it adds to.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`stories:${userId}`}, 0))`);
     if ((await tx.$count(stories, eq(stories.userId, userId))) >= STORIES_PER_PLAYER) return undefined;
-    const [row] = await tx.insert(stories).values({ userId, gameSlug }).returning({ id: stories.id });
+    const [row] = await tx
+      .insert(stories)
+      .values({ userId, gameSlug, worldVersion: sql`story_world_version(${userId}, ${gameSlug})` }).returning({ id: stories.id });
     return row;
   });
   if (!created) {

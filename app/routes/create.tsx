@@ -1,4 +1,4 @@
-import { Download, Play, Plus } from "lucide-react";
+import { BarChart3, Download, Play, Plus } from "lucide-react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { PageHeader, SectionHeading } from "#app/components/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
@@ -281,6 +281,12 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
         </div>
         <aside className="space-y-6">
           <ImportCard />
+          <Button asChild variant="outline" className="w-full">
+            <Link to="/create/dashboard">
+              <BarChart3 aria-hidden className="size-4" />
+              Creator dashboard
+            </Link>
+          </Button>
           <p className="text-sm text-parchment-dim">
             Worlds rated Mature are shown only to players who confirm their age in their{" "}
             <Link to="/settings" className="text-gold underline underline-offset-4">

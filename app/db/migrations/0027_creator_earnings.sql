@@ -18,14 +18,12 @@ ALTER TABLE "credit_ledger" ADD CONSTRAINT "credit_ledger_reason_check" CHECK ("
 -- the new one after the migrations.
 DROP FUNCTION IF EXISTS finish_turn(uuid, uuid, text, integer, jsonb, text, text, jsonb);
 --> statement-breakpoint
--- A story of another player's published world keeps the version it began with: set as the story
--- is inserted, wherever that is. The live body is app/db/functions/story_world_version.sql,
--- applied after the migrations; declared here so the trigger can name it.
-CREATE OR REPLACE FUNCTION story_world_version() RETURNS trigger AS $$ BEGIN RETURN NEW; END; $$ LANGUAGE plpgsql;
+-- begin_turn and begin_turn_for_session answer the story's world version too (docs/decisions/065),
+-- so a turn still reads everything before its model call in one round trip: their result columns
+-- change, so the old ones go, and app/db/functions/ creates them anew after the migrations.
+DROP FUNCTION IF EXISTS begin_turn_for_session(text, timestamptz, boolean, text, uuid, uuid, text, integer, text, integer, integer, bigint, integer, text, integer, text, integer, integer, integer, text, integer, integer, integer, integer, integer, integer, integer);
 --> statement-breakpoint
-CREATE TRIGGER stories_world_version
-BEFORE INSERT ON stories
-FOR EACH ROW EXECUTE FUNCTION story_world_version();
+DROP FUNCTION IF EXISTS begin_turn(text, text, uuid, uuid, text, integer, text, integer, integer, bigint, integer, text, integer, text, integer, integer, integer, text, integer, integer, integer, integer, integer, integer, integer);
 --> statement-breakpoint
 -- The stories already begun keep the version published last before they began.
 UPDATE stories AS s SET world_version = (

@@ -51,7 +51,7 @@ export interface BeginTurnRequest {
 /** A turn that began: its story, its operation, the story it continues and the state it starts from. */
 export interface BegunTurn {
   outcome: "started";
-  story: Pick<Story, "id" | "gameSlug" | "exchanges" | "pinnedFacts" | "authorNote" | "summary" | "summaryThrough">;
+  story: Pick<Story, "id" | "gameSlug" | "exchanges" | "pinnedFacts" | "authorNote" | "summary" | "summaryThrough" | "worldVersion">;
   messageId: number | null;
   replyId: number;
   exchange: number;
@@ -116,6 +116,7 @@ export const beginTurnColumns = {
   recent: sql<string | null>`recent`,
   state: sql<unknown>`state`,
   lore: sql<ContextLore>`lore`,
+  worldVersion: sql<number | null>`world_version`,
 };
 
 /** story_context's rows: one JSON array of [exchange, role, content] each. */
