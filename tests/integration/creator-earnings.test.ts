@@ -4,7 +4,8 @@ import { creditLedger, worldEarnings } from "#app/db/schema.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import { balanceAndLedger, postChat, readTurn, setBalance, startStoryTestServer } from "#tests/helpers/game-chat.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
-import { createPublicWorld, publishWorld, remixWorld } from "#tests/helpers/worlds.ts";
+import { visibleText } from "#tests/helpers/html.ts";
+import { createPublicWorld, postForm, publishWorld, remixWorld } from "#tests/helpers/worlds.ts";
 import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
 
 /**
@@ -74,6 +75,16 @@ describe("creator earnings", () => {
       const { balance, ledger } = await balanceAndLedger(player);
       expect(balance).toBe(ledger);
     }
+
+    // The creator's dashboard: plays, likes, paid turns and credits earned per world.
+    expect((await postForm(server, players[0], `/worlds/${world.id}/like`, {})).status).toBe(302);
+    const dashboard = await server.fetch("/create/dashboard", { headers: { Cookie: creator.cookie } });
+    expect(dashboard.status).toBe(200);
+    const text = visibleText(await dashboard.text());
+    expect(text).toContain(`${world.title} Public 4 1 16 5`);
+    expect(text).toContain("Credits earned 5 credits");
+    expect(text).toContain("Earned today (UTC) 5 of 5 credits");
+    expect((await server.fetch("/create/dashboard", { redirect: "manual" })).status).toBe(302);
   });
 
   it("stops at the creator's daily cap, over all their worlds", async () => {
