@@ -4,6 +4,7 @@ import { PageHeader, SectionHeading } from "#app/components/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { RemixCredits } from "#app/components/world-credits.tsx";
 import { Choice, describedBy, Field, ImportCard } from "#app/components/world-form-fields.tsx";
+import { WorldCoverField } from "#app/components/world-cover-field.tsx";
 import { WorldPublishPanel } from "#app/components/world-publish-panel.tsx";
 import { Input, Textarea } from "#app/components/ui/input.tsx";
 import { DomainError, InvalidInputError, NotFoundError, RateLimitedError } from "#app/domain/errors.server.ts";
@@ -80,6 +81,7 @@ export async function loader({ request }: Route.LoaderArgs) {
           status: world.status,
           publishedVersion: world.publishedVersion,
           remixedFrom: world.remixedFrom,
+          coverHash: world.coverHash,
           values: {
             title: world.title,
             tagline: world.tagline ?? "",
@@ -280,6 +282,11 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
           </Form>
         </div>
         <aside className="space-y-6">
+          {world ? (
+            <WorldCoverField
+              world={{ id: world.id, slug: world.slug, title: world.values.title, icon: world.values.icon, coverHash: world.coverHash }}
+            />
+          ) : null}
           <ImportCard />
           <Button asChild variant="outline" className="w-full">
             <Link to="/create/dashboard">

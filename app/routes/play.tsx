@@ -3,7 +3,7 @@ import { data, redirect, useNavigate, type ShouldRevalidateFunctionArgs } from "
 import { toast } from "#app/components/toast.ts";
 import { PlayScreen } from "#app/components/play/play-screen.tsx";
 import { getSessionUser } from "#app/domain/auth.server.ts";
-import { WorldVersionNotice } from "#app/components/play/world-version-notice.tsx";
+import { WorldVersionNotice } from "#app/components/world-version-notice.tsx";
 import { personalPageHeaders, requireUser } from "#app/http/guards.server.ts";
 import { findPlayableGame } from "#app/domain/game-master/game-source.server.ts";
 import { isOfflineStoryteller } from "#app/domain/game-master/model.server.ts";
