@@ -124,7 +124,8 @@ export async function beginNewStory(userId: string, gameSlug: string): Promise<S
     if ((await tx.$count(stories, eq(stories.userId, userId))) >= STORIES_PER_PLAYER) return undefined;
     const [row] = await tx
       .insert(stories)
-      .values({ userId, gameSlug, worldVersion: sql`story_world_version(${userId}, ${gameSlug})` }).returning({ id: stories.id });
+      .values({ userId, gameSlug, worldVersion: sql`story_world_version(${userId}, ${gameSlug})` })
+      .returning({ id: stories.id });
     return row;
   });
   if (!created) {
