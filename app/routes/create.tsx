@@ -13,7 +13,7 @@ import { findOwnWorld, listOwnWorlds, saveWorld } from "#app/domain/worlds.serve
 import { formRefusal } from "#app/http/errors.server.ts";
 import { personalPageHeaders, requireUser } from "#app/http/guards.server.ts";
 import { DIFFICULTIES, GAME_CATEGORIES, GAME_ICONS } from "#app/lib/constants.ts";
-import { CONTENT_RATINGS, PUBLISHED_STATUSES, WORLD_LIMITS, worldFormSchema, type WorldFormField } from "#app/lib/worlds.ts";
+import { CONTENT_RATINGS, PUBLISHED_STATUSES, WORLD_LIMITS, WORLD_STATUS_LABELS, worldFormSchema, type WorldFormField } from "#app/lib/worlds.ts";
 import type { Route } from "./+types/create";
 
 /** Personal: never kept by a browser or a shared cache; a refusal's Retry-After is kept. */
@@ -25,7 +25,6 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
 
 /** Alternative openings the form offers at once (a card may bring more; they are kept). */
 const OPENING_FIELDS = 3;
-const STATUS_LABELS = { draft: "Draft", unlisted: "Unlisted", public: "Public" } as const;
 const STATUS_CHANGES = ["draft", "unlisted", "public"] as const;
 const CHANGE_NOTES = {
   draft: "Your world is a draft again: only you can play it.",
@@ -197,7 +196,7 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
           ) : null}
           {world ? (
             <div className="mb-8 flex flex-wrap items-center gap-3">
-              <span className="rounded-full border border-ink-line px-3 py-1 text-sm text-parchment-dim">{STATUS_LABELS[world.status]}</span>
+              <span className="rounded-full border border-ink-line px-3 py-1 text-sm text-parchment-dim">{WORLD_STATUS_LABELS[world.status]}</span>
               <Button asChild size="sm">
                 <Link to={`/play/${world.slug}`}>
                   <Play aria-hidden className="size-4" />
@@ -314,7 +313,7 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
                       className="flex items-center justify-between gap-3 rounded-lg border border-ink-line px-4 py-3 text-parchment hover:border-gold/50"
                     >
                       <span className="truncate">{item.title}</span>
-                      <span className="shrink-0 text-xs text-parchment-dim">{STATUS_LABELS[item.status]}</span>
+                      <span className="shrink-0 text-xs text-parchment-dim">{WORLD_STATUS_LABELS[item.status]}</span>
                     </Link>
                   </li>
                 ))}

@@ -3,12 +3,12 @@ import { DataTable } from "#app/components/admin/data-table.tsx";
 import { PageHeader, SectionHeading } from "#app/components/page-header.tsx";
 import { creatorDashboard } from "#app/domain/creator-dashboard.server.ts";
 import { personalPageHeaders, requireUser } from "#app/http/guards.server.ts";
+import { WORLD_STATUS_LABELS } from "#app/lib/worlds.ts";
 import type { Route } from "./+types/creator-dashboard";
 
 /** Personal: never kept by a browser or a shared cache. */
 export const headers = personalPageHeaders;
 
-const STATUS_LABELS = { draft: "Draft", unlisted: "Unlisted", public: "Public" } as const;
 const count = new Intl.NumberFormat("en-US");
 
 /** /create/dashboard: the signed-in creator's worlds with their plays, likes, paid turns and credits earned. */
@@ -63,7 +63,7 @@ export default function CreatorDashboard({ loaderData }: Route.ComponentProps) {
               numeric={[2, 3, 4, 5]}
               rows={worlds.map((world) => [
                 world.title,
-                STATUS_LABELS[world.status],
+                WORLD_STATUS_LABELS[world.status],
                 count.format(world.plays),
                 count.format(world.likes),
                 count.format(world.paidTurns),
