@@ -21,9 +21,14 @@ export function WorldCoverField({ world }: { world: CoverSubject & { id: string 
   return (
     <Card className="space-y-4 p-6">
       <h2 className="text-xl text-parchment">Cover</h2>
-      <div className="overflow-hidden rounded-[var(--radius-card)] border border-ink-line">
-        <CoverPicture game={world} sizes="320px" />
-      </div>
+      {world.coverHash ? (
+        <div className="overflow-hidden rounded-[var(--radius-card)] border border-ink-line">
+          <CoverPicture game={world} sizes="320px" />
+        </div>
+      ) : (
+        // The generated art is drawn for listed games only: a draft has none to show yet.
+        <p className="text-sm text-parchment-dim">No picture uploaded: players see art generated from the world's icon and title.</p>
+      )}
       <fetcher.Form method="post" action={action} encType="multipart/form-data" className="space-y-3">
         <Field id="cover" label="Cover picture" error={fetcher.data?.error} hint={HINT}>
           <Input
