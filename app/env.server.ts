@@ -71,6 +71,10 @@ const environmentSchema = z
     WORLD_PUBLISHES_PER_HOUR: positiveInteger(10),
     // Reports of worlds one player may send a day.
     REPORTS_PER_DAY: positiveInteger(10),
+    // What creators earn from other players' paid turns in their Public worlds (docs/decisions/065):
+    // 1 credit per so many paid turns of a world a day, at most so many credits a creator a day (0: none).
+    CREATOR_PAID_TURNS_PER_CREDIT: positiveInteger(20),
+    CREATOR_CREDITS_PER_DAY: wholeNumber(50),
     WORLD_BLOCKED_TERMS: z
       .string()
       .default("")

@@ -34,6 +34,8 @@ export default [
   route("dev/mailbox", "routes/dev-mailbox.tsx"),
   route("create", "routes/create.tsx"),
   route("create/import", "routes/create-import.ts"),
+  route("create/dashboard", "routes/creator-dashboard.tsx"),
+  route("create/:worldId/cover", "routes/create-cover.ts"),
   route("create/:worldId/card/:format", "routes/create-card.ts"),
   route("worlds/:worldId/like", "routes/worlds/like.ts"),
   route("worlds/:worldId/remix", "routes/worlds/remix.ts"),

@@ -38,8 +38,9 @@ export function ratingsShown(showMature: boolean): SQL | undefined {
   return showMature ? undefined : ne(games.contentRating, "Mature");
 }
 
-const likeCount = sql<number>`(select count(*)::int from ${worldLikes} where ${worldLikes.gameId} = ${games.id})`;
-const playCount = sql<number>`(select count(*)::int from ${stories} where ${stories.gameSlug} = ${games.slug})`;
+/** A world's likes and plays (its stories), as its card and its creator's dashboard count them. */
+export const likeCount = sql<number>`(select count(*)::int from ${worldLikes} where ${worldLikes.gameId} = ${games.id})`;
+export const playCount = sql<number>`(select count(*)::int from ${stories} where ${stories.gameSlug} = ${games.slug})`;
 
 /** A world card's figures and its creator, besides the game card's summary. */
 const communityColumns = {

@@ -138,21 +138,27 @@ async function deleteIfUnused(tx: Queryable, hash: string) {
   await tx.delete(covers).where(and(eq(covers.hash, hash), sql`not exists (select 1 from ${games} where ${games.coverHash} = ${hash})`));
 }
 
-async function lockActiveGame(tx: Queryable, gameId: string) {
+/**
+ * Whose game's cover changes: an admin's change is to an active game; a creator's, to a world of
+ * theirs, a draft included (issue 36).
+ */
+export type CoverOwner = { admin: true } | { creatorId: string };
+
+async function lockActiveGame(tx: Queryable, gameId: string, owner: CoverOwner) {
   const [game] = await tx
     .select({ coverHash: games.coverHash })
     .from(games)
-    .where(and(eq(games.id, gameId), eq(games.isActive, true)))
+    .where(and(eq(games.id, gameId), "creatorId" in owner ? eq(games.creatorId, owner.creatorId) : eq(games.isActive, true)))
     .for("update");
   if (!game) throw new NotFoundError("This game no longer exists. It may have been deleted.");
   return game;
 }
 
 /** Makes an upload the game's cover: the variants, the game's reference and the old cover's removal in one transaction. */
-export async function setGameCover(gameId: string, upload: Buffer): Promise<{ coverHash: string }> {
+export async function setGameCover(gameId: string, upload: Buffer, owner: CoverOwner = { admin: true }): Promise<{ coverHash: string }> {
   const cover = await prepareCover(upload);
   await db().transaction(async (tx) => {
-    const game = await lockActiveGame(tx, gameId);
+    const game = await lockActiveGame(tx, gameId, owner);
     await tx.insert(covers).values({ hash: cover.hash }).onConflictDoNothing();
     await tx
       .insert(coverVariants)
@@ -165,9 +171,9 @@ export async function setGameCover(gameId: string, upload: Buffer): Promise<{ co
 }
 
 /** Back to the generated art. */
-export async function removeGameCover(gameId: string): Promise<{ coverHash: null }> {
+export async function removeGameCover(gameId: string, owner: CoverOwner = { admin: true }): Promise<{ coverHash: null }> {
   await db().transaction(async (tx) => {
-    const game = await lockActiveGame(tx, gameId);
+    const game = await lockActiveGame(tx, gameId, owner);
     if (!game.coverHash) return;
     await tx.update(games).set({ coverHash: null }).where(eq(games.id, gameId));
     await deleteIfUnused(tx, game.coverHash);

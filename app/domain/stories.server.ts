@@ -1,6 +1,6 @@
-import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, sql, type SQL } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
-import { stories } from "../db/schema.ts";
+import { games, stories } from "../db/schema.ts";
 import type { TurnKind } from "../lib/constants.ts";
 import { STORY_REFUSALS } from "../lib/play-texts.ts";
 import { STORY_OPENING_EXCHANGES, type StoryMessageView, type StoryView } from "../lib/story-view.ts";
@@ -35,6 +35,8 @@ export interface Story {
   /** A branch's story it was branched from, and the exchange it shares up to (docs/decisions/063). */
   parentStoryId: string | null;
   forkExchange: number;
+  /** The published version of another player's world the story plays; null: the game as it is (docs/decisions/065). */
+  worldVersion: number | null;
 }
 
 const storyColumns = {
@@ -53,6 +55,7 @@ const storyColumns = {
   summaryThrough: stories.summaryThrough,
   parentStoryId: stories.parentStoryId,
   forkExchange: stories.forkExchange,
+  worldVersion: stories.worldVersion,
 };
 
 /**
@@ -158,6 +161,28 @@ export function clearStory(userId: string, storyId: string): Promise<{ deleted: 
  * A story as the play screen shows it: its newest exchanges, its state, and whether a call is in
  * flight. A caller that has read the game's tracked stats already passes them, so they are not read again.
  */
+/**
+ * Update to version N (docs/decisions/065): the player's story of another player's world plays
+ * the world's latest published version from its next turn on. False when there is none newer.
+ */
+export async function updateStoryWorldVersion(userId: string, storyId: string): Promise<boolean> {
+  const updated = await db()
+    .update(stories)
+    .set({ worldVersion: games.publishedVersion, updatedAt: new Date() })
+    .from(games)
+    .where(
+      and(
+        eq(stories.id, storyId),
+        eq(stories.userId, userId),
+        eq(games.slug, stories.gameSlug),
+        eq(games.isActive, true),
+        gt(games.publishedVersion, stories.worldVersion),
+      ),
+    )
+    .returning({ id: stories.id });
+  return updated.length > 0;
+}
+
 export async function storyView(story: Story, trackedStats?: TrackedStat[]): Promise<StoryView> {
   const [messages, stats, [values, previous]] = await Promise.all([
     latestStoryMessages(story, STORY_OPENING_EXCHANGES),

@@ -46,6 +46,8 @@ export function branchStory(userId: string, storyId: string, exchange: number): 
         authorNote: source.authorNote,
         summary: summaryHolds ? source.summary : "",
         summaryThrough: summaryHolds ? source.summaryThrough : 0,
+        // A branch plays the world version its story played up to the fork (docs/decisions/065).
+        worldVersion: source.worldVersion,
       })
       .returning({ id: stories.id });
     if (!branch) throw new Error("A branch was not stored.");

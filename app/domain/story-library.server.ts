@@ -125,7 +125,10 @@ export function storiesKeptMessage(limit: number) {
  */
 export function beginNewStory(userId: string, gameSlug: string): Promise<Story> {
   return createStoryWithinLimits(userId, async (tx) => {
-    const [row] = await tx.insert(stories).values({ userId, gameSlug }).returning({ id: stories.id });
+    const [row] = await tx
+      .insert(stories)
+      .values({ userId, gameSlug, worldVersion: sql`story_world_version(${userId}, ${gameSlug})` })
+      .returning({ id: stories.id });
     return row;
   });
 }

@@ -95,7 +95,7 @@ export const MESSAGE_REMOVALS = ["undone", "edited", "failed"] as const;
 export const TURN_KINDS = ["send", "retry", "continue", "edit"] as const;
 export type TurnKind = (typeof TURN_KINDS)[number];
 
-export const CREDIT_REASONS = ["signup_bonus", "purchase", "chat_message", "refund", "admin_grant"] as const;
+export const CREDIT_REASONS = ["signup_bonus", "purchase", "chat_message", "refund", "admin_grant", "creator_earnings"] as const;
 export type CreditReason = (typeof CREDIT_REASONS)[number];
 
 export const PAYMENT_PROVIDERS = ["stripe", "test"] as const;

@@ -10,6 +10,8 @@ import { DIFFICULTIES, GAME_CATEGORIES, GAME_ICONS } from "./constants.ts";
 /** A draft is seen by its creator alone; unlisted by anyone with the link; public by everyone. */
 export const WORLD_STATUSES = ["draft", "unlisted", "public"] as const;
 export type WorldStatus = (typeof WORLD_STATUSES)[number];
+/** Each status as the create screen and the creator dashboard name it. */
+export const WORLD_STATUS_LABELS: Record<WorldStatus, string> = { draft: "Draft", unlisted: "Unlisted", public: "Public" };
 
 /** What Publish offers: Unlisted (anyone with the link plays it) or Public (listed under Community too). */
 export const PUBLISHED_STATUSES = ["unlisted", "public"] as const;

@@ -1,9 +1,10 @@
-import { Download, Play, Plus } from "lucide-react";
+import { BarChart3, Download, Play, Plus } from "lucide-react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { PageHeader, SectionHeading } from "#app/components/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { RemixCredits } from "#app/components/world-credits.tsx";
 import { Choice, describedBy, Field, ImportCard } from "#app/components/world-form-fields.tsx";
+import { WorldCoverField } from "#app/components/world-cover-field.tsx";
 import { WorldPublishPanel } from "#app/components/world-publish-panel.tsx";
 import { WorldModerationNotice } from "#app/components/moderation/world-moderation-notice.tsx";
 import { Input, Textarea } from "#app/components/ui/input.tsx";
@@ -14,7 +15,7 @@ import { findOwnWorld, listOwnWorlds, saveWorld } from "#app/domain/worlds.serve
 import { formRefusal } from "#app/http/errors.server.ts";
 import { personalPageHeaders, requireUser } from "#app/http/guards.server.ts";
 import { DIFFICULTIES, GAME_CATEGORIES, GAME_ICONS } from "#app/lib/constants.ts";
-import { CONTENT_RATINGS, PUBLISHED_STATUSES, WORLD_LIMITS, worldFormSchema, type WorldFormField } from "#app/lib/worlds.ts";
+import { CONTENT_RATINGS, PUBLISHED_STATUSES, WORLD_LIMITS, WORLD_STATUS_LABELS, worldFormSchema, type WorldFormField } from "#app/lib/worlds.ts";
 import type { Route } from "./+types/create";
 
 /** Personal: never kept by a browser or a shared cache; a refusal's Retry-After is kept. */
@@ -26,7 +27,6 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
 
 /** Alternative openings the form offers at once (a card may bring more; they are kept). */
 const OPENING_FIELDS = 3;
-const STATUS_LABELS = { draft: "Draft", unlisted: "Unlisted", public: "Public" } as const;
 const STATUS_CHANGES = ["draft", "unlisted", "public"] as const;
 const CHANGE_NOTES = {
   draft: "Your world is a draft again: only you can play it.",
@@ -83,6 +83,7 @@ export async function loader({ request }: Route.LoaderArgs) {
           status: world.status,
           publishedVersion: world.publishedVersion,
           remixedFrom: world.remixedFrom,
+          coverHash: world.coverHash,
           values: {
             title: world.title,
             tagline: world.tagline ?? "",
@@ -198,7 +199,7 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
           ) : null}
           {world ? (
             <div className="mb-8 flex flex-wrap items-center gap-3">
-              <span className="rounded-full border border-ink-line px-3 py-1 text-sm text-parchment-dim">{STATUS_LABELS[world.status]}</span>
+              <span className="rounded-full border border-ink-line px-3 py-1 text-sm text-parchment-dim">{WORLD_STATUS_LABELS[world.status]}</span>
               <Button asChild size="sm">
                 <Link to={`/play/${world.slug}`}>
                   <Play aria-hidden className="size-4" />
@@ -284,7 +285,18 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
           </Form>
         </div>
         <aside className="space-y-6">
+          {world ? (
+            <WorldCoverField
+              world={{ id: world.id, slug: world.slug, title: world.values.title, icon: world.values.icon, coverHash: world.coverHash }}
+            />
+          ) : null}
           <ImportCard />
+          <Button asChild variant="outline" className="w-full">
+            <Link to="/create/dashboard">
+              <BarChart3 aria-hidden className="size-4" />
+              Creator dashboard
+            </Link>
+          </Button>
           <p className="text-sm text-parchment-dim">
             Worlds rated Mature are shown only to players who confirm their age in their{" "}
             <Link to="/settings" className="text-gold underline underline-offset-4">
@@ -305,7 +317,7 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
                       className="flex items-center justify-between gap-3 rounded-lg border border-ink-line px-4 py-3 text-parchment hover:border-gold/50"
                     >
                       <span className="truncate">{item.title}</span>
-                      <span className="shrink-0 text-xs text-parchment-dim">{STATUS_LABELS[item.status]}</span>
+                      <span className="shrink-0 text-xs text-parchment-dim">{WORLD_STATUS_LABELS[item.status]}</span>
                     </Link>
                   </li>
                 ))}

@@ -3,10 +3,11 @@ import { data, redirect, useNavigate, type ShouldRevalidateFunctionArgs } from "
 import { toast } from "#app/components/toast.ts";
 import { PlayScreen } from "#app/components/play/play-screen.tsx";
 import { getSessionUser } from "#app/domain/auth.server.ts";
-import { personalPageHeaders } from "#app/http/guards.server.ts";
+import { WorldVersionNotice } from "#app/components/world-version-notice.tsx";
+import { personalPageHeaders, requireUser } from "#app/http/guards.server.ts";
 import { findPlayableGame } from "#app/domain/game-master/game-source.server.ts";
 import { isOfflineStoryteller } from "#app/domain/game-master/model.server.ts";
-import { findLatestStory, findStoryOfGame, settleAbandonedTurn, storyView } from "#app/domain/stories.server.ts";
+import { findLatestStory, findStoryOfGame, settleAbandonedTurn, storyView, updateStoryWorldVersion } from "#app/domain/stories.server.ts";
 import { signUpToPlayPath } from "#app/lib/auth.ts";
 import { PLAY_TEXTS, PLAY_TOASTS } from "#app/lib/play-texts.ts";
 import { requestContext } from "#app/request-context.ts";
@@ -28,11 +29,30 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     state: "ready" as const,
     game: { slug: game.slug, title: game.title, tagline: game.tagline, trackedStats: game.trackedStats },
     story: story ? await storyView(await settleAbandonedTurn(story), game.trackedStats) : null,
+    // A story of another player's world plays the version it began with, until the player updates it.
+    worldUpdate:
+      story?.worldVersion != null && game.publishedVersion != null && game.publishedVersion > story.worldVersion
+        ? { storyId: story.id, playing: story.worldVersion, latest: game.publishedVersion }
+        : null,
     offline: isOfflineStoryteller(),
     playerEmail: user.email,
     // This response's script nonce: the story is shown at its newest text before the page's scripts run.
     nonce: context.get(requestContext).cspNonce,
   };
+}
+
+/** Update to version N: the story plays the world's latest published version from its next turn on. */
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const storyId = form.get("storyId");
+  if (form.get("intent") !== "update-world-version" || typeof storyId !== "string") {
+    throw new Response("Choose a story to update.", { status: 400 });
+  }
+  const story = await findStoryOfGame(user.id, params.slug, storyId);
+  if (!story) throw new Response("There is no such story of yours.", { status: 404 });
+  await updateStoryWorldVersion(user.id, story.id);
+  throw redirect(`/play/${params.slug}/${story.id}`, { headers: personalPageHeaders() });
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
@@ -81,6 +101,7 @@ export default function Play({ loaderData }: Route.ComponentProps) {
       offline={loaderData.offline}
       playerEmail={loaderData.playerEmail}
       nonce={loaderData.nonce}
+      notice={loaderData.worldUpdate ? <WorldVersionNotice {...loaderData.worldUpdate} /> : undefined}
     />
   );
 }

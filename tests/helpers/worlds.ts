@@ -4,7 +4,7 @@ import { games } from "#app/db/schema.ts";
 import type { TestAccount } from "./accounts.ts";
 import type { TestServer } from "./server.ts";
 
-/** Players' worlds in integration tests: the create form, publishing, and reading a world's row. */
+/** Players' worlds in tests (issue 36): made, published and remixed through /create and the world routes, as a player does. */
 
 let titles = 0;
 /** A world's form with a title no other test uses, so that a page or a sitemap holding it says which world it is. */
@@ -26,7 +26,7 @@ export function worldForm(fields: Record<string, string> = {}) {
   };
 }
 
-/** A page form's POST, as the browser sends it, with the account's session (or none). */
+/** A form posted as the player (or a visitor, without one). */
 export function postForm(server: TestServer, account: TestAccount | undefined, path: string, fields: Record<string, string>) {
   return server.fetch(path, {
     method: "POST",
@@ -41,14 +41,30 @@ export async function findWorld(server: TestServer, id: string) {
   return row;
 }
 
-/** Saves a new draft through /create and answers its row. */
-export async function createWorld(server: TestServer, account: TestAccount, fields: Record<string, string> = {}) {
-  const response = await postForm(server, account, "/create", worldForm(fields));
+/** The world a /create redirect names (?world=…). */
+export function redirectedWorld(server: TestServer, response: Response) {
   expect(response.status).toBe(302);
   const id = new URL(response.headers.get("location") ?? "", server.url).searchParams.get("world");
   if (!id) throw new Error("no world in the redirect");
   return findWorld(server, id);
 }
 
+/** A new draft of the player's, saved from the create form. */
+export async function createWorld(server: TestServer, account: TestAccount, fields: Record<string, string> = {}) {
+  return redirectedWorld(server, await postForm(server, account, "/create", worldForm(fields)));
+}
+
 export const publishWorld = (server: TestServer, account: TestAccount, id: string, visibility: string) =>
   postForm(server, account, "/create", { intent: "publish", worldId: id, visibility });
+
+/** A new draft of the player's world, saved and published Public. */
+export async function createPublicWorld(server: TestServer, account: TestAccount, fields: Record<string, string> = {}) {
+  const world = await createWorld(server, account, fields);
+  expect((await publishWorld(server, account, world.id, "public")).status).toBe(302);
+  return findWorld(server, world.id);
+}
+
+/** The player's remix of a Public world, as a new draft. */
+export async function remixWorld(server: TestServer, account: TestAccount, id: string) {
+  return redirectedWorld(server, await postForm(server, account, `/worlds/${id}/remix`, {}));
+}

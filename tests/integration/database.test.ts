@@ -79,6 +79,7 @@ describe("migrations", () => {
       "user_roles",
       "verification",
       "world_advisories",
+      "world_earnings",
       "world_likes",
       "world_reports",
       "world_versions",

@@ -191,6 +191,13 @@ const ROUTES: Record<string, Route> = {
   "unpublish form": { method: "POST", path: () => "/create", who: "player", form: { intent: "unpublish", worldId: STRANGERS_WORLD } },
   "like a world": { method: "POST", path: () => `/worlds/${STRANGERS_WORLD}/like`, who: "player", form: {} },
   "remix a world": { method: "POST", path: () => `/worlds/${STRANGERS_WORLD}/remix`, who: "player", form: {} },
+  "world cover form": { method: "POST", path: () => `/create/${STRANGERS_WORLD}/cover`, who: "player", form: { intent: "remove" } },
+  "update a story's world version": {
+    method: "POST",
+    path: () => "/play/empress-simulator",
+    who: "player",
+    form: { intent: "update-world-version", storyId: "00000000-0000-4000-8000-000000000000" },
+  },
   "settings form": { method: "POST", path: () => "/settings", who: "player", form: { mature: "confirm" } },
   "report a world": {
     method: "POST",

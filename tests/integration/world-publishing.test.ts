@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { games, user, worldLikes, worldVersions } from "#app/db/schema.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
-import * as tests from "#tests/helpers/worlds.ts";
+import { createWorld as createWorldAs, findWorld, postForm, publishWorld, remixWorld, worldForm } from "#tests/helpers/worlds.ts";
 
 /** Issue 36's second slice: publishing, Community, Mature worlds kept from visitors, likes, remixes and their limits. */
 
@@ -20,11 +20,10 @@ beforeAll(async () => {
 
 afterAll(() => server.close());
 
-const worldForm = tests.worldForm;
-const post = (account: TestAccount | undefined, path: string, fields: Record<string, string>) => tests.postForm(server, account, path, fields);
-const createWorld = (account: TestAccount, fields: Record<string, string> = {}) => tests.createWorld(server, account, fields);
-const world = (id: string) => tests.findWorld(server, id);
-const publish = (account: TestAccount, id: string, visibility: string) => tests.publishWorld(server, account, id, visibility);
+const post = (account: TestAccount | undefined, path: string, fields: Record<string, string>) => postForm(server, account, path, fields);
+const createWorld = (account: TestAccount, fields: Record<string, string> = {}) => createWorldAs(server, account, fields);
+const world = (id: string) => findWorld(server, id);
+const publish = (account: TestAccount, id: string, visibility: string) => publishWorld(server, account, id, visibility);
 const unpublish = (account: TestAccount, id: string) => post(account, "/create", { intent: "unpublish", worldId: id });
 const visitorHtml = async (path: string) => (await server.fetch(path)).text();
 const playerHtml = async (account: TestAccount, path: string) => (await server.fetch(path, { headers: { Cookie: account.cookie } })).text();
@@ -167,11 +166,7 @@ describe("likes and remixes", () => {
     const original = await createWorld(alice);
     expect((await publish(alice, original.id, "public")).status).toBe(302);
 
-    const remix = async (account: TestAccount, id: string) => {
-      const response = await post(account, `/worlds/${id}/remix`, {});
-      expect(response.status).toBe(302);
-      return world(new URL(response.headers.get("location") ?? "", server.url).searchParams.get("world") ?? "");
-    };
+    const remix = (account: TestAccount, id: string) => remixWorld(server, account, id);
     const bobs = await remix(bob, original.id);
     expect(bobs).toMatchObject({ creatorId: bob.userId, status: "draft", isActive: false, title: original.title, prompt: original.prompt });
     expect(bobs.remixedFrom).toEqual([expect.objectContaining({ slug: original.slug, title: original.title })]);

@@ -34,6 +34,7 @@ const REASONS: Record<PlayerDetail["ledger"][number]["reason"], string> = {
   chat_message: "Turn",
   refund: "Refund",
   admin_grant: "Granted by an admin",
+  creator_earnings: "Earned by their worlds",
 };
 
 /** Players: find one by email or name, see what they have, grant credits, disable or re-enable the account. */

@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from "react";
+import { useEffect, useSyncExternalStore, type ReactNode } from "react";
 import { placeToastsOver } from "#app/components/toast.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
 import { cn } from "#app/lib/utils.ts";
@@ -17,7 +17,7 @@ const SHOW_NEWEST = `var story=document.getElementById("${STORY_LOG_ID}");if(sto
 
 const noSubscription = () => () => undefined;
 
-function PlayLayout({ nonce }: { nonce: string }) {
+function PlayLayout({ nonce, notice }: { nonce: string; notice?: ReactNode }) {
   const { state, game } = useStory();
   const storyState = shownStoryState(state, game.trackedStats);
   useReadAloudFollowsStory();
@@ -48,6 +48,7 @@ function PlayLayout({ nonce }: { nonce: string }) {
     >
       <div className="flex h-full min-h-0 w-full flex-col sm:px-4">
         <PlayHeader />
+        {notice}
         {state.finding && state.storyId ? <FindInStory /> : null}
         <StoryLog view={view} />
         <ComposerPanel />
@@ -64,6 +65,7 @@ function PlayLayout({ nonce }: { nonce: string }) {
 /** The play screen: header, the story so far, the reply streaming in, the story controls and the composer. */
 export function PlayScreen({
   nonce,
+  notice,
   ...page
 }: {
   game: PlayGame;
@@ -72,10 +74,12 @@ export function PlayScreen({
   playerEmail: string;
   /** The page's script nonce (its Content-Security-Policy). */
   nonce: string;
+  /** Shown under the header, above the story (a newer version of the world, to update to). */
+  notice?: ReactNode;
 }) {
   return (
     <StoryProvider {...page}>
-      <PlayLayout nonce={nonce} />
+      <PlayLayout nonce={nonce} notice={notice} />
     </StoryProvider>
   );
 }

@@ -32,7 +32,8 @@
 -- state it starts from (the previous exchange's, or for Continue the reply's own) and the
 -- lorebooks its context matches against (story_lore.sql), and the Check rolled for the exchange's
 -- player message, if it was sent as one (player_roll; stored by finish_turn.sql with the first
--- reply, kept by an edit: docs/decisions/061).
+-- reply, kept by an edit: docs/decisions/061); and the world version the story plays
+-- (world_version: NULL plays the game as it is; story_world_version.sql).
 CREATE OR REPLACE FUNCTION begin_turn(
   p_user_id text, p_game_slug text, p_story_id uuid, p_turn_id uuid, p_kind text, p_exchange integer, p_message text,
   p_cost integer, p_lease_seconds integer,
@@ -46,7 +47,7 @@ CREATE OR REPLACE FUNCTION begin_turn(
   outcome text, limit_count integer, limit_window_started_at bigint, free_openings_used_up text, free_openings_retry_at timestamptz,
   story_id uuid, game_slug text, exchanges integer, pinned_facts text, author_note text, summary text, summary_through integer,
   message_id bigint, reply_id bigint, exchange integer, version integer, versions integer, previous_version integer, charged integer,
-  player_text text, reply_so_far text, opening text, recent text, state jsonb, lore jsonb, player_roll jsonb
+  player_text text, reply_so_far text, opening text, recent text, state jsonb, lore jsonb, player_roll jsonb, world_version integer
 ) AS $$
 #variable_conflict use_column
 DECLARE
@@ -112,7 +113,8 @@ BEGIN
           RETURN NEXT;
           RETURN;
         END IF;
-        INSERT INTO stories (user_id, game_slug) VALUES (p_user_id, p_game_slug) RETURNING * INTO story;
+        INSERT INTO stories (user_id, game_slug, world_version)
+          VALUES (p_user_id, p_game_slug, story_world_version(p_user_id, p_game_slug)) RETURNING * INTO story;
       END IF;
     END IF;
   END IF;
@@ -220,6 +222,6 @@ BEGIN
     story.id, story.game_slug, story.exchanges, story.pinned_facts, story.author_note, story.summary, story.summary_through,
     player_message.id, reply.id, v_exchange, reply.version, reply.versions, v_previous_version, v_cost,
     player_message.content, reply.content, context.opening, context.recent, v_state, story_lore(story.id, story.game_slug),
-    player_message.roll;
+    player_message.roll, story.world_version;
 END;
 $$ LANGUAGE plpgsql;

@@ -23,7 +23,7 @@ CREATE OR REPLACE FUNCTION begin_turn_for_session(
   outcome text, limit_count integer, limit_window_started_at bigint, free_openings_used_up text, free_openings_retry_at timestamptz,
   story_id uuid, game_slug text, exchanges integer, pinned_facts text, author_note text, summary text, summary_through integer,
   message_id bigint, reply_id bigint, exchange integer, version integer, versions integer, previous_version integer, charged integer,
-  player_text text, reply_so_far text, opening text, recent text, state jsonb, lore jsonb, player_roll jsonb,
+  player_text text, reply_so_far text, opening text, recent text, state jsonb, lore jsonb, player_roll jsonb, world_version integer,
   caller_id text, caller_session_id text, caller_session_expires_at timestamptz
 ) AS $$
 DECLARE

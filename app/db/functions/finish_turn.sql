@@ -9,6 +9,8 @@
 -- because its instance died has none: what its call used died with the instance. A stored reply
 -- whose call carries a `roll` (a Check's first telling, docs/decisions/061) stores it with its
 -- exchange's player message.
+-- p_paid_turns_per_credit and p_creator_credits_per_day are the operator's rule for what a stored
+-- paid turn earns the world's creator (credit_world_creator.sql); NULL or 0 earns nothing.
 --
 -- Turn leases (docs/decisions/030): a turn in flight belongs to the instance writing its reply,
 -- which renews the lease of all its turns every few seconds; a turn whose lease ran out (its
@@ -18,7 +20,8 @@
 -- the instance), and the credit is refunded. A retry or a continue goes back to the reply as it was.
 CREATE OR REPLACE FUNCTION finish_turn(
   p_story_id uuid, p_turn_id uuid, p_text text, p_restore_version integer, p_state jsonb,
-  p_model_provider text DEFAULT NULL, p_model text DEFAULT NULL, p_call jsonb DEFAULT NULL
+  p_model_provider text DEFAULT NULL, p_model text DEFAULT NULL, p_call jsonb DEFAULT NULL,
+  p_paid_turns_per_credit integer DEFAULT NULL, p_creator_credits_per_day integer DEFAULT NULL
 )
 RETURNS TABLE (outcome text, refunded integer, revision integer) AS $$
 #variable_conflict use_column
@@ -53,6 +56,9 @@ BEGIN
         WHERE story_id = p_story_id AND exchange = reply.exchange AND role = 'user' AND removed_at IS NULL;
     END IF;
     v_outcome := 'stored';
+    IF p_paid_turns_per_credit > 0 AND p_creator_credits_per_day > 0 THEN
+      PERFORM credit_world_creator(story.user_id, story.game_slug, p_turn_id, p_paid_turns_per_credit, p_creator_credits_per_day);
+    END IF;
   ELSE
     SELECT -delta INTO v_charged FROM credit_ledger WHERE reason = 'chat_message' AND reference = 'turn:' || p_turn_id;
     IF v_charged > 0 THEN

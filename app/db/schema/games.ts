@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { CONTENT_TYPES, COVER_FORMATS, DIFFICULTIES, GAME_CATEGORIES, GUIDE_CATEGORIES, GUIDE_DIFFICULTIES } from "../../lib/constants.ts";
 import { CONTENT_RATINGS, WORLD_STATUSES, type RemixCredit, type WorldExtra, type WorldLoreEntry } from "../../lib/worlds.ts";
 import type { TrackedStat } from "../../lib/tracked-stats.ts";
@@ -88,6 +88,26 @@ export const worldVersions = pgTable(
     createdAt: createdAt(),
   },
   (table) => [uniqueIndex("world_versions_game_version_idx").on(table.gameId, table.version)],
+);
+
+/**
+ * What a world earned its creator on one UTC day (docs/decisions/065): the paid turns other players
+ * took in it, and the credits those turns earned (finish_turn.sql, which counts and credits them).
+ */
+export const worldEarnings = pgTable(
+  "world_earnings",
+  {
+    gameId: uuid("game_id")
+      .notNull()
+      .references(() => games.id, { onDelete: "cascade" }),
+    day: date("day").notNull(),
+    creatorId: text("creator_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    paidTurns: integer("paid_turns").notNull().default(0),
+    credits: integer("credits").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.gameId, table.day] }), index("world_earnings_creator_day_idx").on(table.creatorId, table.day)],
 );
 
 /** One like per player and world. */

@@ -61,6 +61,12 @@ export const stories = pgTable(
      */
     parentStoryId: uuid("parent_story_id").references((): AnyPgColumn => stories.id),
     forkExchange: integer("fork_exchange").notNull().default(0),
+    /**
+     * The published version of a player's world this story plays (world_versions), set when the
+     * story begins and moved only by Update to version N (docs/decisions/065); null plays the
+     * game as it is: the site's games, and a creator's own stories of their world.
+     */
+    worldVersion: integer("world_version"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

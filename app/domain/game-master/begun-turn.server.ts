@@ -54,7 +54,7 @@ export interface BeginTurnRequest {
 /** A turn that began: its story, its operation, the story it continues and the state it starts from. */
 export interface BegunTurn {
   outcome: "started";
-  story: Pick<Story, "id" | "gameSlug" | "exchanges" | "pinnedFacts" | "authorNote" | "summary" | "summaryThrough">;
+  story: Pick<Story, "id" | "gameSlug" | "exchanges" | "pinnedFacts" | "authorNote" | "summary" | "summaryThrough" | "worldVersion">;
   messageId: number | null;
   replyId: number;
   exchange: number;
@@ -124,6 +124,7 @@ export const beginTurnColumns = {
   state: sql<unknown>`state`,
   lore: sql<ContextLore>`lore`,
   playerRoll: sql<StatCheck | null>`player_roll`,
+  worldVersion: sql<number | null>`world_version`,
 };
 
 /** begin_turn_for_session's answer: begin_turn's, and the session it read. */

@@ -1,6 +1,6 @@
 import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { preparedQuery } from "../../db/prepared.server.ts";
-import { gameContent, games } from "../../db/schema.ts";
+import { gameContent, games, worldVersions } from "../../db/schema.ts";
 import type { TrackedStat } from "../../lib/tracked-stats.ts";
 import { publicContentVersionWatch } from "../public-content-version.server.ts";
 import { WORLD_CONTENT_TYPES, type StoryBrief, type WorldContentType } from "./story-brief.server.ts";
@@ -10,7 +10,13 @@ const playable = () => and(eq(games.slug, sql.placeholder("slug")), eq(games.isA
 
 const playableGameQuery = preparedQuery((database) =>
   database
-    .select({ slug: games.slug, title: games.title, tagline: games.tagline, trackedStats: games.trackedStats })
+    .select({
+      slug: games.slug,
+      title: games.title,
+      tagline: games.tagline,
+      trackedStats: games.trackedStats,
+      publishedVersion: games.publishedVersion,
+    })
     .from(games)
     // An active game, or a draft world of the player's own (docs/decisions/053).
     .where(and(eq(games.slug, sql.placeholder("slug")), or(eq(games.isActive, true), eq(games.creatorId, sql.placeholder("playerId")))))
@@ -28,6 +34,13 @@ export async function findPlayableGame(slug: string, playerId: string | undefine
  * A playable game as its Game Master knows it, in one statement: its prompt, its tracked stats and
  * its published world content (as one JSON array, most important sections first).
  */
+const sectionsColumn = () => sql<string>`(
+  select coalesce(json_agg(json_build_array(${gameContent.contentType}, ${gameContent.title}, ${gameContent.content})
+    order by ${gameContent.sectionOrder}, ${gameContent.createdAt}), '[]')::text
+  from ${gameContent}
+  where ${and(eq(gameContent.gameSlug, games.slug), eq(gameContent.isPublished, true), inArray(gameContent.contentType, [...WORLD_CONTENT_TYPES]))}
+)`;
+
 const briefQuery = (name: string, where: () => SQL | undefined) =>
   preparedQuery((database) =>
     database
@@ -38,17 +51,36 @@ const briefQuery = (name: string, where: () => SQL | undefined) =>
         trackedStats: games.trackedStats,
         model: games.model,
         contextTokens: games.contextTokens,
-        sections: sql<string>`(
-        select coalesce(json_agg(json_build_array(${gameContent.contentType}, ${gameContent.title}, ${gameContent.content})
-          order by ${gameContent.sectionOrder}, ${gameContent.createdAt}), '[]')::text
-        from ${gameContent}
-        where ${and(eq(gameContent.gameSlug, games.slug), eq(gameContent.isPublished, true), inArray(gameContent.contentType, [...WORLD_CONTENT_TYPES]))}
-      )`,
+        sections: sectionsColumn(),
       })
       .from(games)
       .where(where())
       .prepare(name),
   );
+
+/**
+ * A published version of a world as its Game Master knows it (docs/decisions/065): its title,
+ * instructions and tracked stats as world_versions keeps them whole, with the game's world content,
+ * model and context budget.
+ */
+const worldVersionBriefQuery = preparedQuery((database) => {
+  const field = (name: string) => sql`${worldVersions.fields} -> ${name}`;
+  return database
+    .select({
+      slug: games.slug,
+      title: sql<string>`${field("title")} #>> '{}'`,
+      prompt: sql<string>`${field("prompt")} #>> '{}'`,
+      trackedStats: sql<TrackedStat[]>`coalesce(${field("trackedStats")}, '[]'::jsonb)`,
+      // Which model and budget its turns use are the site's choice for the game, not the world's content.
+      model: games.model,
+      contextTokens: games.contextTokens,
+      sections: sectionsColumn(),
+    })
+    .from(games)
+    .innerJoin(worldVersions, and(eq(worldVersions.gameId, games.id), eq(worldVersions.version, sql.placeholder("version"))))
+    .where(eq(games.slug, sql.placeholder("slug")))
+    .prepare("world_version_brief");
+});
 
 const storyBriefQuery = briefQuery("story_brief", playable);
 /** Any game of the slug: asked once begin_turn.sql has let the player in (an active game, or their own draft). */
@@ -69,19 +101,31 @@ const MAX_KEPT_BRIEFS = 500;
  * An active game's prompt and published world content; undefined for an unknown or inactive game.
  * Read from memory while this process knows the public content version and it has not moved.
  */
-export async function loadStoryBrief(slug: string): Promise<PlayableStory | undefined> {
+export function loadStoryBrief(slug: string): Promise<PlayableStory | undefined> {
+  return keptBrief(slug, () => readStoryBrief(slug));
+}
+
+/**
+ * The brief of a story that plays a published version of a world (BegunTurn's worldVersion):
+ * kept in memory as the game's brief is, since the version itself never changes.
+ */
+export function loadWorldVersionBrief(slug: string, version: number): Promise<PlayableStory | undefined> {
+  return keptBrief(`${slug}@${version}`, () => readStoryBrief(slug, worldVersionBriefQuery, { version }));
+}
+
+async function keptBrief(key: string, read: () => Promise<PlayableStory | undefined>): Promise<PlayableStory | undefined> {
   const version = publicContentVersionWatch.current();
-  if (typeof version !== "number") return readStoryBrief(slug);
-  const kept = briefs.get(slug);
+  if (typeof version !== "number") return read();
+  const kept = briefs.get(key);
   if (kept?.version === version) return kept.brief;
   // Read after the version: a change committed in between is kept under the older version, and
   // read again as soon as its notification moves the version on.
-  const brief = await readStoryBrief(slug);
+  const brief = await read();
   if (brief) {
     if (briefs.size >= MAX_KEPT_BRIEFS) briefs.clear();
-    briefs.set(slug, { version, brief });
+    briefs.set(key, { version, brief });
   } else {
-    briefs.delete(slug);
+    briefs.delete(key);
   }
   return brief;
 }
@@ -94,8 +138,12 @@ export function loadBegunStoryBrief(slug: string): Promise<PlayableStory | undef
   return readStoryBrief(slug, begunStoryBriefQuery);
 }
 
-async function readStoryBrief(slug: string, query = storyBriefQuery): Promise<PlayableStory | undefined> {
-  const [row] = await query().execute({ slug });
+async function readStoryBrief(
+  slug: string,
+  query: typeof storyBriefQuery | typeof worldVersionBriefQuery = storyBriefQuery,
+  parameters: { version?: number } = {},
+): Promise<PlayableStory | undefined> {
+  const [row] = await query().execute({ slug, ...parameters });
   if (!row) return undefined;
   const priority = (type: WorldContentType) => WORLD_CONTENT_TYPES.indexOf(type);
   const sections = (JSON.parse(row.sections) as [WorldContentType, string, string][])

@@ -52,7 +52,8 @@ const finishTurnQuery = preparedQuery((database) => {
   return database
     .select({ outcome: sql<"stored" | "reverted" | "interrupted" | "settled">`outcome` })
     .from(
-      sql`finish_turn(${p("storyId")}::uuid, ${p("turnId")}::uuid, ${p("text")}, ${p("restoreVersion")}::int, ${p("state")}::jsonb, ${p("modelProvider")}, ${p("model")}, ${p("call")}::jsonb)`,
+      sql`finish_turn(${p("storyId")}::uuid, ${p("turnId")}::uuid, ${p("text")}, ${p("restoreVersion")}::int, ${p("state")}::jsonb, ${p("modelProvider")}, ${p("model")}, ${p("call")}::jsonb,
+        ${p("paidTurnsPerCredit")}::int, ${p("creatorCreditsPerDay")}::int)`,
     )
     .prepare("finish_turn");
 });
@@ -78,6 +79,9 @@ export function finishTurn(
       modelProvider: writtenBy?.provider ?? null,
       model: writtenBy?.model ?? null,
       call: call ? JSON.stringify(call) : null,
+      // A stored paid turn earns the world's creator their share (credit_world_creator.sql).
+      paidTurnsPerCredit: env().CREATOR_PAID_TURNS_PER_CREDIT,
+      creatorCreditsPerDay: env().CREATOR_CREDITS_PER_DAY,
     });
     return row?.outcome ?? "settled";
   });

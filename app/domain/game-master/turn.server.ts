@@ -28,7 +28,7 @@ import {
   type TurnCaller,
 } from "./begun-turn.server.ts";
 import { freeOpeningRules, freeOpeningsRefusal } from "./free-openings.server.ts";
-import { loadBegunStoryBrief, loadStoryBrief } from "./game-source.server.ts";
+import { loadBegunStoryBrief, loadStoryBrief, loadWorldVersionBrief } from "./game-source.server.ts";
 import { watchLiveReply } from "./live-replies.server.ts";
 import { FAILED_REPLY_LIMIT, finishTurn, writeReply } from "./reply-writer.server.ts";
 import { checkedStat } from "./stat-checks.server.ts";
@@ -182,7 +182,10 @@ async function startTurn(request: TurnRequest, release: () => void): Promise<Eve
     default:
       refuseStoryChange(begun.outcome);
   }
-  const game = namedGame ?? (await loadBegunStoryBrief(begun.story.gameSlug));
+  // A story of another player's world plays the version it began with (docs/decisions/065).
+  const { gameSlug: playedSlug, worldVersion } = begun.story;
+  const game =
+    worldVersion !== null ? await loadWorldVersionBrief(playedSlug, worldVersion) : (namedGame ?? (await loadBegunStoryBrief(playedSlug)));
   if (!game) {
     // The game was retired while the turn began.
     await finishTurn(begun.story.id, turnId, "", begun.previousVersion);
@@ -321,6 +324,7 @@ export async function beginTurn(request: BeginTurnRequest): Promise<BeginTurnOut
           authorNote: row.authorNote,
           summary: row.summary,
           summaryThrough: row.summaryThrough,
+          worldVersion: row.worldVersion,
         },
         messageId: row.messageId,
         replyId: row.replyId,
