@@ -154,7 +154,16 @@ describe("the header on a phone", () => {
     const menu = page.getByRole("menu", { name: "More" });
     await menu.waitFor();
     const items = await menu.getByRole("menuitem").allTextContents();
-    expect(items).toEqual(["Find in story", "Export as Markdown", "Export as JSON", "Lorebook", "New story", "Start Over", "Save Chat"]);
+    expect(items).toEqual([
+      "Find in story",
+      "Export as Markdown",
+      "Export as JSON",
+      "Lorebook",
+      "Branches",
+      "New story",
+      "Start Over",
+      "Save Chat",
+    ]);
     const focused = () => page.evaluate(() => document.activeElement?.textContent.trim());
     expect(await focused()).toBe("Find in story");
     await page.keyboard.press("ArrowDown");
