@@ -4,13 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseConnection } from "#app/db/client.server.ts";
 import { setDatabaseConnection } from "#app/db/database.server.ts";
 import { runMigrations } from "#app/db/migrate.server.ts";
-import { creditLedger, gameContent, games, guides, profiles, rateLimit, user } from "#app/db/schema.ts";
+import { creditLedger, gameContent, games, guides, profiles, user } from "#app/db/schema.ts";
 import { loadSeedGames, loadSeedGuides, seedDatabase } from "#app/db/seed/seed.server.ts";
 import { applyCreditChange, getBalance, InsufficientCreditsError, ledgerTotal } from "#app/domain/credits.server.ts";
 import { loadStoryBrief } from "#app/domain/game-master/game-source.server.ts";
 import { beginTurn } from "#app/domain/game-master/turn.server.ts";
 import { seedStory } from "#tests/helpers/stories.ts";
-import { consumeRateLimit, releaseRateLimit, resetRateLimit } from "#app/domain/rate-limit.server.ts";
 import { CONTENT_TYPES, STARTER_CREDITS } from "#app/lib/constants.ts";
 import { createTestDatabase, queryRows, type TestDatabase } from "#tests/helpers/database.ts";
 import migrationJournal from "#app/db/migrations/meta/_journal.json" with { type: "json" };
@@ -226,46 +225,6 @@ describe("credits ledger", () => {
     await applyCreditChange({ userId, delta: 7, reason: "admin_grant", reference: "notify-test" });
     await expect.poll(() => received).toContainEqual({ userId, credits: STARTER_CREDITS + 7 });
     await stop();
-  });
-});
-
-describe("rate limits", () => {
-  it("count every one of many first attempts of a key made at the same moment", async () => {
-    const rule = { name: "burst", limit: 30, windowMs: 60_000 };
-    const results = await Promise.all(Array.from({ length: 50 }, () => consumeRateLimit(rule, "fresh-subject")));
-    expect(results.filter((result) => result.allowed)).toHaveLength(30);
-    const [row] = await connection.db.select({ count: rateLimit.count }).from(rateLimit).where(eq(rateLimit.key, "burst:fresh-subject"));
-    expect(row?.count).toBe(50);
-  });
-
-  it("take back an attempt only in the window it was counted in, never below none", async () => {
-    const rule = { name: "release", limit: 1, windowMs: 60_000 };
-    const count = async () =>
-      (await connection.db.select({ count: rateLimit.count }).from(rateLimit).where(eq(rateLimit.key, "release:subject")))[0]?.count;
-    const start = Date.UTC(2026, 0, 1);
-    const first = await consumeRateLimit(rule, "subject", start);
-    const second = await consumeRateLimit(rule, "subject", start + 1000);
-    expect(second).toMatchObject({ allowed: false, windowStartedAt: first.windowStartedAt });
-    await releaseRateLimit(rule, "subject", second.windowStartedAt);
-    expect(await count()).toBe(1);
-
-    const next = await consumeRateLimit(rule, "subject", start + 60_000);
-    expect(next).toMatchObject({ allowed: true, windowStartedAt: start + 60_000 });
-    await releaseRateLimit(rule, "subject", first.windowStartedAt);
-    expect(await count()).toBe(1);
-    await releaseRateLimit(rule, "subject", next.windowStartedAt);
-    await releaseRateLimit(rule, "subject", next.windowStartedAt);
-    expect(await count()).toBe(0);
-  });
-
-  it("forget a subject's attempts on reset, and only that subject's", async () => {
-    const rule = { name: "reset", limit: 1, windowMs: 60_000 };
-    await consumeRateLimit(rule, "cleared");
-    await consumeRateLimit(rule, "kept");
-    expect((await consumeRateLimit(rule, "cleared")).allowed).toBe(false);
-    await resetRateLimit(rule, "cleared");
-    expect((await consumeRateLimit(rule, "cleared")).allowed).toBe(true);
-    expect((await consumeRateLimit(rule, "kept")).allowed).toBe(false);
   });
 });
 
