@@ -1,39 +1,30 @@
 /** The rate_limit table's counting on a real database: concurrent first attempts, taking an attempt back, and reset. */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseConnection } from "#app/db/client.server.ts";
-import { setDatabaseConnection } from "#app/db/database.server.ts";
+import { describe, expect, it } from "vitest";
 import { rateLimit } from "#app/db/schema.ts";
 import { consumeRateLimit, releaseRateLimit, resetRateLimit } from "#app/domain/rate-limit.server.ts";
-import { createTestDatabase, type TestDatabase } from "#tests/helpers/database.ts";
+import { testDatabaseForFile } from "#tests/helpers/database.ts";
 
-let database: TestDatabase;
-let connection: DatabaseConnection;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  connection = await database.connect();
-  setDatabaseConnection(connection);
-});
-
-afterAll(async () => {
-  await connection.close();
-  await database.drop();
-});
+const testDatabase = testDatabaseForFile();
 
 describe("rate limits", () => {
   it("count every one of many first attempts of a key made at the same moment", async () => {
     const rule = { name: "burst", limit: 30, windowMs: 60_000 };
     const results = await Promise.all(Array.from({ length: 50 }, () => consumeRateLimit(rule, "fresh-subject")));
     expect(results.filter((result) => result.allowed)).toHaveLength(30);
-    const [row] = await connection.db.select({ count: rateLimit.count }).from(rateLimit).where(eq(rateLimit.key, "burst:fresh-subject"));
+    const [row] = await testDatabase
+      .connection()
+      .db.select({ count: rateLimit.count })
+      .from(rateLimit)
+      .where(eq(rateLimit.key, "burst:fresh-subject"));
     expect(row?.count).toBe(50);
   });
 
   it("take back an attempt only in the window it was counted in, never below none", async () => {
     const rule = { name: "release", limit: 1, windowMs: 60_000 };
     const count = async () =>
-      (await connection.db.select({ count: rateLimit.count }).from(rateLimit).where(eq(rateLimit.key, "release:subject")))[0]?.count;
+      (await testDatabase.connection().db.select({ count: rateLimit.count }).from(rateLimit).where(eq(rateLimit.key, "release:subject")))[0]
+        ?.count;
     const start = Date.UTC(2026, 0, 1);
     const first = await consumeRateLimit(rule, "subject", start);
     const second = await consumeRateLimit(rule, "subject", start + 1000);
