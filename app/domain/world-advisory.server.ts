@@ -6,7 +6,8 @@ import { logger } from "../logger.server.ts";
 import { gameMasterModel, isOfflineStoryteller } from "./game-master/model.server.ts";
 import { streamReply } from "./game-master/reply-stream.server.ts";
 import { asPromptData } from "./game-master/story-brief.server.ts";
-import { currentRules, type Advisory, type RulesVersion } from "./moderation.server.ts";
+import { currentRules, type RulesVersion } from "./content-rules.server.ts";
+import type { Advisory } from "./moderation.server.ts";
 
 /**
  * The advisory rating of a published world version against the content rules in force

@@ -1,10 +1,11 @@
-import { BookOpen, Check, Clock, Lightbulb, MessageSquare, Play, ScrollText, Swords, TrendingUp, Users } from "lucide-react";
+import { BookOpen, Check, Clock, Lightbulb, Play } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { BackLinkWithBreadcrumbs } from "#app/components/breadcrumbs.tsx";
 import { CoverPicture } from "#app/components/cover-picture.tsx";
 import { DifficultyBadge } from "#app/components/difficulty-badge.tsx";
 import { FaqList } from "#app/components/faq-list.tsx";
+import { DIFFICULTY_NOTES, GAME_FEATURES, gamePageFaq, HOW_TO_PLAY, MECHANIC_ICONS, STRATEGY_ICONS } from "#app/components/game-page-copy.ts";
 import { GameIcon } from "#app/components/game-icon.tsx";
 import { PageSection, SectionHeading } from "#app/components/page-header.tsx";
 import { PreviewChat } from "#app/components/preview-chat.tsx";
@@ -21,7 +22,7 @@ import { viewerSeesMature, worldDetails } from "#app/domain/community.server.ts"
 import { worldModerationNotice } from "#app/domain/moderation.server.ts";
 import type { PublishedContent } from "#app/domain/game-content.server.ts";
 import { requireGamePage } from "#app/http/guards.server.ts";
-import type { ContentType, Difficulty } from "#app/lib/constants.ts";
+import type { ContentType } from "#app/lib/constants.ts";
 import { socialCardPath } from "#app/lib/covers.ts";
 import { breadcrumbJsonLd, gameCrumbs, pageMeta, videoGameJsonLd } from "#app/lib/seo.ts";
 import { cacheForVisitors } from "#app/lib/visitor-cache.ts";
@@ -110,55 +111,6 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
     jsonLd: [videoGameJsonLd(site, game, card), breadcrumbJsonLd(site, gameCrumbs(game))],
   });
 };
-
-/** docs/spec.md §2's difficulty note beside the game's features. */
-const DIFFICULTY_NOTES: Record<Difficulty, string> = {
-  Beginner: "Perfect for newcomers to interactive fiction",
-  Intermediate: "Balanced challenge for experienced players",
-  Advanced: "Complex scenarios for veteran players",
-};
-
-const GAME_FEATURES = ["AI-Powered Storytelling", "Dynamic Narrative", "Choice-Driven Story", "Immersive Experience"] as const;
-
-const HOW_TO_PLAY = [
-  { title: "Click “Start Playing Now”", text: "Sign in (new players get free credits) and your story opens on the play screen." },
-  { title: "Read the AI's narrative", text: "The Game Master describes the setting, who is in the room and what is at stake." },
-  {
-    title: "Type your character's actions and decisions",
-    text: "Pick one of the numbered choices or write anything your character might do or say.",
-  },
-  {
-    title: "Watch the AI respond and advance the story",
-    text: "Characters react, consequences unfold and new choices appear. Every turn is remembered.",
-  },
-] as const;
-
-const MECHANIC_ICONS = { "Combat & Challenges": Swords, "Dialogue System": MessageSquare, "Character Progression": TrendingUp } as const;
-const STRATEGY_ICONS = { "Beginner Tips": Lightbulb, "Advanced Strategies": ScrollText, "Community Insights": Users } as const;
-
-function faq(title: string, difficulty: Difficulty) {
-  return [
-    {
-      question: "How long does a game session take?",
-      answer:
-        "A typical session lasts 15–30 minutes, but there is no time limit — many players stay for several hours. Your story is saved as you play, so you can stop whenever you like.",
-    },
-    {
-      question: `What makes ${title} unique?`,
-      answer:
-        "Every reply is written for your story by an AI Game Master, so no two playthroughs are alike. The world reacts to what you actually write, not only to preset options, and characters remember how you treated them.",
-    },
-    {
-      question: "Is this game beginner friendly?",
-      answer: `Yes. Each reply ends with numbered choices you can pick by typing a number, and you can always ask the Game Master what your options are. This game is rated ${difficulty}: ${DIFFICULTY_NOTES[difficulty].toLowerCase()}.`,
-    },
-    {
-      question: "Can I save my progress?",
-      answer:
-        "Yes. When you are signed in, every exchange with the Game Master is saved as it happens, so you can close the tab and continue later. Save Chat stores the conversation on demand, and Start Over begins a fresh story.",
-    },
-  ];
-}
 
 function anchor(heading: string) {
   return heading.toLowerCase().replace(/[^a-z0-9]+/g, "-");
@@ -394,7 +346,7 @@ export default function GamePage({ loaderData }: Route.ComponentProps) {
 
       <section aria-labelledby="faq-heading" className="mx-auto max-w-4xl px-4 py-14 sm:px-6">
         <SectionHeading id="faq-heading" title="Frequently Asked Questions" />
-        <FaqList items={faq(game.title, game.difficulty)} />
+        <FaqList items={gamePageFaq(game.title, game.difficulty)} />
       </section>
 
       <section className="border-t border-ink-line bg-gradient-to-b from-ink to-plum/25">

@@ -9,16 +9,8 @@ import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { getSessionUser, type SessionUser } from "#app/domain/auth.server.ts";
 import { DomainError, ForbiddenError } from "#app/domain/errors.server.ts";
-import {
-  actOnWorld,
-  addBlockedTerm,
-  currentRules,
-  decideAppeal,
-  listBlockedTerms,
-  moderationQueue,
-  removeBlockedTerm,
-  type Advisory,
-} from "#app/domain/moderation.server.ts";
+import { addBlockedTerm, currentRules, listBlockedTerms, removeBlockedTerm } from "#app/domain/content-rules.server.ts";
+import { actOnWorld, decideAppeal, moderationQueue, type Advisory } from "#app/domain/moderation.server.ts";
 import { formRefusal } from "#app/http/errors.server.ts";
 import { parseFormFields } from "#app/http/form-input.server.ts";
 import { personalPageHeaders } from "#app/http/guards.server.ts";

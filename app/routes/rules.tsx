@@ -5,7 +5,7 @@ import { Card } from "#app/components/ui/card.tsx";
 import { Textarea } from "#app/components/ui/input.tsx";
 import { getSessionUser } from "#app/domain/auth.server.ts";
 import { DomainError } from "#app/domain/errors.server.ts";
-import { currentRules, findRulesVersion, listRulesVersions, publishRules } from "#app/domain/moderation.server.ts";
+import { currentRules, findRulesVersion, listRulesVersions, publishRules } from "#app/domain/content-rules.server.ts";
 import { formRefusal } from "#app/http/errors.server.ts";
 import { parseFormFields } from "#app/http/form-input.server.ts";
 import { requireAdmin } from "#app/http/guards.server.ts";

@@ -25,11 +25,11 @@ import {
   OMITTED_TURNS_NOTE,
   renderStateRules,
   renderTrackedState,
-  withAuthorNote,
   WORLD_CONTENT_TYPES,
   type StoryBrief,
   type TrackedState,
 } from "#app/domain/game-master/story-brief.server.ts";
+import { withAuthorNote } from "#app/domain/game-master/turn-message.server.ts";
 import { EXCHANGES_PER_REFRESH, summaryRefreshDue } from "#app/domain/game-master/story-summary.server.ts";
 import { estimateMessageTokens, estimateTokens, storyReadLimits } from "#app/domain/game-master/tokens.server.ts";
 import { resolveState } from "#app/lib/tracked-stats.ts";

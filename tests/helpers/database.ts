@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { SQL } from "drizzle-orm";
+import { afterAll, beforeAll } from "vitest";
 import { connectDatabase, type Database, type DatabaseConnection } from "#app/db/client.server.ts";
+import { setDatabaseConnection } from "#app/db/database.server.ts";
 
 type Driver = "pglite" | "postgres";
 
@@ -84,4 +86,28 @@ export async function createTestDatabase({ prepared = false, driver = projectDri
 export async function queryRows<Row>(db: Database, query: SQL): Promise<Row[]> {
   const result = (await db.execute(query)) as { rows: Row[] };
   return result.rows;
+}
+
+/**
+ * A test database for the test file that calls this: created before its tests, connected as the
+ * app's connection, and dropped after them. `connection()` is the open connection, once it is.
+ */
+export function testDatabaseForFile() {
+  let database: TestDatabase | undefined;
+  let connection: DatabaseConnection | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    connection = await database.connect();
+    setDatabaseConnection(connection);
+  });
+  afterAll(async () => {
+    await connection?.close();
+    await database?.drop();
+  });
+  return {
+    connection() {
+      if (!connection) throw new Error("The test database is connected before the file's tests, not while they are being collected.");
+      return connection;
+    },
+  };
 }

@@ -1,44 +1,29 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseConnection } from "#app/db/client.server.ts";
-import { setDatabaseConnection } from "#app/db/database.server.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { runMigrations } from "#app/db/migrate.server.ts";
-import { creditLedger, gameContent, games, guides, profiles, rateLimit, user } from "#app/db/schema.ts";
+import { creditLedger, gameContent, games, guides, profiles, user } from "#app/db/schema.ts";
 import { loadSeedGames, loadSeedGuides, seedDatabase } from "#app/db/seed/seed.server.ts";
 import { applyCreditChange, getBalance, InsufficientCreditsError, ledgerTotal } from "#app/domain/credits.server.ts";
 import { loadStoryBrief } from "#app/domain/game-master/game-source.server.ts";
 import { beginTurn } from "#app/domain/game-master/turn.server.ts";
 import { seedStory } from "#tests/helpers/stories.ts";
-import { consumeRateLimit, releaseRateLimit, resetRateLimit } from "#app/domain/rate-limit.server.ts";
 import { CONTENT_TYPES, STARTER_CREDITS } from "#app/lib/constants.ts";
-import { createTestDatabase, queryRows, type TestDatabase } from "#tests/helpers/database.ts";
+import { queryRows, testDatabaseForFile } from "#tests/helpers/database.ts";
 import migrationJournal from "#app/db/migrations/meta/_journal.json" with { type: "json" };
 
-let database: TestDatabase;
-let connection: DatabaseConnection;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  connection = await database.connect();
-  setDatabaseConnection(connection);
-});
-
-afterAll(async () => {
-  await connection.close();
-  await database.drop();
-});
+const testDatabase = testDatabaseForFile();
 
 async function createUser(email: string) {
   const id = `user-${email}`;
-  await connection.db.insert(user).values({ id, name: email, email });
+  await testDatabase.connection().db.insert(user).values({ id, name: email, email });
   return id;
 }
 
 describe("migrations", () => {
   it("create every table and can run again without changes", async () => {
     const tables = await queryRows<{ table_name: string }>(
-      connection.db,
+      testDatabase.connection().db,
       sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
     );
     expect(tables.map((row) => row.table_name)).toEqual([
@@ -84,16 +69,24 @@ describe("migrations", () => {
       "world_reports",
       "world_versions",
     ]);
-    await runMigrations(connection.db);
-    const [applied] = await queryRows<{ count: string }>(connection.db, sql`select count(*) as count from drizzle.__drizzle_migrations`);
+    await runMigrations(testDatabase.connection().db);
+    const [applied] = await queryRows<{ count: string }>(
+      testDatabase.connection().db,
+      sql`select count(*) as count from drizzle.__drizzle_migrations`,
+    );
     expect(Number(applied?.count)).toBe(migrationJournal.entries.length);
   });
 
   it("refuse values outside the allowed lists", async () => {
     await expect(
-      connection.db.insert(games).values({ slug: "x", title: "X", description: "d", prompt: "p", difficulty: "Expert" as "Beginner" }),
+      testDatabase
+        .connection()
+        .db.insert(games)
+        .values({ slug: "x", title: "X", description: "d", prompt: "p", difficulty: "Expert" as "Beginner" }),
     ).rejects.toThrow();
-    await expect(connection.db.insert(games).values({ slug: "Bad Slug", title: "X", description: "d", prompt: "p" })).rejects.toThrow();
+    await expect(
+      testDatabase.connection().db.insert(games).values({ slug: "Bad Slug", title: "X", description: "d", prompt: "p" }),
+    ).rejects.toThrow();
   });
 });
 
@@ -130,23 +123,23 @@ describe("seed", () => {
   });
 
   it("applies once, keeps an admin's edits and deletions on every later run", async () => {
-    const first = await seedDatabase(connection.db);
+    const first = await seedDatabase(testDatabase.connection().db);
     expect(first.games).toBe(5);
     expect(first.guides).toBeGreaterThanOrEqual(3);
-    const contentRows = await connection.db.$count(gameContent);
+    const contentRows = await testDatabase.connection().db.$count(gameContent);
     expect(contentRows).toBe(5 * CONTENT_TYPES.length);
 
-    expect(await seedDatabase(connection.db)).toEqual({ games: 0, guides: 0 });
+    expect(await seedDatabase(testDatabase.connection().db)).toEqual({ games: 0, guides: 0 });
 
-    await connection.db.update(games).set({ title: "The Empress, Revised" }).where(eq(games.slug, "empress-simulator"));
-    const [deletedGuide] = await connection.db.delete(guides).returning({ slug: guides.slug });
-    await connection.db.delete(gameContent).where(eq(gameContent.gameSlug, "celebrity-life"));
+    await testDatabase.connection().db.update(games).set({ title: "The Empress, Revised" }).where(eq(games.slug, "empress-simulator"));
+    const [deletedGuide] = await testDatabase.connection().db.delete(guides).returning({ slug: guides.slug });
+    await testDatabase.connection().db.delete(gameContent).where(eq(gameContent.gameSlug, "celebrity-life"));
 
-    expect(await seedDatabase(connection.db)).toEqual({ games: 0, guides: 0 });
-    const [empress] = await connection.db.select().from(games).where(eq(games.slug, "empress-simulator"));
+    expect(await seedDatabase(testDatabase.connection().db)).toEqual({ games: 0, guides: 0 });
+    const [empress] = await testDatabase.connection().db.select().from(games).where(eq(games.slug, "empress-simulator"));
     expect(empress?.title).toBe("The Empress, Revised");
-    expect(await connection.db.$count(guides, eq(guides.slug, deletedGuide!.slug))).toBe(0);
-    expect(await connection.db.$count(gameContent, eq(gameContent.gameSlug, "celebrity-life"))).toBe(0);
+    expect(await testDatabase.connection().db.$count(guides, eq(guides.slug, deletedGuide!.slug))).toBe(0);
+    expect(await testDatabase.connection().db.$count(gameContent, eq(gameContent.gameSlug, "celebrity-life"))).toBe(0);
   });
 });
 
@@ -154,7 +147,7 @@ describe("credits ledger", () => {
   it("grants the starter credits with the user, exactly once", async () => {
     const userId = await createUser("starter@example.com");
     expect(await getBalance(userId)).toBe(STARTER_CREDITS);
-    const rows = await connection.db.select().from(creditLedger).where(eq(creditLedger.userId, userId));
+    const rows = await testDatabase.connection().db.select().from(creditLedger).where(eq(creditLedger.userId, userId));
     expect(rows).toMatchObject([{ reason: "signup_bonus", delta: STARTER_CREDITS, balanceAfter: STARTER_CREDITS, reference: userId }]);
     await expect(applyCreditChange({ userId, delta: 5, reason: "signup_bonus", reference: userId })).resolves.toEqual({
       applied: false,
@@ -185,7 +178,7 @@ describe("credits ledger", () => {
     expect(outcomes.filter((outcome) => outcome === "refused")).toHaveLength(40);
     expect(await getBalance(userId)).toBe(0);
     expect(await ledgerTotal(userId)).toBe(0);
-    const [profile] = await connection.db.select().from(profiles).where(eq(profiles.userId, userId));
+    const [profile] = await testDatabase.connection().db.select().from(profiles).where(eq(profiles.userId, userId));
     expect(profile?.credits).toBe(0);
   });
 
@@ -199,13 +192,13 @@ describe("credits ledger", () => {
       InsufficientCreditsError,
     );
     await expect(
-      connection.db.transaction(async (tx) => {
+      testDatabase.connection().db.transaction(async (tx) => {
         await applyCreditChange({ userId, delta: 50, reason: "admin_grant", reference: "trace-3" }, tx);
         throw new Error("the caller changed its mind");
       }),
     ).rejects.toThrow("the caller changed its mind");
 
-    const rows = await connection.db.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(creditLedger.id);
+    const rows = await testDatabase.connection().db.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(creditLedger.id);
     expect(rows.map(({ reason, reference, delta, balanceAfter }) => ({ reason, reference, delta, balanceAfter }))).toEqual([
       { reason: "signup_bonus", reference: userId, delta: STARTER_CREDITS, balanceAfter: STARTER_CREDITS },
       { reason: "chat_message", reference: "trace-1", delta: -3, balanceAfter: STARTER_CREDITS - 3 },
@@ -222,50 +215,10 @@ describe("credits ledger", () => {
   it("announces every balance change on credits_changed", async () => {
     const userId = await createUser("listener@example.com");
     const received: unknown[] = [];
-    const stop = await connection.listen("credits_changed", (payload) => received.push(JSON.parse(payload)));
+    const stop = await testDatabase.connection().listen("credits_changed", (payload) => received.push(JSON.parse(payload)));
     await applyCreditChange({ userId, delta: 7, reason: "admin_grant", reference: "notify-test" });
     await expect.poll(() => received).toContainEqual({ userId, credits: STARTER_CREDITS + 7 });
     await stop();
-  });
-});
-
-describe("rate limits", () => {
-  it("count every one of many first attempts of a key made at the same moment", async () => {
-    const rule = { name: "burst", limit: 30, windowMs: 60_000 };
-    const results = await Promise.all(Array.from({ length: 50 }, () => consumeRateLimit(rule, "fresh-subject")));
-    expect(results.filter((result) => result.allowed)).toHaveLength(30);
-    const [row] = await connection.db.select({ count: rateLimit.count }).from(rateLimit).where(eq(rateLimit.key, "burst:fresh-subject"));
-    expect(row?.count).toBe(50);
-  });
-
-  it("take back an attempt only in the window it was counted in, never below none", async () => {
-    const rule = { name: "release", limit: 1, windowMs: 60_000 };
-    const count = async () =>
-      (await connection.db.select({ count: rateLimit.count }).from(rateLimit).where(eq(rateLimit.key, "release:subject")))[0]?.count;
-    const start = Date.UTC(2026, 0, 1);
-    const first = await consumeRateLimit(rule, "subject", start);
-    const second = await consumeRateLimit(rule, "subject", start + 1000);
-    expect(second).toMatchObject({ allowed: false, windowStartedAt: first.windowStartedAt });
-    await releaseRateLimit(rule, "subject", second.windowStartedAt);
-    expect(await count()).toBe(1);
-
-    const next = await consumeRateLimit(rule, "subject", start + 60_000);
-    expect(next).toMatchObject({ allowed: true, windowStartedAt: start + 60_000 });
-    await releaseRateLimit(rule, "subject", first.windowStartedAt);
-    expect(await count()).toBe(1);
-    await releaseRateLimit(rule, "subject", next.windowStartedAt);
-    await releaseRateLimit(rule, "subject", next.windowStartedAt);
-    expect(await count()).toBe(0);
-  });
-
-  it("forget a subject's attempts on reset, and only that subject's", async () => {
-    const rule = { name: "reset", limit: 1, windowMs: 60_000 };
-    await consumeRateLimit(rule, "cleared");
-    await consumeRateLimit(rule, "kept");
-    expect((await consumeRateLimit(rule, "cleared")).allowed).toBe(false);
-    await resetRateLimit(rule, "cleared");
-    expect((await consumeRateLimit(rule, "cleared")).allowed).toBe(true);
-    expect((await consumeRateLimit(rule, "kept")).allowed).toBe(false);
   });
 });
 
@@ -274,12 +227,15 @@ describe("a stored story read for the model's context as a turn begins", () => {
   const gameSlug = "story-reading";
 
   beforeAll(async () => {
-    await connection.db.insert(games).values({ slug: gameSlug, title: "Story Reading", tagline: "-", description: "-", prompt: "-" });
+    await testDatabase
+      .connection()
+      .db.insert(games)
+      .values({ slug: gameSlug, title: "Story Reading", tagline: "-", description: "-", prompt: "-" });
   });
 
   async function story(email: string, exchanges: { message: string; reply: string }[]) {
     const userId = await createUser(email);
-    const storyId = await seedStory(connection.db, { userId, gameSlug, exchanges });
+    const storyId = await seedStory(testDatabase.connection().db, { userId, gameSlug, exchanges });
     // What a new turn reads: the exchanges before the one it begins.
     return async (read: { maxExchanges: number; maxCharacters: number } = limits) => {
       const begun = await beginTurn({
@@ -371,19 +327,25 @@ describe("a stored story read for the model's context as a turn begins", () => {
 
 describe("a game as its Game Master knows it", () => {
   beforeAll(async () => {
-    await connection.db.insert(games).values([
-      { slug: "brief-game", title: "Brief Game", tagline: "-", description: "-", prompt: "BRIEF-PROMPT" },
-      { slug: "brief-retired", title: "Retired", tagline: "-", description: "-", prompt: "-", isActive: false },
-    ]);
+    await testDatabase
+      .connection()
+      .db.insert(games)
+      .values([
+        { slug: "brief-game", title: "Brief Game", tagline: "-", description: "-", prompt: "BRIEF-PROMPT" },
+        { slug: "brief-retired", title: "Retired", tagline: "-", description: "-", prompt: "-", isActive: false },
+      ]);
     // Written in an order unlike the world's priority, with content the narrator must not see.
-    await connection.db.insert(gameContent).values([
-      { gameSlug: "brief-game", contentType: "introduction", title: "Intro", content: "I", sectionOrder: 0 },
-      { gameSlug: "brief-game", contentType: "combat_mechanics", title: "Combat 2", content: "C2", sectionOrder: 2 },
-      { gameSlug: "brief-game", contentType: "combat_mechanics", title: "Combat 1", content: "C1", sectionOrder: 1 },
-      { gameSlug: "brief-game", contentType: "story_background", title: "Story", content: "S", sectionOrder: 9 },
-      { gameSlug: "brief-game", contentType: "pro_tips", title: "Tips", content: "T" },
-      { gameSlug: "brief-game", contentType: "world_setting", title: "Draft", content: "D", isPublished: false },
-    ]);
+    await testDatabase
+      .connection()
+      .db.insert(gameContent)
+      .values([
+        { gameSlug: "brief-game", contentType: "introduction", title: "Intro", content: "I", sectionOrder: 0 },
+        { gameSlug: "brief-game", contentType: "combat_mechanics", title: "Combat 2", content: "C2", sectionOrder: 2 },
+        { gameSlug: "brief-game", contentType: "combat_mechanics", title: "Combat 1", content: "C1", sectionOrder: 1 },
+        { gameSlug: "brief-game", contentType: "story_background", title: "Story", content: "S", sectionOrder: 9 },
+        { gameSlug: "brief-game", contentType: "pro_tips", title: "Tips", content: "T" },
+        { gameSlug: "brief-game", contentType: "world_setting", title: "Draft", content: "D", isPublished: false },
+      ]);
   });
 
   it("is its prompt and its published world content, most important first, in each type's section order", async () => {

@@ -1,7 +1,8 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { gameMessages, games } from "#app/db/schema.ts";
-import { CHECK_INTRODUCTION, TRIGGERED_LORE_INTRODUCTION } from "#app/domain/game-master/story-brief.server.ts";
+import { TRIGGERED_LORE_INTRODUCTION } from "#app/domain/game-master/story-brief.server.ts";
+import { CHECK_INTRODUCTION } from "#app/domain/game-master/turn-message.server.ts";
 import type { ConversationMessage } from "#app/domain/game-master/context.server.ts";
 import { estimatePromptTokens } from "#app/domain/game-master/model-calls.server.ts";
 import { manifestTokens, type ContextView } from "#app/lib/context-manifest.ts";

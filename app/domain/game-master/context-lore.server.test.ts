@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildModelContext, type ContextLoreEntry, type ConversationMessage } from "./context.server.ts";
-import {
-  GAME_LORE_INTRODUCTION,
-  readTurnMessage,
-  STORY_LORE_INTRODUCTION,
-  TRIGGERED_LORE_INTRODUCTION,
-  type StoryBrief,
-} from "./story-brief.server.ts";
+import { GAME_LORE_INTRODUCTION, STORY_LORE_INTRODUCTION, TRIGGERED_LORE_INTRODUCTION, type StoryBrief } from "./story-brief.server.ts";
+import { readTurnMessage } from "./turn-message.server.ts";
 
 /** Lore in the model's context (issue 35, docs/decisions/054): where each entry goes, and what the budget cuts. */
 

@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildModelContext, type ConversationMessage } from "./context.server.ts";
-import {
-  joinSystemPrompt,
-  parseSystemPrompt,
-  readTurnMessage,
-  renderSystemPrompt,
-  renderTurnMessage,
-  withAuthorNote,
-  type StoryBrief,
-} from "./story-brief.server.ts";
+import { joinSystemPrompt, parseSystemPrompt, renderSystemPrompt, type StoryBrief } from "./story-brief.server.ts";
+import { readTurnMessage, renderTurnMessage, withAuthorNote } from "./turn-message.server.ts";
 import { estimateMessageTokens, estimateTokens, truncateToTokens } from "./tokens.server.ts";
 
 const brief: StoryBrief = {

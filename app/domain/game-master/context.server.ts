@@ -5,20 +5,18 @@ import {
   asPromptData,
   OMITTED_TURNS_NOTE,
   PINNED_FACTS_INTRODUCTION,
-  renderCheck,
   renderStateRules,
   renderSystemPrompt,
   renderTrackedState,
-  renderTurnMessage,
   STORY_LORE_INTRODUCTION,
   STORY_SO_FAR_INTRODUCTION,
-  withAuthorNote,
   renderWorldSection,
   WORLD_INTRODUCTION,
   type StoryBrief,
   type TrackedState,
   type WorldSection,
 } from "./story-brief.server.ts";
+import { renderCheck, renderTurnMessage, withAuthorNote } from "./turn-message.server.ts";
 import { loreForTurn, type LoreEntry, type LoreForTurn } from "./lorebook.server.ts";
 import { estimateMessageTokens, estimateTokens, MESSAGE_OVERHEAD_TOKENS, truncateToTokens } from "./tokens.server.ts";
 

@@ -7,21 +7,18 @@ import { StateBlockFilter } from "./state-block.server.ts";
 import { summaryRequest, SUMMARY_INSTRUCTIONS } from "./story-summary.server.ts";
 import {
   asPromptData,
-  CHECK_INTRODUCTION,
   parseSystemPrompt,
   PINNED_FACTS_INTRODUCTION,
   PROMPT_TAGS,
   joinSystemPrompt,
-  readTurnMessage,
   renderSystemPrompt,
-  renderTurnMessage,
   STORY_SO_FAR_INTRODUCTION,
   TRACKED_STATE_INTRODUCTION,
-  withAuthorNote,
   WORLD_INTRODUCTION,
   type StoryBrief,
   type StoryMemory,
 } from "./story-brief.server.ts";
+import { CHECK_INTRODUCTION, readTurnMessage, renderTurnMessage, withAuthorNote } from "./turn-message.server.ts";
 import { estimateTokens } from "./tokens.server.ts";
 
 /**

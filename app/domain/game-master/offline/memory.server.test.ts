@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PINNED_FACTS_INTRODUCTION, renderTrackedState, renderTurnMessage, withAuthorNote } from "../story-brief.server.ts";
+import { PINNED_FACTS_INTRODUCTION, renderTrackedState } from "../story-brief.server.ts";
+import { renderTurnMessage, withAuthorNote } from "../turn-message.server.ts";
 import { introductionToCarry, rememberedAnswer } from "./memory.server.ts";
 import { readPrompt } from "./prompt.server.ts";
 import { sentenceKey, withoutToldSentences } from "./text.server.ts";

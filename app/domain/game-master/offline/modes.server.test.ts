@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { narrateTurn } from "./narrator.server.ts";
 import { readPrompt } from "./prompt.server.ts";
 import { world } from "./story-test-data.ts";
-import { renderTurnMessage } from "../story-brief.server.ts";
+import { renderTurnMessage } from "../turn-message.server.ts";
 import { actionInMode } from "../../../lib/action-modes.ts";
 
 /** Issue 35 offline: the composer's modes and the lore a turn fires, as the storyteller tells them. */

@@ -1,5 +1,6 @@
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
-import { CONTINUE_INSTRUCTION, pinnedFactLines, readTurnMessage, type TrackedState, type TurnCheck } from "../story-brief.server.ts";
+import { CONTINUE_INSTRUCTION, pinnedFactLines, type TrackedState } from "../story-brief.server.ts";
+import { readTurnMessage, type TurnCheck } from "../turn-message.server.ts";
 
 /**
  * Everything the offline storyteller reads out of a model call, read in one place, as the context

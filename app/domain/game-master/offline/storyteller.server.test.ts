@@ -5,14 +5,8 @@ import { parseStatusLine } from "./status-line.server.ts";
 import { brief, choicesOf, world } from "./story-test-data.ts";
 import { streamReply } from "../reply-stream.server.ts";
 import { StateBlockFilter } from "../state-block.server.ts";
-import {
-  joinSystemPrompt,
-  parseSystemPrompt,
-  readTurnMessage,
-  renderSystemPrompt,
-  renderTurnMessage,
-  type TrackedState,
-} from "../story-brief.server.ts";
+import { joinSystemPrompt, parseSystemPrompt, renderSystemPrompt, type TrackedState } from "../story-brief.server.ts";
+import { readTurnMessage, renderTurnMessage } from "../turn-message.server.ts";
 
 describe("the offline storyteller model", () => {
   const system = renderSystemPrompt(brief, brief.sections);

@@ -1,5 +1,6 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4Usage } from "@ai-sdk/provider";
-import { parseSystemPrompt, type TurnCheck } from "../story-brief.server.ts";
+import { parseSystemPrompt } from "../story-brief.server.ts";
+import { type TurnCheck } from "../turn-message.server.ts";
 import { estimateTokens, truncateToTokens } from "../tokens.server.ts";
 import { narrateTurn } from "./narrator.server.ts";
 import { OUTCOMES } from "./phrases.server.ts";
