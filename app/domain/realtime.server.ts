@@ -86,7 +86,13 @@ class CreditsFeed {
 
   constructor(connection: DatabaseConnection) {
     this.ready = Promise.all([
-      connection.listen(CREDITS_CHANNEL, (payload) => this.#creditsChanged(payload)),
+      connection.listen(
+        CREDITS_CHANNEL,
+        (payload) => this.#creditsChanged(payload),
+        (listening) => {
+          if (listening) this.#catchUp();
+        },
+      ),
       connection.listen(STORY_CHANNEL, (payload) => this.#storyChanged(payload)),
       connection.listen(ACCOUNT_STREAMS_CLOSED_CHANNEL, (userId) => this.#close(userId)),
       connection.listen(SESSION_STREAMS_CLOSED_CHANNEL, (payload) => {
@@ -144,6 +150,23 @@ class CreditsFeed {
     const change = parseCreditsChange(payload);
     if (!change) return;
     for (const stream of this.#ofKind(change.userId, "events")) stream.credits(change.credits);
+  }
+
+  /**
+   * Listening again after the database dropped the connection (a restart, a failover): changes
+   * announced meanwhile reached no one, so every open live channel is sent its player's balance
+   * as it is now.
+   */
+  #catchUp() {
+    for (const [userId, streams] of this.#streams) {
+      if (![...streams].some((stream) => stream.kind === "events")) continue;
+      getBalance(userId).then(
+        (balance) => {
+          for (const stream of this.#ofKind(userId, "events")) stream.credits(balance);
+        },
+        () => {},
+      );
+    }
   }
 
   #storyChanged(payload: string) {

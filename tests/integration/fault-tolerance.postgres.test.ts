@@ -71,14 +71,14 @@ async function signUpThroughNginx() {
   return signUp({ url: nginx.url, fetch: (path: string, init?: RequestInit) => fetch(`${nginx.url}${path}`, init) });
 }
 
-/** A new player's balance stream on the first instance hears the debit of a turn played on the second, within 3 seconds. */
-async function expectBalanceToCrossInstances(player: TestAccount) {
+/** A new player's balance stream on the first instance hears the debit of a turn played on the second, within `withinMs`. */
+async function expectBalanceToCrossInstances(player: TestAccount, withinMs = 3000) {
   const [first, second] = instances as [ServerProcess, ServerProcess];
   const onFirst = await openEventStream(`${first.url}/api/credits/events`, { Authorization: `Bearer ${player.token}` });
   expect(await onFirst.nextCredits()).toBe(20);
   expect(await readTurn(await turn(second.url, player, "I begin."))).toMatchObject({ done: true });
   expect(await readTurn(await turn(second.url, player, "I open the treasury."))).toMatchObject({ done: true });
-  expect(await onFirst.nextCredits(3000)).toBe(19);
+  expect(await onFirst.nextCredits(withinMs)).toBe(19);
   onFirst.close();
 }
 
@@ -330,7 +330,9 @@ describe("PostgreSQL restarting under load", () => {
     expect(outcomes.filter((outcome) => outcome.status !== 200 && outcome.status !== 503)).toEqual([]);
     expect(processes.every(isRunning)).toBe(true);
 
-    // Turns and live balances work again (each instance listens anew).
-    await expectBalanceToCrossInstances(watcher);
+    // Turns and live balances work again: each instance listens anew on its own (a second at a
+    // time, later on a loaded machine) and then sends its open channels the balance as it is, so
+    // a debit announced before it listened again is not lost.
+    await expectBalanceToCrossInstances(watcher, 10_000);
   });
 });
