@@ -1,36 +1,23 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signInBrowser, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
-import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
+import { describe, expect } from "vitest";
+import { seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
 import { v3Card } from "#tests/helpers/character-cards.ts";
-import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { browserTest } from "#tests/helpers/fixtures.ts";
 
 /** Issue 36 in Chromium: /create from the header, a draft saved with its errors shown, a card imported, the draft played. */
 
 const SHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots/create");
+mkdirSync(SHOTS, { recursive: true });
 
-let server: TestServer;
-let browser: TestBrowser;
-let creator: TestAccount;
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startTestServer({ AI_OFFLINE_WORD_DELAY_MS: "0" });
-  browser = await launchBrowser();
-  creator = await signUp(server, { name: "Cora Creator" });
-  await signInBrowser(browser.context, server, creator);
-});
-
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
+/** Every test is the creator's, signed in once for the file. */
+const test = browserTest.extend("creator", { scope: "file", auto: true }, ({ login }) => login({ name: "Cora Creator" }));
+test.override("serverEnv", { AI_OFFLINE_WORD_DELAY_MS: "0" });
 
 describe("creating a world", () => {
-  it("saves a draft from the form, after showing what is missing, and plays it privately", async () => {
+  test("saves a draft from the form, after showing what is missing, and plays it privately", async ({ browser }) => {
     const page = await browser.newPage();
-    await page.goto(`${server.url}/`);
+    await page.goto(`/`);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Create" }).click();
     await page.getByRole("heading", { level: 1, name: "Create a world" }).waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
@@ -60,9 +47,9 @@ describe("creating a world", () => {
     expect(page.errors.filter((error) => !error.includes("status of 400"))).toEqual([]);
   });
 
-  it("imports a character card as a draft that exports again", async () => {
+  test("imports a character card as a draft that exports again", async ({ browser }) => {
     const page = await browser.newPage({ width: 390, height: 844 });
-    await page.goto(`${server.url}/create`);
+    await page.goto(`/create`);
     await page
       .getByLabel("Character card file")
       .setInputFiles({ name: "wu.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(v3Card)) });

@@ -1,10 +1,10 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { PLAY_TOASTS } from "#app/lib/play-texts.ts";
 import { signInBrowser, signUp } from "#tests/helpers/accounts.ts";
-import { expectToast, launchBrowser, type TestBrowser } from "#tests/helpers/browser.ts";
+import { expectToast } from "#tests/helpers/browser.ts";
+import { browserTest as test } from "#tests/helpers/fixtures.ts";
 import { balanceAndLedger, postChat, readTurn } from "#tests/helpers/game-chat.ts";
-import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 import { beginStory } from "#tests/helpers/stories.ts";
 
 /**
@@ -14,31 +14,20 @@ import { beginStory } from "#tests/helpers/stories.ts";
  */
 const GAME = "empress-simulator";
 
-let server: TestServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  // One place, and a reply slow enough (~200 words) to hold it while the browser sends.
-  server = await startTestServer({ GAME_MASTER_MAX_STREAMS: "1", AI_OFFLINE_WORD_DELAY_MS: "25" });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
+// One place, and a reply slow enough (~200 words) to hold it while the browser sends.
+test.override("serverEnv", { GAME_MASTER_MAX_STREAMS: "1", AI_OFFLINE_WORD_DELAY_MS: "25" });
 
 const input = (page: Page) => page.getByLabel("Your action or response");
 
 describe("admission to the Game Master on the play screen", () => {
-  it("says the Game Master is busy, keeps the message and its credit, and sends it once a place is free", async () => {
+  test("says the Game Master is busy, keeps the message and its credit, and sends it once a place is free", async ({ server, browser }) => {
     const other = await signUp(server);
     await beginStory(server, other, GAME);
     const account = await signUp(server);
     await beginStory(server, account, GAME);
     await signInBrowser(browser.context, server, account);
     const page = await browser.newPage();
-    await page.goto(`${server.url}/play/${GAME}`);
+    await page.goto(`/play/${GAME}`);
     await page.getByRole("log").waitFor();
 
     const holding = await postChat(server, other, { message: "I walk the palace gardens at dawn.", game_slug: GAME });

@@ -1,53 +1,44 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { makeAdmin, makeModerator, signInBrowser, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
-import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
-import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
+import { browserTest } from "#tests/helpers/fixtures.ts";
 import { createWorld, publishWorld } from "#tests/helpers/worlds.ts";
 
 /** Issue 36's moderation in Chromium: a report, a moderator hides the world citing a rule, the creator appeals, another moderator decides. */
 
 const SHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots/moderation");
 const TITLE = "The Whispering Court";
+mkdirSync(SHOTS, { recursive: true });
 
-let server: TestServer;
-let browser: TestBrowser;
-let creator: TestAccount;
-let player: TestAccount;
-let moderator: TestAccount;
-let otherModerator: TestAccount;
-let world: { id: string; slug: string };
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startTestServer({ AI_OFFLINE_WORD_DELAY_MS: "0" });
-  browser = await launchBrowser();
-  creator = await signUp(server, { name: "Cora Creator" });
-  player = await signUp(server, { name: "Pia Player" });
-  moderator = await signUp(server, { name: "Mona Moderator" });
-  otherModerator = await signUp(server, { name: "Otto Moderator" });
-  await makeModerator(server, moderator);
-  await makeModerator(server, otherModerator);
-  // Creating and publishing are not under test here (tests/e2e/world-community.test.ts drives them).
-  world = await createWorld(server, creator, { title: TITLE });
-  expect((await publishWorld(server, creator, world.id, "public")).status).toBe(302);
-});
-
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
-
-async function as(account: TestAccount, address: string, width = 1280) {
-  await browser.closePages();
-  await browser.context.clearCookies();
-  await signInBrowser(browser.context, server, account);
-  const page = await browser.newPage({ width, height: 900 });
-  await page.goto(`${server.url}${address}`);
-  return page;
-}
+const test = browserTest
+  /** A creator's public world, a player, and two moderators. */
+  .extend("cast", { scope: "file" }, async ({ server }) => {
+    const [creator, player, moderator, otherModerator] = await Promise.all([
+      signUp(server, { name: "Cora Creator" }),
+      signUp(server, { name: "Pia Player" }),
+      signUp(server, { name: "Mona Moderator" }),
+      signUp(server, { name: "Otto Moderator" }),
+    ]);
+    await makeModerator(server, moderator);
+    await makeModerator(server, otherModerator);
+    // Creating and publishing are not under test here (tests/e2e/world-community.test.ts drives them).
+    const world = await createWorld(server, creator, { title: TITLE });
+    expect((await publishWorld(server, creator, world.id, "public")).status).toBe(302);
+    return { creator, player, moderator, otherModerator, world };
+  })
+  /** A new tab at `address`, signed in as `account` alone. */
+  .extend("as", { scope: "file" }, ({ server, browser }) => async (account: TestAccount, address: string, width = 1280) => {
+    await browser.closePages();
+    await browser.context.clearCookies();
+    await signInBrowser(browser.context, server, account);
+    const page = await browser.newPage({ width, height: 900 });
+    await page.goto(address);
+    return page;
+  });
+test.override("serverEnv", { AI_OFFLINE_WORD_DELAY_MS: "0" });
 
 async function looked(page: Page, name: string) {
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
@@ -55,7 +46,8 @@ async function looked(page: Page, name: string) {
 }
 
 describe("moderating a world", () => {
-  it("goes from a report to a hidden world, the creator's appeal and another moderator's decision", async () => {
+  test("goes from a report to a hidden world, the creator's appeal and another moderator's decision", async ({ as, cast }) => {
+    const { creator, player, moderator, otherModerator, world } = cast;
     const reporting = await as(player, `/game/${world.slug}`, 360);
     await reporting.getByText("Report this world").click();
     await reporting.getByLabel("Reason").selectOption("Hate or harassment");
@@ -118,7 +110,7 @@ describe("moderating a world", () => {
     }
   });
 
-  it("lets an admin block a term from the queue's page", async () => {
+  test("lets an admin block a term from the queue's page", async ({ server, as }) => {
     const admin = await signUp(server, { name: "Ada Admin" });
     await makeAdmin(server, admin);
     const page = await as(admin, "/moderation");
@@ -134,8 +126,8 @@ describe("moderating a world", () => {
     await terms.getByText("No term is blocked.").waitFor();
   });
 
-  it("refuses a player at /moderation", async () => {
-    const page = await as(player, "/moderation");
+  test("refuses a player at /moderation", async ({ as, cast }) => {
+    const page = await as(cast.player, "/moderation");
     expect(await page.getByRole("heading", { level: 1 }).first().textContent()).not.toBe("Moderation queue");
     expect(await page.getByRole("link", { name: "Moderation" }).count()).toBe(0);
   });

@@ -1,11 +1,12 @@
 import type { Page } from "playwright-core";
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { gameMessages, replyRatings } from "#app/db/schema.ts";
 import { BAD_REPLY_REASON_LABELS } from "#app/lib/reply-ratings.ts";
 import { signInBrowser, signUp, uniqueEmail, type TestAccount } from "#tests/helpers/accounts.ts";
-import { expectToast, launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
-import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { expectToast, seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
+import { browserTest as test } from "#tests/helpers/fixtures.ts";
+import type { TestServer } from "#tests/helpers/server.ts";
 import { seedStory } from "#tests/helpers/stories.ts";
 
 /**
@@ -16,28 +17,15 @@ import { seedStory } from "#tests/helpers/stories.ts";
 
 const GAME = "empress-simulator";
 
-let server: TestServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  // The built-in test checkout and no SMTP_URL: the demo, as `npm run demo` starts it.
-  server = await startTestServer({ AI_OFFLINE_WORD_DELAY_MS: "0", SMTP_URL: undefined });
-  browser = await launchBrowser();
-});
-
-afterEach(() => browser.closePages());
-
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
+// The built-in test checkout and no SMTP_URL: the demo, as `npm run demo` starts it.
+test.override("serverEnv", { AI_OFFLINE_WORD_DELAY_MS: "0", SMTP_URL: undefined });
 
 const replies = (page: Page) => page.getByRole("log").locator('li[data-role="assistant"]');
 const button = (scope: Page | ReturnType<typeof replies>, name: string) => scope.getByRole("button", { name, exact: true });
 const reasons = (page: Page) => page.getByRole("group", { name: "What was wrong? (optional)" });
 
 /** The player's stored ratings of a story's replies, by exchange. */
-async function storedRatings(account: TestAccount) {
+async function storedRatings(server: TestServer, account: TestAccount) {
   return server.connection.db
     .select({ exchange: gameMessages.exchange, rating: replyRatings.rating, reason: replyRatings.reason })
     .from(replyRatings)
@@ -47,7 +35,7 @@ async function storedRatings(account: TestAccount) {
 }
 
 describe("rating replies", () => {
-  it("offers Good reply and Bad reply on each reply, asks why after Bad reply, and keeps the choice", async () => {
+  test("offers Good reply and Bad reply on each reply, asks why after Bad reply, and keeps the choice", async ({ server, browser }) => {
     const player = await signUp(server);
     await seedStory(server.connection.db, {
       userId: player.userId,
@@ -59,13 +47,13 @@ describe("rating replies", () => {
     });
     await signInBrowser(browser.context, server, player);
     const page = await browser.newPage();
-    await page.goto(`${server.url}/play/${GAME}`);
+    await page.goto(`/play/${GAME}`);
     await expect.poll(() => replies(page).count()).toBe(2);
     const [first, latest] = [replies(page).first(), replies(page).last()];
 
     await button(first, "Good reply").click();
     await expect.poll(() => button(first, "Good reply").getAttribute("aria-pressed")).toBe("true");
-    await expect.poll(() => storedRatings(player)).toEqual([{ exchange: 1, rating: "good", reason: null }]);
+    await expect.poll(() => storedRatings(server, player)).toEqual([{ exchange: 1, rating: "good", reason: null }]);
 
     // Bad reply asks what was wrong, with the focus on the first reason; Escape gives the focus back.
     await button(latest, "Bad reply").click();
@@ -85,7 +73,7 @@ describe("rating replies", () => {
     await page.keyboard.press("Enter");
     await button(latest, `Why this reply was bad: ${BAD_REPLY_REASON_LABELS.wrong_facts}`).waitFor();
     await expect
-      .poll(() => storedRatings(player))
+      .poll(() => storedRatings(server, player))
       .toEqual([
         { exchange: 1, rating: "good", reason: null },
         { exchange: 2, rating: "bad", reason: "wrong_facts" },
@@ -100,17 +88,17 @@ describe("rating replies", () => {
     // The pressed one pressed again clears the rating.
     await button(replies(page).first(), "Good reply").click();
     await expect.poll(() => button(replies(page).first(), "Good reply").getAttribute("aria-pressed")).toBe("false");
-    await expect.poll(() => storedRatings(player)).toEqual([{ exchange: 2, rating: "bad", reason: "wrong_facts" }]);
+    await expect.poll(() => storedRatings(server, player)).toEqual([{ exchange: 2, rating: "bad", reason: "wrong_facts" }]);
     expect(page.errors).toEqual([]);
   });
 });
 
 describe("the demo's mail", () => {
-  it("is where the sign-up toast says: the demo mailbox, whose link confirms the account", async () => {
+  test("is where the sign-up toast says: the demo mailbox, whose link confirms the account", async ({ browser }) => {
     await browser.context.clearCookies();
     const email = uniqueEmail("toast");
     const page = await browser.newPage();
-    await page.goto(`${server.url}/auth?tab=signup`);
+    await page.goto(`/auth?tab=signup`);
     await page.getByRole("textbox", { name: "Email" }).fill(email);
     await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
     await page.getByRole("button", { name: "Create Account" }).click();

@@ -1,38 +1,24 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signInBrowser, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
-import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
-import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
+import { describe, expect } from "vitest";
+import { signInBrowser, signUp } from "#tests/helpers/accounts.ts";
+import { seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
+import { browserTest as test } from "#tests/helpers/fixtures.ts";
 
 /** Issue 36 in Chromium: a world created and published, found under Community by another player, liked and remixed with its credit. */
 
 const SHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots/community");
 const TITLE = "The Lantern Court";
-
-let server: TestServer;
-let browser: TestBrowser;
-let creator: TestAccount;
-let player: TestAccount;
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startTestServer({ AI_OFFLINE_WORD_DELAY_MS: "0" });
-  browser = await launchBrowser();
-  creator = await signUp(server, { name: "Cora Creator" });
-  player = await signUp(server, { name: "Rex Remixer" });
-});
-
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
+mkdirSync(SHOTS, { recursive: true });
+test.override("serverEnv", { AI_OFFLINE_WORD_DELAY_MS: "0" });
 
 describe("publishing, discovering, liking and remixing a world", () => {
-  it("goes from /create to Community to a credited remix", async () => {
+  test("goes from /create to Community to a credited remix", async ({ server, browser }) => {
+    const creator = await signUp(server, { name: "Cora Creator" });
+    const player = await signUp(server, { name: "Rex Remixer" });
     await signInBrowser(browser.context, server, creator);
     const page = await browser.newPage();
-    await page.goto(`${server.url}/create`);
+    await page.goto("/create");
     await page.getByLabel("Title").fill(TITLE);
     await page.getByLabel("Description").fill("Serve a lantern-lit court and rise by wit alone.");
     await page.getByLabel("Game Master instructions").fill("You are the Game Master of the lantern court.");
@@ -52,7 +38,7 @@ describe("publishing, discovering, liking and remixing a world", () => {
     await signInBrowser(browser.context, server, player);
     for (const width of [360, 1280]) {
       const games = await browser.newPage({ width, height: 800 });
-      await games.goto(`${server.url}/games`);
+      await games.goto("/games");
       const community = games.getByRole("region", { name: "Community" });
       await community.getByRole("link", { name: TITLE, exact: true }).waitFor();
       await community.getByRole("link", { name: "Cora Creator" }).waitFor();
@@ -62,7 +48,7 @@ describe("publishing, discovering, liking and remixing a world", () => {
     }
 
     const games = await browser.newPage({ width: 360, height: 800 });
-    await games.goto(`${server.url}/games?tag=lanterns`);
+    await games.goto("/games?tag=lanterns");
     await games.getByRole("region", { name: "Community" }).getByRole("link", { name: TITLE, exact: true }).click();
     await games.getByRole("heading", { level: 1, name: TITLE }).waitFor();
     await games.getByText("0 likes").waitFor();
