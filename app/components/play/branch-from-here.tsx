@@ -44,7 +44,7 @@ export function BranchFromHere({ message }: { message: ChatMessage }) {
   return (
     <ControlButton
       label="Branch from here"
-      description="Begin a new story that shares this one up to this reply; this story is kept as it is. Free."
+      sharedDescription="branch"
       icon={<GitBranch aria-hidden />}
       onClick={() => void branch()}
       disabled={branching}

@@ -105,7 +105,7 @@ function ReplyTools({ message }: { message: ChatMessage }) {
       <ReadAloudButton messageKey={message.key} content={message.content} />
       <ControlButton
         label="Remember this"
-        description="Keep words of this reply as a lore entry or a pinned fact: select them first, or keep the whole reply."
+        sharedDescription="remember"
         icon={<Bookmark aria-hidden />}
         onClick={() => {
           const reply = document.querySelector(`li[data-role="assistant"][data-exchange="${String(message.exchange)}"]`);
@@ -118,7 +118,7 @@ function ReplyTools({ message }: { message: ChatMessage }) {
         <>
           <ControlButton
             label="What the Game Master sees"
-            description="Every part of the context this reply was written from, with its tokens, and what the call cost."
+            sharedDescription="context"
             icon={<ScanEye aria-hidden />}
             onClick={() => setSeeing(true)}
           />
