@@ -1,8 +1,8 @@
-import { GitBranch } from "lucide-react";
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import { toast } from "#app/components/toast.ts";
 import { ControlButton } from "./control-button.tsx";
+import { ReplyIcon } from "./reply-icons.tsx";
 import { useStory } from "./story-provider.tsx";
 import type { ChatMessage } from "./story-state.ts";
 
@@ -45,7 +45,7 @@ export function BranchFromHere({ message }: { message: ChatMessage }) {
     <ControlButton
       label="Branch from here"
       sharedDescription="branch"
-      icon={<GitBranch aria-hidden />}
+      icon={<ReplyIcon name="branch" />}
       onClick={() => void branch()}
       disabled={branching}
     />

@@ -1,16 +1,17 @@
-import { CircleAlert, Crown } from "lucide-react";
+import { CircleAlert } from "lucide-react";
 import { useId } from "react";
 import { Markdown } from "#app/components/markdown.tsx";
 import { PLAY_TEXTS } from "#app/lib/play-texts.ts";
 import { rollLine } from "#app/lib/stat-checks.ts";
 import { cn } from "#app/lib/utils.ts";
 import { LocalTime } from "./local-time.tsx";
+import { ReplyIcon } from "./reply-icons.tsx";
 import type { ChatMessage } from "./story-state.ts";
 
 export function GameMasterAvatar() {
   return (
     <span aria-hidden className="mt-1 grid size-8 shrink-0 place-items-center rounded-full border border-gold/60 bg-ink-raised text-gold">
-      <Crown className="size-4" strokeWidth={1.75} />
+      <ReplyIcon name="crown" className="size-4" />
     </span>
   );
 }

@@ -15,6 +15,7 @@ import {
   useReadAloudSettings,
   useReading,
 } from "./read-aloud.ts";
+import { ReplyIcon } from "./reply-icons.tsx";
 import { useStory } from "./story-provider.tsx";
 import { latestReply } from "./story-selectors.ts";
 import type { CallKind } from "./story-state.ts";
@@ -62,7 +63,7 @@ export function ReadAloudButton({ messageKey, content }: { messageKey: string; c
       aria-pressed={reading}
       className="inline-flex min-h-8 items-center gap-1 rounded-full px-2 text-xs font-medium text-parchment-dim transition-colors hover:bg-gold/10 hover:text-gold focus-visible:outline-2 focus-visible:outline-gold disabled:opacity-50 aria-pressed:text-gold [&_svg]:size-3.5"
     >
-      {reading ? <Square aria-hidden /> : <Volume2 aria-hidden />}
+      {reading ? <Square aria-hidden /> : <ReplyIcon name="read-aloud" />}
       {reading ? "Stop reading" : "Read aloud"}
     </button>
   );

@@ -1,4 +1,4 @@
-import { Bookmark, ChevronLeft, ChevronRight, FastForward, Pencil, RefreshCw, ScanEye, Undo2 } from "lucide-react";
+import { ChevronLeft, ChevronRight, FastForward, Pencil, RefreshCw, Undo2 } from "lucide-react";
 import { useState } from "react";
 import { creditsInWords } from "#app/lib/site.ts";
 import { speakableText } from "#app/lib/speakable-text.ts";
@@ -9,6 +9,7 @@ import { ControlButton } from "./control-button.tsx";
 import { ReadAloudButton } from "./read-aloud-controls.tsx";
 import { selectedReplyText, useRemember } from "./remember-this.tsx";
 import { ReplyRating } from "./reply-rating.tsx";
+import { ReplyIcon } from "./reply-icons.tsx";
 import { useStory } from "./story-provider.tsx";
 import { controlsFor, priceOf } from "./story-selectors.ts";
 import type { ChatMessage } from "./story-state.ts";
@@ -106,7 +107,7 @@ function ReplyTools({ message }: { message: ChatMessage }) {
       <ControlButton
         label="Remember this"
         sharedDescription="remember"
-        icon={<Bookmark aria-hidden />}
+        icon={<ReplyIcon name="remember" />}
         onClick={() => {
           const reply = document.querySelector(`li[data-role="assistant"][data-exchange="${String(message.exchange)}"]`);
           // The whole reply as plain words: its Markdown marks would be kept as they are typed.
@@ -119,7 +120,7 @@ function ReplyTools({ message }: { message: ChatMessage }) {
           <ControlButton
             label="What the Game Master sees"
             sharedDescription="context"
-            icon={<ScanEye aria-hidden />}
+            icon={<ReplyIcon name="context" />}
             onClick={() => setSeeing(true)}
           />
           <ContextViewerDialog open={seeing} onOpenChange={setSeeing} path={contextViewPath(state.storyId, message.id, message.version)} />

@@ -1,8 +1,9 @@
-import { ThumbsDown, ThumbsUp, X } from "lucide-react";
+import { X } from "lucide-react";
 import { useEffect, useId, useRef, useState, useSyncExternalStore, type KeyboardEvent } from "react";
 import { toast } from "#app/components/toast.ts";
 import { BAD_REPLY_REASON_LABELS, BAD_REPLY_REASONS, replyRatingPath, type BadReplyReason, type ReplyRatingView } from "#app/lib/reply-ratings.ts";
 import { cn } from "#app/lib/utils.ts";
+import { ReplyIcon } from "./reply-icons.tsx";
 import { useStory } from "./story-provider.tsx";
 import type { ChatMessage } from "./story-state.ts";
 
@@ -111,7 +112,7 @@ function VersionRating({ replyId, version, stored }: { replyId: number; version:
           onClick={chooseGood}
           className={cn(QUIET, rating?.rating === "good" && PRESSED)}
         >
-          <ThumbsUp aria-hidden />
+          <ReplyIcon name="good" />
         </button>
         <button
           ref={badButton}
@@ -123,7 +124,7 @@ function VersionRating({ replyId, version, stored }: { replyId: number; version:
           onClick={chooseBad}
           className={cn(QUIET, rating?.rating === "bad" && PRESSED)}
         >
-          <ThumbsDown aria-hidden />
+          <ReplyIcon name="bad" />
         </button>
         {rating?.rating === "bad" && !asking ? (
           <button

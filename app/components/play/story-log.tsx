@@ -11,6 +11,7 @@ import { hasOlder, isPending, latestReply, priceOf, streamingKey } from "./story
 import type { ChatMessage } from "./story-state.ts";
 import type { FollowLatest } from "./use-follow-latest.ts";
 import { SharedToolDescriptions } from "./control-button.tsx";
+import { ReplyIconSprite } from "./reply-icons.tsx";
 
 /** A reply's choices, each sent at once when picked; closed while the story waits, an Edit is open, or the player cannot pay. */
 function StoryChoices({ choices }: { choices: string[] }) {
@@ -111,6 +112,7 @@ export function StoryLog({ view }: { view: FollowLatest }) {
   return (
     <div className="relative min-h-0 flex-1">
       <SharedToolDescriptions />
+      <ReplyIconSprite />
       <div
         ref={scroller}
         id={STORY_LOG_ID}
