@@ -41,27 +41,40 @@ export async function loadGameModelChoices(): Promise<GameModelChoices> {
   const config = env();
   const [prices, turns] = await Promise.all([
     listModelPrices(),
+    // Per site game: its latest turns, and the summaries written since the oldest of them.
     db().execute(sql`
-      select ${games.slug} as slug, turn.input_tokens as input, turn.cached_input_tokens as cached,
-        turn.cache_write_tokens as cache_write, turn.output_tokens as output
-      from ${games}
-      cross join lateral (
-        select calls.input_tokens, calls.cached_input_tokens, calls.cache_write_tokens, calls.output_tokens
-        from model_calls as calls where calls.game_slug = ${games.slug} and calls.kind <> 'summary'
-        order by calls.created_at desc limit ${RECENT_TURNS_SAMPLED}
-      ) as turn
-      where ${games.isActive} and ${games.creatorId} is null`) as Promise<{
-      rows: { slug: string; input: number; cached: number; cache_write: number; output: number }[];
+      with turn as (
+        select ${games.slug} as slug, sampled.created_at, sampled.input_tokens, sampled.cached_input_tokens,
+          sampled.cache_write_tokens, sampled.output_tokens
+        from ${games}
+        cross join lateral (
+          select calls.created_at, calls.input_tokens, calls.cached_input_tokens, calls.cache_write_tokens, calls.output_tokens
+          from model_calls as calls where calls.game_slug = ${games.slug} and calls.kind <> 'summary'
+          order by calls.created_at desc limit ${RECENT_TURNS_SAMPLED}
+        ) as sampled
+        where ${games.isActive} and ${games.creatorId} is null
+      )
+      select slug, false as summary, input_tokens as input, cached_input_tokens as cached, cache_write_tokens as cache_write,
+        output_tokens as output
+      from turn
+      union all
+      select calls.game_slug, true, calls.input_tokens, calls.cached_input_tokens, calls.cache_write_tokens, calls.output_tokens
+      from (select slug, min(created_at) as since from turn group by slug) as sampled
+      join model_calls as calls on calls.game_slug = sampled.slug and calls.kind = 'summary' and calls.created_at >= sampled.since`) as Promise<{
+      rows: { slug: string; summary: boolean; input: number; cached: number; cache_write: number; output: number }[];
     }>,
   ]);
-  const recentTurns: Record<string, TurnSample[]> = {};
-  for (const row of turns.rows) (recentTurns[row.slug] ??= []).push([row.input, row.cached, row.cache_write, row.output]);
+  const recentCalls: GameModelChoices["recentCalls"] = {};
+  for (const row of turns.rows) {
+    const calls = (recentCalls[row.slug] ??= { turns: [], summaries: [] });
+    (row.summary ? calls.summaries : calls.turns).push([row.input, row.cached, row.cache_write, row.output]);
+  }
   return {
     provider: config.AI_PROVIDER,
     siteModel: gameMasterModelName().model,
     siteContextTokens: config.AI_CONTEXT_TOKENS,
     prices: prices.filter((price) => price.provider === config.AI_PROVIDER),
-    recentTurns,
+    recentCalls,
   };
 }
 

@@ -48,8 +48,8 @@ export interface GameModelChoices {
   siteContextTokens: number;
   /** The provider's models in the price table. */
   prices: ModelPrice[];
-  /** Each game's most recent turns (its model calls that were turns), newest first, by slug. */
-  recentTurns: Record<string, TurnSample[]>;
+  /** Each game's most recent turns (its model calls that were turns), and the story summaries written since the oldest of them, by slug. */
+  recentCalls: Record<string, { turns: TurnSample[]; summaries: TurnSample[] }>;
 }
 
 /** How many of a game's latest turns its estimate averages. */
@@ -64,6 +64,8 @@ export interface TurnEstimate {
   inputTokens: number;
   outputTokens: number;
   turns: number;
+  /** Story summaries written while those turns were played, their cost shared among them. */
+  summaries: number;
 }
 
 /** What a call of these tokens costs at a price (per million tokens), as model_call_cost.sql prices a recorded call. */
@@ -78,34 +80,53 @@ export function callCost(price: ModelPrice, [input, cached, cacheWrite, output]:
   );
 }
 
+/** A story summary's request stays within this share of the context budget (story-summary.server.ts). */
+export const SUMMARY_REQUEST_SHARE = 0.8;
+
 /**
  * The cost of an average turn at `budgetTokens`, from turns played at `playedAtTokens` (the game's
- * budget as saved): a turn that filled its window sends in proportion to the budget, one that did
- * not sends what it sent (no more than the budget); its cached share and its output stay as they
- * were. Null without a price or without turns to go by.
+ * budget as saved) and the story summaries written meanwhile, which every turn shares the cost of:
+ * a call that filled its window (a summary's is its share of the budget) sends in proportion to
+ * the budget, one that did not sends what it sent (no more than the budget); its cached share and
+ * its output stay as they were. Null without a price or without turns to go by.
  */
 export function estimateTurnCost({
   samples,
+  summaries,
   playedAtTokens,
   budgetTokens,
   price,
 }: {
   samples: readonly TurnSample[];
+  summaries: readonly TurnSample[];
   playedAtTokens: number;
   budgetTokens: number;
   price: ModelPrice | undefined;
 }): TurnEstimate | null {
   if (!price || samples.length === 0) return null;
+  const atBudget = (calls: readonly TurnSample[], share: number) =>
+    calls.map(([input, cached, cacheWrite, output]): TurnSample => {
+      const played = playedAtTokens * share;
+      const budget = budgetTokens * share;
+      const sent = input >= played * FULL_WINDOW_SHARE ? (input * budget) / played : Math.min(input, budget);
+      const scale = input > 0 ? sent / input : 0;
+      return [sent, cached * scale, cacheWrite * scale, output];
+    });
   let cost = 0;
   let inputTokens = 0;
   let outputTokens = 0;
-  for (const [input, cached, cacheWrite, output] of samples) {
-    const sent = input >= playedAtTokens * FULL_WINDOW_SHARE ? (input * budgetTokens) / playedAtTokens : Math.min(input, budgetTokens);
-    const scale = input > 0 ? sent / input : 0;
-    cost += callCost(price, [sent, cached * scale, cacheWrite * scale, output]);
-    inputTokens += sent;
-    outputTokens += output;
+  for (const call of [...atBudget(samples, 1), ...atBudget(summaries, SUMMARY_REQUEST_SHARE)]) {
+    cost += callCost(price, call);
+    inputTokens += call[0];
+    outputTokens += call[3];
   }
   const turns = samples.length;
-  return { cost: cost / turns, currency: price.currency, inputTokens: inputTokens / turns, outputTokens: outputTokens / turns, turns };
+  return {
+    cost: cost / turns,
+    currency: price.currency,
+    inputTokens: inputTokens / turns,
+    outputTokens: outputTokens / turns,
+    turns,
+    summaries: summaries.length,
+  };
 }

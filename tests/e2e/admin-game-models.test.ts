@@ -27,6 +27,10 @@ test.beforeAll(async ({ server, login }) => {
       total_ms, outcome, cost, currency)
     select 'send', '${GAME}', 'offline', 'offline-storyteller', 7600, 3000, 400, false, 1500, 'ok', 0.0065, 'USD'
     from generate_series(1, 10)`);
+  // And the story summary written meanwhile, its share of the budget (6,400) full: 200 written.
+  await run(`insert into model_calls (kind, game_slug, provider, model, input_tokens, cached_input_tokens, output_tokens, estimated,
+      total_ms, outcome, cost, currency)
+    values ('summary', '${GAME}', 'offline', 'offline-storyteller', 6400, 0, 200, false, 900, 'ok', 0.0072, 'USD')`);
 });
 
 describe("a game's model and context budget", () => {
@@ -35,15 +39,21 @@ describe("a game's model and context budget", () => {
     await page.getByRole("button", { name: "Edit Empress Simulator" }).click();
     const model = page.getByRole("combobox", { name: "Model" });
     const budget = page.getByRole("textbox", { name: "Context budget (tokens)" });
-    // (4,600 × 1 + 3,000 × 0.1 + 400 × 4) millionths of a dollar.
-    await page.getByText("Estimated cost of an average turn at 8,000 tokens: $0.0065").waitFor();
+    // (4,600 × 1 + 3,000 × 0.1 + 400 × 4) millionths of a dollar a turn, and a tenth of the
+    // summary's (6,400 × 1 + 200 × 4).
+    await page
+      .getByText(
+        "Estimated cost of an average turn at 8,000 tokens: $0.0072 (about 8,240 input and 420 output tokens, from the last 10 turns and their share of 1 story summary).",
+      )
+      .waitFor();
     expect(await model.textContent()).toBe("Site default (offline-storyteller)");
 
     await model.click();
     await page.getByRole("option", { name: "storyteller-large" }).click();
     await budget.fill("16000");
-    // Full windows send twice as much, cached alike; the output stays: (9,200 × 3 + 6,000 × 0.3 + 400 × 15) millionths.
-    await page.getByText("Estimated cost of an average turn at 16,000 tokens: $0.0354").waitFor();
+    // Full windows send twice as much, cached alike; the output stays: (9,200 × 3 + 6,000 × 0.3 + 400 × 15)
+    // millionths, and a tenth of (12,800 × 3 + 200 × 15).
+    await page.getByText("Estimated cost of an average turn at 16,000 tokens: $0.0395").waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await page.getByText("Estimated cost of an average turn").scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SHOTS, "game-model-1280.png") });

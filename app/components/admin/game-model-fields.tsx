@@ -52,9 +52,10 @@ export function GameModelFields({
   const chosenModel = model || choices.siteModel;
   const parsedBudget = contextTokensSchema.safeParse(contextTokens);
   const budgetTokens = (parsedBudget.success ? parsedBudget.data : null) ?? choices.siteContextTokens;
-  const samples = game ? (choices.recentTurns[game.slug] ?? []) : [];
+  const calls = game ? choices.recentCalls[game.slug] : undefined;
   const estimate = estimateTurnCost({
-    samples,
+    samples: calls?.turns ?? [],
+    summaries: calls?.summaries ?? [],
     playedAtTokens: game?.contextTokens ?? choices.siteContextTokens,
     budgetTokens,
     price: choices.prices.find((price) => price.model === chosenModel),
@@ -67,7 +68,7 @@ export function GameModelFields({
   } else if (!estimate) {
     sentence = "This game has no recorded turns yet, so a turn's cost cannot be estimated.";
   } else {
-    sentence = `Estimated cost of an average turn at ${tokens.format(budgetTokens)} tokens: ${money(estimate.cost, estimate.currency)} (about ${tokens.format(estimate.inputTokens)} input and ${tokens.format(estimate.outputTokens)} output tokens, from the last ${estimate.turns} ${estimate.turns === 1 ? "turn" : "turns"}).`;
+    sentence = `Estimated cost of an average turn at ${tokens.format(budgetTokens)} tokens: ${money(estimate.cost, estimate.currency)} (about ${tokens.format(estimate.inputTokens)} input and ${tokens.format(estimate.outputTokens)} output tokens, from the last ${estimate.turns} ${estimate.turns === 1 ? "turn" : "turns"}${estimate.summaries ? ` and their share of ${estimate.summaries} story ${estimate.summaries === 1 ? "summary" : "summaries"}` : ""}).`;
   }
 
   return (
