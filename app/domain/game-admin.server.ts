@@ -4,7 +4,7 @@ import { db } from "../db/database.server.ts";
 import { games, modelPrices, type Game } from "../db/schema.ts";
 import { env } from "../env.server.ts";
 import type { GameInput } from "../lib/admin-forms.ts";
-import { RECENT_TURNS_SAMPLED, type GameModelChoices, type TurnSample } from "../lib/game-models.ts";
+import { RECENT_TURNS_SAMPLED, type GameModelChoices } from "../lib/game-models.ts";
 import { isUniqueViolation } from "../db/unique-violation.server.ts";
 import { InvalidInputError, NotFoundError, SlugTakenError } from "./errors.server.ts";
 import { gameMasterModelName } from "./game-master/model.server.ts";
