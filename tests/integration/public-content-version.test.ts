@@ -1,29 +1,23 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseConnection } from "#app/db/client.server.ts";
-import { setDatabaseConnection } from "#app/db/database.server.ts";
 import { gameContent, games } from "#app/db/schema.ts";
 import { seedDatabase } from "#app/db/seed/seed.server.ts";
 import { loadStoryBrief } from "#app/domain/game-master/game-source.server.ts";
 import { publicContentVersionWatch, readPublicContentVersion } from "#app/domain/public-content-version.server.ts";
-import { createTestDatabase, queryRows, type TestDatabase } from "#tests/helpers/database.ts";
+import { queryRows, testDatabaseForFile } from "#tests/helpers/database.ts";
 
-let database: TestDatabase;
+const database = testDatabaseForFile();
 let connection: DatabaseConnection;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  connection = await database.connect();
-  setDatabaseConnection(connection);
+  connection = database.connection();
   await seedDatabase(connection.db);
   await publicContentVersionWatch.start(connection);
 });
 
-afterAll(async () => {
-  await publicContentVersionWatch.stop();
-  await connection.close();
-  await database.drop();
-});
+// Before the file's database closes: after hooks run last registered first.
+afterAll(() => publicContentVersionWatch.stop());
 
 async function retitle(title: string) {
   await connection.db.update(games).set({ title }).where(eq(games.slug, "empress-simulator"));
