@@ -77,7 +77,10 @@ async function sums(server: { connection: { db: Parameters<typeof queryRows>[0] 
 }
 
 describe("model spend in the admin overview", () => {
-  test("equals the sums of the recorded calls per day, per game and per model, summaries and advisory ratings on lines of their own", async ({ server, admin }) => {
+  test("equals the sums of the recorded calls per day, per game and per model, summaries and advisory ratings on lines of their own", async ({
+    server,
+    admin,
+  }) => {
     const db = server.connection.db;
     await db.insert(user).values({ id: "spend-player", name: "spend", email: "spend@example.com" });
     const [story] = await db.insert(stories).values({ userId: "spend-player", gameSlug: "empress-simulator" }).returning({ id: stories.id });
@@ -129,9 +132,15 @@ describe("model spend in the admin overview", () => {
         .map((row) => [row.slug, row.part, row.calls, row.inputTokens, row.cachedInputTokens, row.outputTokens, Number(row.spend.toFixed(6))])
         .sort(),
     ).toEqual(perGame.map((row) => [row.game_slug, row.case, row.calls, row.input, row.cached, row.output, Number(row.spend)]).sort());
-    expect(dashboard.spendGames.find((row) => row.slug === "empress-simulator" && row.part === "summaries")).toMatchObject({ calls: 1, inputTokens: 3000 });
+    expect(dashboard.spendGames.find((row) => row.slug === "empress-simulator" && row.part === "summaries")).toMatchObject({
+      calls: 1,
+      inputTokens: 3000,
+    });
     expect(dashboard.spendGames.find((row) => row.slug === "mary-sue-campus" && row.part === "turns")).toMatchObject({ unpricedCalls: 1 });
-    expect(dashboard.spendGames.find((row) => row.slug === "mary-sue-campus" && row.part === "advisories")).toMatchObject({ calls: 1, inputTokens: 700 });
+    expect(dashboard.spendGames.find((row) => row.slug === "mary-sue-campus" && row.part === "advisories")).toMatchObject({
+      calls: 1,
+      inputTokens: 700,
+    });
 
     const perModel = await sums(server, inPeriod, `provider, model, ${PART}`);
     expect(dashboard.spendModels.map((row) => [row.provider, row.model, row.part, row.calls, Number(row.spend.toFixed(6))]).sort()).toEqual(
