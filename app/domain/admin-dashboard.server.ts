@@ -136,7 +136,7 @@ const SPEND_TOTALS = sql`
   sum(calls.calls)::int as calls, sum(calls.input_tokens)::float8 as "inputTokens",
   sum(calls.cached_input_tokens)::float8 as "cachedInputTokens", sum(calls.output_tokens)::float8 as "outputTokens",
   sum(calls.spend)::float8 as spend`;
-const SPEND_LINE = sql`${SPEND_TOTALS}, calls.summaries, sum(calls.unpriced_calls)::int as "unpricedCalls"`;
+const SPEND_LINE = sql`${SPEND_TOTALS}, calls.part, sum(calls.unpriced_calls)::int as "unpricedCalls"`;
 const CALLED_IN = (range: DashboardRange) => sql`calls.day >= ${range.from}::date`;
 
 /** How many games the overview ranks, and how many failed or pending payments it lists. */
@@ -256,13 +256,13 @@ export const dashboardQueries = {
       select calls.game_slug as slug, games.title, ${SPEND_LINE}
       from model_spend_days as calls left join games on games.slug = calls.game_slug
       where ${CALLED_IN(range)}
-      group by calls.game_slug, games.title, calls.summaries order by spend desc, games.title, calls.summaries`),
+      group by calls.game_slug, games.title, calls.part order by spend desc, games.title, calls.part`),
 
   spendModels: (range: DashboardRange) =>
     rows<ModelSpend>(sql`
       select calls.provider, calls.model, ${SPEND_LINE}
       from model_spend_days as calls where ${CALLED_IN(range)}
-      group by calls.provider, calls.model, calls.summaries order by spend desc, calls.provider, calls.model, calls.summaries`),
+      group by calls.provider, calls.model, calls.part order by spend desc, calls.provider, calls.model, calls.part`),
 
   openPayments: (range: DashboardRange) =>
     rows<OpenPayment>(sql`

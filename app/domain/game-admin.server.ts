@@ -49,7 +49,7 @@ export async function loadGameModelChoices(): Promise<GameModelChoices> {
         from ${games}
         cross join lateral (
           select calls.created_at, calls.input_tokens, calls.cached_input_tokens, calls.cache_write_tokens, calls.output_tokens
-          from model_calls as calls where calls.game_slug = ${games.slug} and calls.kind <> 'summary'
+          from model_calls as calls where calls.game_slug = ${games.slug} and calls.kind not in ('summary', 'advisory')
           order by calls.created_at desc limit ${RECENT_TURNS_SAMPLED}
         ) as sampled
         where ${games.isActive} and ${games.creatorId} is null

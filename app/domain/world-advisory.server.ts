@@ -1,10 +1,12 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
 import { worldAdvisories, worldVersions } from "../db/schema.ts";
 import { env } from "../env.server.ts";
 import { logger } from "../logger.server.ts";
-import { gameMasterModel, isOfflineStoryteller } from "./game-master/model.server.ts";
-import { streamReply } from "./game-master/reply-stream.server.ts";
+import type { ModelCallOutcome } from "../lib/model-calls.ts";
+import { estimatePromptTokens, modelCall, type ModelCall } from "./game-master/model-calls.server.ts";
+import { gameMasterModel, gameMasterModelName, isOfflineStoryteller } from "./game-master/model.server.ts";
+import { streamReply, type ReplyEnd } from "./game-master/reply-stream.server.ts";
 import { asPromptData } from "./game-master/story-brief.server.ts";
 import { currentRules, type RulesVersion } from "./content-rules.server.ts";
 import type { Advisory } from "./moderation.server.ts";
@@ -79,7 +81,56 @@ function advisoryPrompt(fields: RatedFields, rules: RulesVersion) {
   };
 }
 
-/** Rates one published version and records it (once per version). */
+/**
+ * The statement recording an advisory call as every model call is recorded (record_model_call.sql):
+ * against the world's game and its creator, whose publish it was; no story.
+ */
+function recordAdvisoryCallStatement(gameId: string, call: ModelCall): SQL {
+  return sql`select record_model_call(null, slug, creator_id, ${JSON.stringify(call)}::jsonb) from games where id = ${gameId}`;
+}
+
+/** The model's advisory with the record of its call; a call that fails is recorded here and its error thrown on. */
+async function modelAdvisory(gameId: string, fields: RatedFields, rules: RulesVersion) {
+  const model = gameMasterModel();
+  const { system, world } = advisoryPrompt(fields, rules);
+  const messages = [{ role: "user" as const, content: world }];
+  const startedAt = performance.now();
+  let firstTokenMs: number | undefined;
+  let reply = "";
+  const call = (outcome: ModelCallOutcome, end?: ReplyEnd) =>
+    modelCall({
+      kind: "advisory",
+      writtenBy: gameMasterModelName(),
+      usage: end?.usage,
+      estimatedInputTokens: estimatePromptTokens([system], messages),
+      text: reply,
+      firstTokenMs,
+      totalMs: performance.now() - startedAt,
+      outcome,
+    });
+  try {
+    const readReply = await streamReply({
+      model,
+      system: [system],
+      messages,
+      maxOutputTokens: ADVISORY_OUTPUT_TOKENS,
+      maxRetries: 1,
+      abortSignal: AbortSignal.timeout(env().AI_TIMEOUT_MS),
+    });
+    const end = await readReply((delta) => {
+      firstTokenMs ??= performance.now() - startedAt;
+      reply += delta;
+    });
+    return { advisory: parseAdvisory(reply, rules, model.modelId), call: call(reply.trim() ? "ok" : "empty", end) };
+  } catch (error) {
+    await db()
+      .execute(recordAdvisoryCallStatement(gameId, call(reply ? "interrupted" : "failed")))
+      .catch(() => {});
+    throw error;
+  }
+}
+
+/** Rates one published version and records it (once per version), with the model call it took. */
 export async function rateWorldVersion(gameId: string, version: number): Promise<void> {
   const [published] = await db()
     .select({ fields: worldVersions.fields })
@@ -88,29 +139,16 @@ export async function rateWorldVersion(gameId: string, version: number): Promise
   if (!published) return;
   const fields = published.fields as RatedFields;
   const rules = await currentRules();
-  let advisory: Omit<Advisory, "worldVersion">;
-  if (isOfflineStoryteller()) advisory = offlineAdvisory(fields, rules);
-  else {
-    const model = gameMasterModel();
-    const { system, world } = advisoryPrompt(fields, rules);
-    const readReply = await streamReply({
-      model,
-      system: [system],
-      messages: [{ role: "user", content: world }],
-      maxOutputTokens: ADVISORY_OUTPUT_TOKENS,
-      maxRetries: 1,
-      abortSignal: AbortSignal.timeout(env().AI_TIMEOUT_MS),
-    });
-    let reply = "";
-    await readReply((delta) => {
-      reply += delta;
-    });
-    advisory = parseAdvisory(reply, rules, model.modelId);
-  }
-  await db()
-    .insert(worldAdvisories)
-    .values({ gameId, worldVersion: version, ...advisory })
-    .onConflictDoNothing();
+  const { advisory, call } = isOfflineStoryteller()
+    ? { advisory: offlineAdvisory(fields, rules), call: undefined }
+    : await modelAdvisory(gameId, fields, rules);
+  await db().transaction(async (tx) => {
+    await tx
+      .insert(worldAdvisories)
+      .values({ gameId, worldVersion: version, ...advisory })
+      .onConflictDoNothing();
+    if (call) await tx.execute(recordAdvisoryCallStatement(gameId, call));
+  });
 }
 
 /** After Publish has answered: a slow or failing model never delays or fails a publish. */

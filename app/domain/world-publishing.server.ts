@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { db } from "../db/database.server.ts";
 import { games, hiddenWorlds, user, worldVersions } from "../db/schema.ts";
 import { isUniqueViolation } from "../db/unique-violation.server.ts";
@@ -8,6 +8,7 @@ import { slugify } from "../lib/slugify.ts";
 import type { PublishedStatus } from "../lib/worlds.ts";
 import { ForbiddenError, InvalidInputError } from "./errors.server.ts";
 import { listBlockedTerms } from "./content-rules.server.ts";
+import { sectionsColumn } from "./game-master/game-source.server.ts";
 import { HIDDEN_WORLD_REFUSAL, publishingHold } from "./moderation.server.ts";
 import { enforceRateLimit, type RateLimitRule } from "./rate-limit.server.ts";
 import { queueAdvisoryRating } from "./world-advisory.server.ts";
@@ -123,7 +124,19 @@ export async function publishWorld(userId: string, id: string, status: Published
     if (hidden) throw new ForbiddenError(HIDDEN_WORLD_REFUSAL);
     const version = (current.publishedVersion ?? 0) + 1;
     const { id: _id, slug: _slug, creatorId: _creator, createdAt: _created, updatedAt: _updated, ...fields } = current;
-    await tx.insert(worldVersions).values({ gameId: id, version, fields: { ...fields, status } });
+    // Its lorebook and world content are kept too: a story of this version reads them as they are now.
+    const [kept] = await tx
+      .select({ lore: sql<string>`game_lore(${games.slug})::text`, sections: sectionsColumn() })
+      .from(games)
+      .where(eq(games.id, id));
+    if (!kept) throw new Error("The world disappeared while it was published.");
+    await tx.insert(worldVersions).values({
+      gameId: id,
+      version,
+      fields: { ...fields, status },
+      lore: JSON.parse(kept.lore) as Record<string, unknown>[],
+      sections: JSON.parse(kept.sections) as [string, string, string][],
+    });
     const now = new Date();
     await tx
       .update(games)

@@ -1,6 +1,7 @@
 /** The admin overview's figures, as the server computes them and the panel shows them. Safe on both sides. */
 
 import { likedShare } from "./reply-ratings.ts";
+import type { SpendPart } from "./model-calls.ts";
 
 export const DASHBOARD_PERIODS = [7, 30, 90] as const;
 export type DashboardPeriod = (typeof DASHBOARD_PERIODS)[number];
@@ -84,9 +85,9 @@ export interface SpendTotals {
 export interface SpendDay extends SpendTotals {
   day: string;
 }
-/** One game's or one model's calls: its turns on one line, its stories' summaries on their own (`summaries`). */
+/** One game's or one model's calls of one part: its turns, its stories' summaries, its advisory ratings, each on a line. */
 export interface SpendLine extends SpendTotals {
-  summaries: boolean;
+  part: SpendPart;
   /** Calls of a model with no price (their cost is unknown, and not in `spend`). */
   unpricedCalls: number;
 }
@@ -152,10 +153,8 @@ const share = ({ good, bad }: RatingCounts) => likedShare(good, bad)?.toFixed(4)
 
 /** Spend in US dollars to the cent's hundredth, as the CSV writes it. */
 const spendUsd = (spend: number) => spend.toFixed(4);
-/** What a spend line's calls were for. */
-const spendPart = ({ summaries }: Pick<SpendLine, "summaries">) => (summaries ? "summaries" : "turns");
 const spendFigures = (row: SpendLine) => [
-  spendPart(row),
+  row.part,
   row.calls,
   row.inputTokens,
   row.cachedInputTokens,

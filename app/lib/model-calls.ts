@@ -6,9 +6,19 @@ import { TURN_KINDS } from "./constants.ts";
  * it used and what it cost by the admin's price table.
  */
 
-/** A turn's kinds, and the story so far's summary (a model call that is not a turn). */
-export const MODEL_CALL_KINDS = [...TURN_KINDS, "summary"] as const;
+/**
+ * A turn's kinds, the story so far's summary and a published world's advisory rating
+ * (docs/decisions/064): the last two are model calls that are not turns.
+ */
+export const MODEL_CALL_KINDS = [...TURN_KINDS, "summary", "advisory"] as const;
 export type ModelCallKind = (typeof MODEL_CALL_KINDS)[number];
+
+/**
+ * What a call was for, as the overview's spend lines part them (model_spend_days.part, kept by
+ * record_model_call.sql): turns, stories' summaries, worlds' advisory ratings.
+ */
+export const SPEND_PARTS = ["turns", "summaries", "advisories"] as const;
+export type SpendPart = (typeof SPEND_PARTS)[number];
 
 /**
  * How a call ended. `ok`: its text was stored; `interrupted`: it failed after text, which was

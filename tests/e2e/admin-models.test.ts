@@ -18,7 +18,7 @@ test.beforeAll(async ({ server, login }) => {
   const when = "date_trunc('day', now()) - interval '1 day' * floor(30 * random()) + interval '1 hour' * floor(random() * 24)";
   await run(`insert into model_calls (kind, game_slug, provider, model, input_tokens, cached_input_tokens, output_tokens, estimated,
       total_ms, outcome, cost, currency, created_at)
-    select (array['send', 'send', 'send', 'retry', 'summary'])[1 + g % 5], (array['empress-simulator', 'mary-sue-campus'])[1 + g % 2],
+    select (array['send', 'send', 'send', 'retry', 'summary', 'send', 'advisory'])[1 + g % 7], (array['empress-simulator', 'mary-sue-campus'])[1 + g % 2],
       'openai-compatible', (array['gpt-story-mini', 'gpt-story-large'])[1 + g % 2], 6000, 3000 + g % 2000, 400, false, 1500, 'ok',
       0.002 + (g % 7) * 0.001, 'USD', ${when}
     from generate_series(1, 600) as g`);
@@ -38,7 +38,15 @@ describe("model spend", () => {
     expect(await figure.getByRole("table").getByRole("row").count()).toBe(31);
     const perGame = page.getByRole("region", { name: "Model spend per game" });
     await perGame.getByText("Empress Simulator — summaries").waitFor();
+    // Worlds' advisory ratings (docs/decisions/066) on lines of their own.
+    await perGame
+      .getByText(/ — advisory ratings$/)
+      .first()
+      .waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page
+      .getByRole("region", { name: "Model spend per game", exact: true })
+      .screenshot({ path: path.join(SHOTS, "model-spend-per-game-1280.png") });
     await figure.scrollIntoViewIfNeeded();
     await page.screenshot({
       path: path.join(SHOTS, "model-spend-1280.png"),
@@ -51,6 +59,9 @@ describe("model spend", () => {
     await phone.locator('[data-chart="spend"] .recharts-bar-rectangle').first().waitFor();
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await phoneFigure.screenshot({ path: path.join(SHOTS, "model-spend-360.png") });
+    await phone
+      .getByRole("region", { name: "Model spend per game", exact: true })
+      .screenshot({ path: path.join(SHOTS, "model-spend-per-game-360.png") });
     expect(page.errors).toEqual([]);
   });
 

@@ -110,10 +110,17 @@ describe("moderating a world", () => {
     }
   });
 
-  test("lets an admin block a term from the queue's page", async ({ server, as }) => {
+  test("lets an admin block a term from the queue's page, which the admin panel links to", async ({ server, as }) => {
     const admin = await signUp(server, { name: "Ada Admin" });
     await makeAdmin(server, admin);
-    const page = await as(admin, "/moderation");
+    const phone = await as(admin, "/admin", 375);
+    await phone.getByRole("link", { name: "Blocked terms" }).waitFor();
+    await phone.screenshot({ path: path.join(SHOTS, "admin-links-375.png") });
+    const page = await as(admin, "/admin");
+    await page.getByRole("link", { name: "Blocked terms" }).waitFor();
+    await page.screenshot({ path: path.join(SHOTS, "admin-links-1280.png") });
+    await page.getByRole("link", { name: "Blocked terms" }).click();
+    await page.waitForURL(`${server.url}/moderation#blocked-terms`);
     const terms = page.getByRole("region", { name: "Blocked terms" });
     await terms.getByLabel("Term to block").fill("Gorgonzola");
     await terms.getByRole("button", { name: "Block term" }).click();

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { creditLedger, worldEarnings } from "#app/db/schema.ts";
-import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
+import { creditLedger, stories, worldEarnings } from "#app/db/schema.ts";
+import { apiRequest, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import { balanceAndLedger, postChat, readTurn, setBalance, startStoryTestServer } from "#tests/helpers/game-chat.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
 import { visibleText } from "#tests/helpers/html.ts";
@@ -114,6 +114,31 @@ describe("creator earnings", () => {
     expect(await paidTurns(remix.id)).toBe(0);
     expect(await earnings(alice)).toBe(0);
     expect(await earnings(bob)).toBe(0);
+  });
+
+  it("keeps what an undone turn earned, as Undo keeps what the player paid for it", async () => {
+    const creator = await signUp(server);
+    const world = await createPublicWorld(server, creator);
+    const player = await payingPlayer();
+
+    await playTurns(player, world.slug, 3);
+    expect(await earnings(creator)).toBe(1);
+    const [paid, earned] = [await balanceAndLedger(player), await balanceAndLedger(creator)];
+    const [story] = await server.connection.db.select({ id: stories.id }).from(stories).where(eq(stories.userId, player.userId));
+    if (!story) throw new Error("no story");
+
+    // The turn that earned the credit is undone: the player is refunded nothing, so the creator keeps it.
+    const undone = await apiRequest(server, player, `/api/stories/${story.id}/undo`, { body: { exchange: 3 } });
+    expect(undone.status).toBe(200);
+    expect(await balanceAndLedger(player)).toEqual(paid);
+    expect(await balanceAndLedger(creator)).toEqual(earned);
+    expect(earned.ledger).toBe(earned.balance);
+    expect(await paidTurns(world.id)).toBe(3);
+
+    // The turn played in its place is paid again, and counts again.
+    await playTurns(player, world.slug, 3);
+    expect(await paidTurns(world.id)).toBe(6);
+    expect(await earnings(creator)).toBe(2);
   });
 
   it("earns nothing from a refunded turn, nor in an Unlisted world", async () => {

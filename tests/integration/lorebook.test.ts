@@ -266,7 +266,7 @@ describe("lore for a story's turn (story_lore.sql)", () => {
     await api(player, `/api/stories/${storyId}/lore`, { body: { ...dragon, title: "My wyrm", keys: "wyrm", priority: 9 } });
     // What begin_turn answers a started turn with (app/db/functions/story_lore.sql).
     const [{ lore } = { lore: undefined }] = await server.connection.db
-      .select({ lore: sql<ContextLore>`story_lore(${stories.id}, ${stories.gameSlug})` })
+      .select({ lore: sql<ContextLore>`story_lore(${stories.id}, ${stories.gameSlug}, ${stories.worldVersion})` })
       .from(stories)
       .where(eq(stories.id, storyId));
     if (!lore) throw new Error("The story was not found.");

@@ -62,6 +62,9 @@ async function recordCalls(db: Database, calls: Call[]) {
   }
 }
 
+/** What each call was for, as the overview parts its lines (a column named "case"). */
+const PART = "case kind when 'summary' then 'summaries' when 'advisory' then 'advisories' else 'turns' end";
+
 /** The sums the overview must show, computed from the calls themselves. */
 async function sums(server: { connection: { db: Parameters<typeof queryRows>[0] } }, where: string, groupBy: string) {
   return queryRows<Record<string, string | number | boolean | null>>(
@@ -74,7 +77,10 @@ async function sums(server: { connection: { db: Parameters<typeof queryRows>[0] 
 }
 
 describe("model spend in the admin overview", () => {
-  test("equals the sums of the recorded calls per day, per game and per model, summaries on their own line", async ({ server, admin }) => {
+  test("equals the sums of the recorded calls per day, per game and per model, summaries and advisory ratings on lines of their own", async ({
+    server,
+    admin,
+  }) => {
     const db = server.connection.db;
     await db.insert(user).values({ id: "spend-player", name: "spend", email: "spend@example.com" });
     const [story] = await db.insert(stories).values({ userId: "spend-player", gameSlug: "empress-simulator" }).returning({ id: stories.id });
@@ -90,6 +96,8 @@ describe("model spend in the admin overview", () => {
       call({ gameSlug: "mary-sue-campus", model: "model-b", provider: "anthropic", daysAgo: 3 }),
       call({ gameSlug: "mary-sue-campus", model: "model-unpriced", outcome: "failed", estimated: true }),
       call({ model: "model-euro", daysAgo: 2 }),
+      // A world's advisory rating: no story, its creator's call.
+      call({ kind: "advisory", gameSlug: "mary-sue-campus", inputTokens: 700, cachedInputTokens: 0, outputTokens: 40, daysAgo: 4 }),
       call({ daysAgo: 0 }),
       // Outside a 7-day period, inside 30 days.
       call({ inputTokens: 50_000, daysAgo: 20 }),
@@ -118,18 +126,25 @@ describe("model spend in the admin overview", () => {
     // The euro-priced call is counted as a call, not in the dollar spend.
     expect(dashboard.spend.find((row) => row.day === daysAgo(2).toISOString().slice(0, 10))).toMatchObject({ calls: 1, spend: 0 });
 
-    const perGame = await sums(server, inPeriod, "game_slug, kind = 'summary'");
+    const perGame = await sums(server, inPeriod, `game_slug, ${PART}`);
     expect(
       dashboard.spendGames
-        .map((row) => [row.slug, row.summaries, row.calls, row.inputTokens, row.cachedInputTokens, row.outputTokens, Number(row.spend.toFixed(6))])
+        .map((row) => [row.slug, row.part, row.calls, row.inputTokens, row.cachedInputTokens, row.outputTokens, Number(row.spend.toFixed(6))])
         .sort(),
-    ).toEqual(perGame.map((row) => [row.game_slug, row["?column?"], row.calls, row.input, row.cached, row.output, Number(row.spend)]).sort());
-    expect(dashboard.spendGames.find((row) => row.slug === "empress-simulator" && row.summaries)).toMatchObject({ calls: 1, inputTokens: 3000 });
-    expect(dashboard.spendGames.find((row) => row.slug === "mary-sue-campus")).toMatchObject({ unpricedCalls: 1 });
+    ).toEqual(perGame.map((row) => [row.game_slug, row.case, row.calls, row.input, row.cached, row.output, Number(row.spend)]).sort());
+    expect(dashboard.spendGames.find((row) => row.slug === "empress-simulator" && row.part === "summaries")).toMatchObject({
+      calls: 1,
+      inputTokens: 3000,
+    });
+    expect(dashboard.spendGames.find((row) => row.slug === "mary-sue-campus" && row.part === "turns")).toMatchObject({ unpricedCalls: 1 });
+    expect(dashboard.spendGames.find((row) => row.slug === "mary-sue-campus" && row.part === "advisories")).toMatchObject({
+      calls: 1,
+      inputTokens: 700,
+    });
 
-    const perModel = await sums(server, inPeriod, "provider, model, kind = 'summary'");
-    expect(dashboard.spendModels.map((row) => [row.provider, row.model, row.summaries, row.calls, Number(row.spend.toFixed(6))]).sort()).toEqual(
-      perModel.map((row) => [row.provider, row.model, row["?column?"], row.calls, Number(row.spend)]).sort(),
+    const perModel = await sums(server, inPeriod, `provider, model, ${PART}`);
+    expect(dashboard.spendModels.map((row) => [row.provider, row.model, row.part, row.calls, Number(row.spend.toFixed(6))]).sort()).toEqual(
+      perModel.map((row) => [row.provider, row.model, row.case, row.calls, Number(row.spend)]).sort(),
     );
 
     const thirty = (await (await server.fetch("/api/admin/dashboard?days=30", { headers: { Cookie: admin.cookie } })).json()) as {

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stories } from "#app/db/schema.ts";
+import { gameContent, gameLoreEntries, stories } from "#app/db/schema.ts";
 import { signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import { postChat, readTurn, setBalance, startStoryTestServer } from "#tests/helpers/game-chat.ts";
 import type { TestServer } from "#tests/helpers/server.ts";
-import { createPublicWorld, postForm, publishWorld, worldForm } from "#tests/helpers/worlds.ts";
+import { createPublicWorld, createWorld, postForm, publishWorld, worldForm } from "#tests/helpers/worlds.ts";
 import type { FakeModelServer } from "#tests/fakes/streaming-model.ts";
 
 /** Issue 36: a story keeps the version of a world it began with until its player chooses Update to version N (docs/decisions/065). */
@@ -75,6 +75,49 @@ describe("world versions", () => {
     expect((await storyOf(player)).worldVersion).toBe(2);
     expect(await playPage(player, `/play/${world.slug}`)).not.toContain("Update to version");
     expect(await instructionsOfTurn(player, world.slug)).toEqual(["SECOND-VERSION"]);
+  });
+
+  it("keeps a v1 story on v1's lorebook and world content after v2 changes them, until its player updates it", async () => {
+    const creator = await signUp(server);
+    const [player, latecomer] = [await signUp(server), await signUp(server)];
+    await setBalance(player, 50);
+    await setBalance(latecomer, 50);
+    const world = await createWorld(server, creator);
+    const database = server.connection.db;
+    const [entry] = await database
+      .insert(gameLoreEntries)
+      .values({ gameSlug: world.slug, title: "The queen", keys: "queen", content: "LORE-ONE: the queen is blind.", alwaysOn: true })
+      .returning({ id: gameLoreEntries.id });
+    const [section] = await database
+      .insert(gameContent)
+      .values({ gameSlug: world.slug, contentType: "world_setting", title: "The court", content: "SECTION-ONE: lanterns never go out." })
+      .returning({ id: gameContent.id });
+    if (!entry || !section) throw new Error("not stored");
+    expect((await publishWorld(server, creator, world.id, "public")).status).toBe(302);
+
+    const markersOfTurn = async (account: TestAccount) => {
+      const turn = await readTurn(await postChat(server, account, { message: "I bow to the queen.", game_slug: world.slug }));
+      expect(turn.done).toBe(true);
+      const request = JSON.stringify(model.requests.at(-1)?.body);
+      return ["LORE-ONE", "LORE-TWO", "SECTION-ONE", "SECTION-TWO"].filter((marker) => request.includes(marker));
+    };
+    expect(await markersOfTurn(player)).toEqual(["LORE-ONE", "SECTION-ONE"]);
+
+    await database.update(gameLoreEntries).set({ content: "LORE-TWO: the queen sees." }).where(eq(gameLoreEntries.id, entry.id));
+    await database.update(gameContent).set({ content: "SECTION-TWO: the lanterns are out." }).where(eq(gameContent.id, section.id));
+    expect((await publishWorld(server, creator, world.id, "public")).status).toBe(302);
+
+    expect(await markersOfTurn(player)).toEqual(["LORE-ONE", "SECTION-ONE"]);
+    expect(await markersOfTurn(latecomer)).toEqual(["LORE-TWO", "SECTION-TWO"]);
+    // Changed after v2 was published: only the creator's own story (the live world) reads it.
+    await database.update(gameLoreEntries).set({ enabled: false }).where(eq(gameLoreEntries.id, entry.id));
+    expect(await markersOfTurn(latecomer)).toEqual(["LORE-TWO", "SECTION-TWO"]);
+    expect(await markersOfTurn(creator)).toEqual(["SECTION-TWO"]);
+
+    const story = await storyOf(player);
+    const updated = await postForm(server, player, `/play/${world.slug}/${story.id}`, { intent: "update-world-version", storyId: story.id });
+    expect(updated.status).toBe(302);
+    expect(await markersOfTurn(player)).toEqual(["LORE-TWO", "SECTION-TWO"]);
   });
 
   it("refuses an update without a story with a sentence", async () => {

@@ -48,6 +48,10 @@ export function AdminPanel({ data, adminEmail }: { data: AdminPanelData; adminEm
             <Link to="/moderation" className="text-gold underline underline-offset-4">
               Moderation queue
             </Link>
+            {/* The list lives with the rest of moderation (docs/decisions/064); the panel points at it. */}
+            <Link to="/moderation#blocked-terms" className="text-gold underline underline-offset-4">
+              Blocked terms
+            </Link>
             <p role="status" className="flex h-5 items-center gap-1.5 text-xs">
               {rechecking ? (
                 <>

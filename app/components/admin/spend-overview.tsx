@@ -1,11 +1,14 @@
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from "recharts";
 import { modelLabel, type Dashboard, type SpendLine, type SpendTotals } from "#app/lib/admin-dashboard.ts";
+import type { SpendPart } from "#app/lib/model-calls.ts";
 import { AXIS, CHART_MARGIN, CHART_SIZE, ChartCard, COLORS, csvHref, dayLabel, number, sum, TableCard, TOOLTIP } from "./overview-cards.tsx";
 
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 4 });
 const percent = new Intl.NumberFormat("en-US", { style: "percent", maximumFractionDigits: 1 });
 
 const NO_CALLS = "No model call in this period.";
+/** How a line of calls other than turns is named after its game or model. */
+const SPEND_PART_NAMES: Record<Exclude<SpendPart, "turns">, string> = { summaries: "summaries", advisories: "advisory ratings" };
 
 /** Cached input as a share of all input; a dash where nothing was sent. */
 function cachedShare({ inputTokens, cachedInputTokens }: Pick<SpendTotals, "inputTokens" | "cachedInputTokens">) {
@@ -28,7 +31,7 @@ const lineFigures = (row: SpendLine) => [
 /**
  * What the Game Master costs against what players pay (issue 34): the model calls' spend per day
  * beside revenue, spend per paid turn (a paid turn spends a credit), the cached share of input and
- * the margin; then spend per game and per model, summaries on their own line.
+ * the margin; then spend per game and per model, summaries and advisory ratings on lines of their own.
  */
 export function SpendOverview({ dashboard }: { dashboard: Dashboard }) {
   const { days } = dashboard;
@@ -44,7 +47,7 @@ export function SpendOverview({ dashboard }: { dashboard: Dashboard }) {
     inputTokens: sum(dashboard.spend, (row) => row.inputTokens),
     cachedInputTokens: sum(dashboard.spend, (row) => row.cachedInputTokens),
   };
-  const lineName = (name: string, row: SpendLine) => (row.summaries ? `${name} — summaries` : name);
+  const lineName = (name: string, row: SpendLine) => (row.part === "turns" ? name : `${name} — ${SPEND_PART_NAMES[row.part]}`);
 
   return (
     <div className="space-y-3">

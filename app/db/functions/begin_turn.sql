@@ -221,7 +221,7 @@ BEGIN
   RETURN QUERY SELECT 'started'::text, NULL::integer, NULL::bigint, free_openings_used_up, free_openings_retry_at,
     story.id, story.game_slug, story.exchanges, story.pinned_facts, story.author_note, story.summary, story.summary_through,
     player_message.id, reply.id, v_exchange, reply.version, reply.versions, v_previous_version, v_cost,
-    player_message.content, reply.content, context.opening, context.recent, v_state, story_lore(story.id, story.game_slug),
+    player_message.content, reply.content, context.opening, context.recent, v_state, story_lore(story.id, story.game_slug, story.world_version),
     player_message.roll, story.world_version;
 END;
 $$ LANGUAGE plpgsql;

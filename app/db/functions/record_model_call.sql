@@ -1,7 +1,8 @@
 -- One model call recorded (issue 34, docs/decisions/056), priced by model_call_cost.sql as it is
 -- written, and added to its day's totals (model_spend_days, docs/decisions/060) in the same
--- statement. Called by the statement that finishes what the call was for (finish_turn.sql, a story's
--- summary), never in a commit of its own on a turn's way. p_call is the call as
+-- statement, under the part of the spend it belongs to (SPEND_PARTS in app/lib/model-calls.ts: a
+-- summary's, an advisory rating's, else a turn's). Called by the statement that finishes what the
+-- call was for (finish_turn.sql, a story's summary, a world's advisory rating), never in a commit of its own on a turn's way. p_call is the call as
 -- app/domain/game-master/model-calls.server.ts describes it (ModelCall): kind, provider, model,
 -- inputTokens, cachedInputTokens, cacheWriteTokens, outputTokens, reasoningTokens, estimated,
 -- firstTokenMs, totalMs, outcome; and for a turn's call, replyId and replyVersion (the reply it
@@ -24,13 +25,14 @@ RETURNS void AS $$
       AS price ON true
     RETURNING *
   )
-  INSERT INTO model_spend_days AS totals (day, game_slug, provider, model, summaries, shard, calls, input_tokens, cached_input_tokens,
+  INSERT INTO model_spend_days AS totals (day, game_slug, provider, model, part, shard, calls, input_tokens, cached_input_tokens,
       output_tokens, spend, unpriced_calls)
-  SELECT (r.created_at AT TIME ZONE 'UTC')::date, r.game_slug, r.provider, r.model, r.kind = 'summary', pg_backend_pid() % 1024, 1,
+  SELECT (r.created_at AT TIME ZONE 'UTC')::date, r.game_slug, r.provider, r.model,
+      CASE r.kind WHEN 'summary' THEN 'summaries' WHEN 'advisory' THEN 'advisories' ELSE 'turns' END, pg_backend_pid() % 1024, 1,
       r.input_tokens, r.cached_input_tokens, r.output_tokens, CASE WHEN r.currency = 'USD' THEN r.cost ELSE 0 END,
       CASE WHEN r.cost IS NULL THEN 1 ELSE 0 END
   FROM recorded AS r
-  ON CONFLICT (day, game_slug, provider, model, summaries, shard) DO UPDATE SET
+  ON CONFLICT (day, game_slug, provider, model, part, shard) DO UPDATE SET
     calls = totals.calls + 1,
     input_tokens = totals.input_tokens + excluded.input_tokens,
     cached_input_tokens = totals.cached_input_tokens + excluded.cached_input_tokens,

@@ -1,20 +1,19 @@
 -- The lorebooks a turn of this story matches against (docs/decisions/054), read by begin_turn.sql
--- in the statement that begins the turn: the game's enabled entries, then the story's, each in the
--- order they were written, and how many exchanges the game's keys are looked for in.
+-- in the statement that begins the turn: the game's enabled entries (game_lore.sql), then the
+-- story's, each in the order they were written, and how many exchanges the game's keys are looked
+-- for in. A story that plays a published version of a world (p_world_version, docs/decisions/065)
+-- reads that version's entries and scan depth as world_versions keeps them; NULL, the game's own.
 -- {"scanDepth": n, "entries": [{"source", "title", "keys", "content", "alwaysOn", "priority", "enabled"}]}
-CREATE OR REPLACE FUNCTION story_lore(p_story_id uuid, p_game_slug text) RETURNS jsonb AS $$
+CREATE OR REPLACE FUNCTION story_lore(p_story_id uuid, p_game_slug text, p_world_version integer) RETURNS jsonb AS $$
   SELECT jsonb_build_object(
-    'scanDepth', (SELECT g.lore_scan_depth FROM games AS g WHERE g.slug = p_game_slug),
-    'entries', coalesce((
-      SELECT jsonb_agg(jsonb_build_object('source', e.source, 'title', e.title, 'keys', e.keys, 'content', e.content,
-          'alwaysOn', e.always_on, 'priority', e.priority, 'enabled', e.enabled) ORDER BY e.source_order, e.created_at, e.id)
-        FROM (
-          SELECT 'game' AS source, 0 AS source_order, l.id, l.title, l.keys, l.content, l.always_on, l.priority, l.enabled, l.created_at
-            FROM game_lore_entries AS l WHERE l.game_slug = p_game_slug AND l.enabled
-          UNION ALL
-          SELECT 'story', 1, l.id, l.title, l.keys, l.content, l.always_on, l.priority, l.enabled, l.created_at
-            FROM story_lore_entries AS l WHERE l.story_id = p_story_id AND l.enabled
-        ) AS e
+    'scanDepth', coalesce((v.fields ->> 'loreScanDepth')::integer, g.lore_scan_depth),
+    -- (coalesce reads the live entries only for a story without a version.)
+    'entries', coalesce(v.lore, game_lore(p_game_slug)) || coalesce((
+      SELECT jsonb_agg(jsonb_build_object('source', 'story', 'title', l.title, 'keys', l.keys, 'content', l.content,
+          'alwaysOn', l.always_on, 'priority', l.priority, 'enabled', l.enabled) ORDER BY l.created_at, l.id)
+        FROM story_lore_entries AS l WHERE l.story_id = p_story_id AND l.enabled
     ), '[]'::jsonb)
-  );
+  )
+  FROM games AS g LEFT JOIN world_versions AS v ON v.game_id = g.id AND v.version = p_world_version
+  WHERE g.slug = p_game_slug;
 $$ LANGUAGE sql STABLE;

@@ -85,6 +85,13 @@ export const worldVersions = pgTable(
     version: integer("version").notNull(),
     /** The world's fields when it was published (title, instructions, openings, lorebook, extra…). */
     fields: jsonb("fields").$type<Record<string, unknown>>().notNull(),
+    /**
+     * The game's enabled lorebook entries when it was published, as story_lore.sql answers them
+     * (game_lore.sql): a story of this version matches against these, never the live ones.
+     */
+    lore: jsonb("lore").$type<Record<string, unknown>[]>().notNull(),
+    /** Its published world content sections then, as [type, title, content], in the brief's order. */
+    sections: jsonb("sections").$type<[string, string, string][]>().notNull(),
     createdAt: createdAt(),
   },
   (table) => [uniqueIndex("world_versions_game_version_idx").on(table.gameId, table.version)],

@@ -18,7 +18,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { CREDIT_REASONS, PAYMENT_PROVIDERS, PAYMENT_STATUSES } from "../../lib/constants.ts";
-import { MODEL_CALL_KINDS, MODEL_CALL_OUTCOMES } from "../../lib/model-calls.ts";
+import { MODEL_CALL_KINDS, MODEL_CALL_OUTCOMES, SPEND_PARTS } from "../../lib/model-calls.ts";
 import { oneOf, createdAt, updatedAt } from "./columns.ts";
 import { user } from "./accounts.ts";
 import { games } from "./games.ts";
@@ -162,7 +162,7 @@ export const modelCalls = pgTable(
 );
 
 /**
- * The model calls' totals per UTC day, game, model and whether they were summaries (docs/decisions/060),
+ * The model calls' totals per UTC day, game, model and what they were for (`part`: docs/decisions/060),
  * kept by record_model_call.sql in the statement that records the call, so the overview reads a row
  * a day and game instead of every call. `shard` spreads one game's busy day over a few rows (the
  * connection's), so calls finishing at once do not wait on one row's lock; readers sum them.
@@ -175,7 +175,7 @@ export const modelSpendDays = pgTable(
     gameSlug: text("game_slug").references(() => games.slug, { onUpdate: "cascade", onDelete: "set null" }),
     provider: text("provider").notNull(),
     model: text("model").notNull(),
-    summaries: boolean("summaries").notNull(),
+    part: text("part", { enum: SPEND_PARTS }).notNull(),
     shard: smallint("shard").notNull(),
     calls: integer("calls").notNull(),
     inputTokens: bigint("input_tokens", { mode: "number" }).notNull(),
@@ -185,7 +185,8 @@ export const modelSpendDays = pgTable(
     unpricedCalls: integer("unpriced_calls").notNull(),
   },
   (table) => [
-    unique("model_spend_days_key").on(table.day, table.gameSlug, table.provider, table.model, table.summaries, table.shard).nullsNotDistinct(),
+    unique("model_spend_days_key").on(table.day, table.gameSlug, table.provider, table.model, table.part, table.shard).nullsNotDistinct(),
+    check("model_spend_days_part_check", oneOf("part", SPEND_PARTS)),
     index("model_spend_days_game_slug_idx").on(table.gameSlug),
   ],
 );

@@ -31,10 +31,11 @@ export async function findPlayableGame(slug: string, playerId: string | undefine
 }
 
 /**
- * A playable game as its Game Master knows it, in one statement: its prompt, its tracked stats and
- * its published world content (as one JSON array, most important sections first).
+ * A game's published world content as one JSON array of [type, title, content], in the admin's
+ * order: read with a game's brief, and kept whole in world_versions.sections when a world is
+ * published (docs/decisions/065).
  */
-const sectionsColumn = () => sql<string>`(
+export const sectionsColumn = () => sql<string>`(
   select coalesce(json_agg(json_build_array(${gameContent.contentType}, ${gameContent.title}, ${gameContent.content})
     order by ${gameContent.sectionOrder}, ${gameContent.createdAt}), '[]')::text
   from ${gameContent}
@@ -60,8 +61,8 @@ const briefQuery = (name: string, where: () => SQL | undefined) =>
 
 /**
  * A published version of a world as its Game Master knows it (docs/decisions/065): its title,
- * instructions and tracked stats as world_versions keeps them whole, with the game's world content,
- * model and context budget.
+ * instructions, tracked stats and world content as world_versions keeps them whole, with the
+ * game's model and context budget.
  */
 const worldVersionBriefQuery = preparedQuery((database) => {
   const field = (name: string) => sql`${worldVersions.fields} -> ${name}`;
@@ -74,7 +75,7 @@ const worldVersionBriefQuery = preparedQuery((database) => {
       // Which model and budget its turns use are the site's choice for the game, not the world's content.
       model: games.model,
       contextTokens: games.contextTokens,
-      sections: sectionsColumn(),
+      sections: sql<string>`${worldVersions.sections}::text`,
     })
     .from(games)
     .innerJoin(worldVersions, and(eq(worldVersions.gameId, games.id), eq(worldVersions.version, sql.placeholder("version"))))
