@@ -18,6 +18,7 @@ import { findPublishedWorld } from "./community.server.ts";
 import { currentRules, type RulesVersion } from "./content-rules.server.ts";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "./errors.server.ts";
 import { enforceRateLimit } from "./rate-limit.server.ts";
+import { WORLD_LISTING } from "./worlds.server.ts";
 
 /**
  * Moderation (issue 36, docs/decisions/064): players report published worlds; moderators (and
@@ -253,11 +254,7 @@ async function reportedWorlds() {
   const [reported, advisories] = await Promise.all([
     db()
       .select({
-        id: games.id,
-        slug: games.slug,
-        title: games.title,
-        status: games.status,
-        contentRating: games.contentRating,
+        ...WORLD_LISTING,
         creatorName: user.name,
         hidden: sql<boolean>`exists (select 1 from ${hiddenWorlds} where ${hiddenWorlds.gameId} = ${games.id})`,
       })

@@ -38,14 +38,19 @@ export function worldSlug(title: string): string {
   return `${slugify(title).slice(0, 80) || "world"}-${randomBytes(3).toString("hex")}`;
 }
 
+/** What a list of worlds shows of each (the creator's own list, the moderation queue). */
+export const WORLD_LISTING = {
+  id: games.id,
+  slug: games.slug,
+  title: games.title,
+  status: games.status,
+  contentRating: games.contentRating,
+};
+
 export function listOwnWorlds(userId: string) {
   return db()
     .select({
-      id: games.id,
-      slug: games.slug,
-      title: games.title,
-      status: games.status,
-      contentRating: games.contentRating,
+      ...WORLD_LISTING,
       publishedVersion: games.publishedVersion,
       updatedAt: games.updatedAt,
     })
