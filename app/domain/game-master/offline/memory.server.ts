@@ -20,6 +20,11 @@ const STOP_WORDS = new Set(
 
 /** "…a young scribe named Ouyang Min": a line that brings someone into the story is what a later question about them is after. */
 const INTRODUCES = /\b(?:named|called|name (?:it|him|her))\s+\p{Lu}/u;
+
+/** Whether the player's line brings someone into the story ("I appoint a young scribe named Ouyang Min…"). */
+export function introducesSomeone(line: string) {
+  return INTRODUCES.test(line) && /^(?:I|My)\b/.test(line);
+}
 const QUESTION = /^(?:who|what|where|when|why|how|which|can|could|should|is|are|do|does|did|tell me)\b|\b(?:ask|asks|inquire|wonder)\b/i;
 
 /** The words a question and a remembered line can share: "owes" and "owe" are one word. */
@@ -64,8 +69,9 @@ const CARRIED_WITHIN_EXCHANGES = 3;
 
 /**
  * The player's line bringing someone into the story, as the narrator tells it, when it is about to
- * leave what the storyteller can see: in none of the newest few turns. Carried into this reply, it
- * stays in the context as long as the story goes on.
+ * leave what the storyteller can see: in none of the newest few turns, nor in the story's summary
+ * (which keeps such lines, story-summary.server.ts). Carried into this reply, it stays in the
+ * context until the summary holds it: told again only while it would otherwise be lost.
  */
 export function introductionToCarry(
   memory: StoryMemory,
@@ -73,9 +79,17 @@ export function introductionToCarry(
   previousReplies: readonly string[],
   edge = Math.max(1, previousActions.length - CARRIED_WITHIN_EXCHANGES),
 ): string | undefined {
-  const visible = [...previousActions.slice(edge), ...previousReplies.slice(edge), ...carriedLines(previousReplies.slice(edge))].join("\n");
-  const known = [...previousActions.flatMap((action) => splitSentences(action)), ...summaryLines(memory)]
-    .filter((line) => INTRODUCES.test(line) && /^(?:I|My)\b/.test(line))
+  const summarised = summaryLines(memory);
+  const visible = [
+    ...previousActions.slice(edge),
+    ...previousReplies.slice(edge),
+    ...carriedLines(previousReplies.slice(edge)),
+    // A carried line reads "You appoint…": the summary's "I appoint…" as the narrator tells it.
+    ...summarised.map(toldToThePlayer),
+  ].join("\n");
+  const known = previousActions
+    .flatMap((action) => splitSentences(action))
+    .filter(introducesSomeone)
     .map((line) => ({ line, told: toldToThePlayer(line) }));
   for (const told of carriedLines(previousReplies)) known.push({ line: told, told });
   return known.find(({ line, told }) => !visible.includes(line) && !visible.includes(told))?.told;

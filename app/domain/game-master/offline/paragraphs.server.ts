@@ -11,6 +11,7 @@ import {
   fill,
   hash,
   nth,
+  offeredAt,
   peopleAround,
   peopleAt,
   pick,
@@ -125,7 +126,7 @@ export function adviceParagraph(teller: Teller, action: PlayerAction, speaker: E
   const matter = pressingMatter(teller);
   if (!speaker || !matter) return actParagraphs(teller, action)[0] ?? "";
   const who = called(speaker);
-  const about = teller.knowledgeAbout(matter, undefined, { limit: 1 });
+  const about = teller.knowledgeAbout(matter, undefined, { limit: 1, unasked: true });
   const lead = action.told ? `${action.told} ` : "";
   return teller.frame(`advice\n${matter.name}\n${who}`, FRAMES.advice, (opener, closer) =>
     [lead + fill(opener, teller.values({ who, challenge: challengePhrase(matter) })), ...about, fill(closer, teller.values({ who }))].join(" "),
@@ -134,7 +135,7 @@ export function adviceParagraph(teller: Teller, action: PlayerAction, speaker: E
 
 export function talkParagraph(teller: Teller, action: PlayerAction, person: Entity) {
   const who = teller.who(person, action.told);
-  const about = teller.knowledgeAbout(person, undefined, { limit: 1, vivid: true, freshOnly: true, centralOnly: true });
+  const about = teller.knowledgeAbout(person, undefined, { limit: 1, vivid: true, centralOnly: true, unasked: true });
   return teller.frame(`talk\n${called(person)}\n${action.text}`, TALK_FRAMES[action.tone], (opener, line) =>
     [action.told ?? "", fill(opener, teller.values({ who })), ...about, fill(line, teller.values({ who }))].filter(Boolean).join(" "),
   );
@@ -142,7 +143,7 @@ export function talkParagraph(teller: Teller, action: PlayerAction, person: Enti
 
 export function arrivalParagraph(teller: Teller, action: PlayerAction, place: Entity) {
   const { watch } = clockAt(teller.world, teller.story.turn);
-  const about = teller.knowledgeAbout(place, undefined, { limit: 1 });
+  const about = teller.knowledgeAbout(place, undefined, { limit: 1, unasked: true });
   const present = peopleAt(teller.world, place);
   const person = nth(present.length > 0 ? present : peopleAround(teller.world, place), teller.story.turn);
   const aboutText = [action.told ?? "", ...about].join(" ");
@@ -167,7 +168,9 @@ export function discoveryParagraph(teller: Teller, action: PlayerAction) {
       (sentence) =>
         !teller.said(sentence) && standsAlone(sentence) && !/^You\b/.test(sentence) && !/^\w+(?: \w+)? (?:he|she|they|it)\b/.test(sentence),
     );
-    const found = nth(unseen.length > 0 ? unseen : teller.world.knowledge, teller.story.turn + hash(action.text));
+    // One whose chance this is first (offeredAt): a reply the storyteller can no longer see may have told the others.
+    const offered = unseen.filter((sentence) => offeredAt(sentence, teller.story.turn));
+    const found = nth([offered, unseen, teller.world.knowledge].find((list) => list.length > 0) ?? [], teller.story.turn + hash(action.text));
     about = found ? [found] : teller.knowledgeAbout(target, undefined, { limit: 1 });
   }
   return teller.frame(`discover\n${about.join(" ")}\n${action.text}`, FRAMES.discovery, (opener, closer) =>
@@ -202,7 +205,7 @@ export function reactionParagraph(teller: Teller, action: PlayerAction, key: "sp
 export function actParagraphs(teller: Teller, action: PlayerAction): string[] {
   const paragraphs: string[] = [];
   if (action.kind === "challenge" && action.challenge) {
-    const about = teller.knowledgeAbout(action.challenge, undefined, { limit: 1 });
+    const about = teller.knowledgeAbout(action.challenge, undefined, { limit: 1, unasked: true });
     const person = pickPerson(teller);
     const other = teller.world.people.find((candidate) => candidate !== person);
     paragraphs.push(
@@ -275,7 +278,8 @@ export function nameParagraph(teller: Teller, name: string) {
 }
 
 export function pressureParagraph(teller: Teller, challenge: Entity) {
-  const about = teller.knowledgeAbout(challenge, undefined, { limit: 1 });
+  // The opening tells its trouble; later the story offers one only in the fact's chance.
+  const about = teller.knowledgeAbout(challenge, undefined, { limit: 1, unasked: teller.story.turn > 0 });
   if (about.length === 0) return undefined;
   return teller.frame(`pressure\n${challenge.name}\n${about.join(" ")}`, FRAMES.pressure, (lead, closer) =>
     [fill(lead, teller.values({ trouble: challengePhrase(challenge) })), ...about, fill(closer, teller.values({}))].join(" "),
@@ -299,13 +303,23 @@ function troubleSentences(world: World): { challenge: Entity; sentence: string }
   return Array.from({ length: longest }, (_, index) => each.flatMap((list) => list[index] ?? [])).flat();
 }
 
-/** The `count`-th trouble the story brings up: its next sentence, unless a visible reply said it or the player is dealing with it. */
+/** The leads that name their trouble: all a trouble's coming up says once its sentences have been told. */
+const NAMING_PRESSURE = { ...FRAMES.pressure, openers: FRAMES.pressure.openers.filter((lead) => lead.includes("{trouble}")) };
+
+/**
+ * The `count`-th trouble the story brings up: its next sentence, unless a visible reply said it or
+ * the player is dealing with it. Once the list has gone round, every sentence has been told in
+ * this story (the turn, which the scene line carries, says so even when those replies have left
+ * the context): the trouble comes up again by name, without its sentence.
+ */
 export function troubleOfTheTurn(teller: Teller, count: number, dealtWith: Entity | undefined) {
-  const found = nth(troubleSentences(teller.world), count + teller.variant);
+  const list = troubleSentences(teller.world);
+  const found = nth(list, count + teller.variant);
   if (!found || found.challenge === dealtWith || teller.said(found.sentence)) return undefined;
-  const { challenge, sentence } = found;
-  return teller.frame(`pressure\n${challenge.name}\n${sentence}`, FRAMES.pressure, (lead, closer) =>
-    [fill(lead, teller.values({ trouble: challengePhrase(challenge) })), sentence, fill(closer, teller.values({}))].join(" "),
+  const { challenge } = found;
+  const sentence = count + teller.variant < list.length ? found.sentence : "";
+  return teller.frame(`pressure\n${challenge.name}\n${sentence}`, sentence ? FRAMES.pressure : NAMING_PRESSURE, (lead, closer) =>
+    [fill(lead, teller.values({ trouble: challengePhrase(challenge) })), sentence, fill(closer, teller.values({}))].filter(Boolean).join(" "),
   );
 }
 
@@ -325,7 +339,7 @@ export function aftermathParagraph(teller: Teller, key: string) {
 
 /** What the world says of someone, said aloud: the lead an answer that knows nothing else can still give. */
 function factOf(teller: Teller, person: Entity | undefined) {
-  const fact = person ? teller.knowledgeAbout(person, undefined, { limit: 1, freshOnly: true })[0] : undefined;
+  const fact = person ? teller.knowledgeAbout(person, undefined, { limit: 1, unasked: true })[0] : undefined;
   return fact ? spoken([fact]) : "";
 }
 

@@ -86,6 +86,25 @@ export interface Address {
  */
 const KNOWLEDGE_STRETCH_TURNS = 6;
 
+/**
+ * A fact nobody asked for (what a place is like on arrival, who someone is when they answer a
+ * greeting, the trouble behind an act) has a chance of its own: a few turns, fewer than the
+ * newest replies every window keeps, so a repeat within them is visible and left out…
+ */
+const OFFERED_FOR_TURNS = 3;
+/** …that comes round once in this many chances: 20 × 3 = 60 turns without telling it twice unasked. */
+const OFFERED_ONCE_IN = 20;
+
+/**
+ * Whether the story may offer this fact unasked at this turn. The storyteller cannot see replies
+ * that have left its context, so it cannot know whether an old reply told the fact; keyed on the
+ * fact and on the turn the scene line carries, each fact's chance comes once in 60 turns, and a
+ * fact told in it is still visible for the rest of it.
+ */
+export function offeredAt(sentence: string, turn: number) {
+  return hash(sentence) % OFFERED_ONCE_IN === Math.floor(turn / OFFERED_FOR_TURNS) % OFFERED_ONCE_IN;
+}
+
 export class Teller {
   readonly world: World;
   readonly story: Continuity;
@@ -126,7 +145,8 @@ export class Teller {
   /**
    * What the world says about something, freshest first: a sentence no visible reply has used yet.
    * Who or what it is comes first, unless `vivid` asks for what the content tells of them first;
-   * `centralOnly` keeps to sentences about it, not those that name it in passing.
+   * `centralOnly` keeps to sentences about it, not those that name it in passing; `unasked` (the
+   * player did not ask about it) keeps to fresh sentences whose chance this turn is (offeredAt).
    */
   knowledgeAbout(
     entity: Entity | undefined,
@@ -136,7 +156,8 @@ export class Teller {
       vivid = false,
       freshOnly = false,
       centralOnly = false,
-    }: { limit?: number; vivid?: boolean; freshOnly?: boolean; centralOnly?: boolean } = {},
+      unasked = false,
+    }: { limit?: number; vivid?: boolean; freshOnly?: boolean; centralOnly?: boolean; unasked?: boolean } = {},
   ): string[] {
     const own = entity
       ? statement(entity, { person: this.world.people.includes(entity), glossary: this.world.challenges.includes(entity) })
@@ -153,6 +174,8 @@ export class Teller {
     const rest = centralOnly ? [] : unique.filter((sentence) => !central.includes(sentence));
     const all = [...central.slice(start), ...central.slice(0, start), ...rest];
     const fresh = all.filter((sentence) => !this.said(sentence));
+    // What nobody asked for is offered only in its chance (offeredAt), and never told again while visible.
+    if (unasked) return fresh.filter((sentence) => offeredAt(sentence, this.story.turn)).slice(0, limit);
     if (freshOnly) return fresh.slice(0, limit);
     // Fresh sentences first; if there are too few, the rest in turn.
     return [...fresh, ...all.filter((sentence) => !fresh.includes(sentence))].slice(0, limit);
