@@ -184,7 +184,8 @@ export function readAction(
       (asking ? mentioned(world.people, withoutThings(world, rest.split(/\babout\b|[“"]/i)[0] ?? ""), { people: true })[0] : undefined);
     // The one asked answers by name, which says whom the player asked: told back as well, the
     // question is said twice, and the same question asked again later reads as the same reply.
-    const told = asking && !addressee ? tellAction(rest) : undefined;
+    // A choice taken is told back, so the player sees which one the story took.
+    const told = asking && (!addressee || base.chosen) ? tellAction(rest) : undefined;
     if (/\b(?:what do I know|do I know anything|I (?:try to )?(?:recall|remember))\b/i.test(rest))
       return { ...found, kind: "recall", subject, told: undefined };
     const advice = (!subject && !addressee) || /\bfor advice\b|\bwhat (?:should|shall|must|can) I do\b|\bwhat would you do\b/i.test(question);

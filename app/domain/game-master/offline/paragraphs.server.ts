@@ -1,5 +1,6 @@
 import type { PlayerAction } from "./action.server.ts";
 import { clockAt } from "./continuity.server.ts";
+import { mentioned } from "./mentions.server.ts";
 import { midSentence } from "./names.server.ts";
 import { FRAMES, LORE_LEADS } from "./phrases.server.ts";
 import {
@@ -11,7 +12,6 @@ import {
   fill,
   hash,
   nth,
-  offeredAt,
   peopleAround,
   peopleAt,
   pick,
@@ -169,7 +169,7 @@ export function discoveryParagraph(teller: Teller, action: PlayerAction) {
         !teller.said(sentence) && standsAlone(sentence) && !/^You\b/.test(sentence) && !/^\w+(?: \w+)? (?:he|she|they|it)\b/.test(sentence),
     );
     // One whose chance this is first (offeredAt): a reply the storyteller can no longer see may have told the others.
-    const offered = unseen.filter((sentence) => offeredAt(sentence, teller.story.turn));
+    const offered = unseen.filter((sentence) => teller.mayOffer(sentence));
     const found = nth([offered, unseen, teller.world.knowledge].find((list) => list.length > 0) ?? [], teller.story.turn + hash(action.text));
     about = found ? [found] : teller.knowledgeAbout(target, undefined, { limit: 1 });
   }
@@ -318,8 +318,16 @@ export function troubleOfTheTurn(teller: Teller, count: number, dealtWith: Entit
   if (!found || found.challenge === dealtWith || teller.said(found.sentence)) return undefined;
   const { challenge } = found;
   const sentence = count + teller.variant < list.length ? found.sentence : "";
+  // Told again, the trouble moves someone its sentences name: the thread goes on with its own people.
+  const tied = sentence ? undefined : nth(mentioned(teller.world.people, sentencesAbout(teller.world, challenge).join(" "), { people: true }), count);
   return teller.frame(`pressure\n${challenge.name}\n${sentence}`, sentence ? FRAMES.pressure : NAMING_PRESSURE, (lead, closer) =>
-    [fill(lead, teller.values({ trouble: challengePhrase(challenge) })), sentence, fill(closer, teller.values({}))].filter(Boolean).join(" "),
+    [
+      fill(lead, teller.values({ trouble: challengePhrase(challenge) })),
+      sentence,
+      fill(closer, teller.values(tied ? { someone: called(tied) } : {})),
+    ]
+      .filter(Boolean)
+      .join(" "),
   );
 }
 

@@ -34,13 +34,13 @@ export const ANSWER_CLOSERS = [
 
 export const UNKNOWN_OPENERS = [
   "{Who} hesitates. “{Subject}{, you}? Not in {here}.”",
-  "“{Subject}?” {Who} frowns. “Ask me again by {nextWatch}{, you}.”",
+  "“{Subject}?” {Who} frowns at {someone}. “Not here{, you}.”",
   "{Who} is slow to answer. “{Subject}{, you}? Not even {someone} knows.”",
   "“I wish I knew{, you},” {who} says, and means it.",
-  "{Who} looks past you, toward {elsewhere}. “{Subject}. Nobody in {here} has told me.”",
-  "“{Subject}?” {Who} glances away. “Not my secret{, you}.”",
-  "“{Subject}{, you}? Ask someone braver,” {who} admits.",
-  "{Who} spreads empty hands. “{Subject}? Only rumours reach {here}.”",
+  "{Who} looks toward {elsewhere}. “{Subject}? {Here} has told me nothing.”",
+  "“{Subject}?” {Who} glances at {someone}. “That is {elsewhere}’s secret{, you}.”",
+  "“{Subject}{, you}? Braver souls than {someone} might know,” {who} admits.",
+  "{Who} spreads empty hands. “{Subject}? Rumours reach {here}, no more.”",
 ];
 
 /** After "I do not know": who might, and what {who} does know of them, so the answer still gives the player a lead. */
@@ -87,13 +87,13 @@ export const RECALL_OPENERS = [
 ];
 
 export const RECALL_CLOSERS = [
-  "It may matter before {nextWatch}.",
+  "It may matter to {someone}.",
   "{Someone} hopes you forget it.",
   "Against {trouble}, it may count.",
   "In {here}, it is worth more unspoken.",
   "You keep it from {someone}.",
   "Nobody in {here} forgets such things.",
-  "It is more than you knew this {watch}.",
+  "{Someone} knew it first.",
 ];
 
 export const ADVICE_OPENERS = [
@@ -111,11 +111,11 @@ export const TALK_OPENERS = [
   "{Who} comes at once, leaving {someone}.",
   "{Who} is already in {here}.",
   "{Who} arrives late, apologising to {someone}.",
-  "{Who} hears you out, glancing at {someone}.",
-  "{Who} meets your eyes, then looks at {someone}.",
+  "{Who} listens, eyes on {someone}.",
+  "{Who} meets your eyes, then {someone}’s.",
   "{Who} listens, still as {here} at {watch}.",
   "{Who} answers readily, smiling late.",
-  "{Who} has rehearsed this, you suspect, with {someone}.",
+  "{Who} has rehearsed with {someone}, you suspect.",
 ];
 
 export const LINES: Record<"kind" | "harsh" | "neutral", readonly string[]> = {
@@ -150,23 +150,23 @@ export const LINES: Record<"kind" | "harsh" | "neutral", readonly string[]> = {
 
 export const ARRIVAL_OPENERS = [
   "The way to {place} is short; {someone} makes it feel long.",
-  "{Place} looks as it did at {watch} before; that unsettles you.",
-  "By the time you reach {place}, {someone} has heard you are coming.",
-  "{Place} is busy for the {watch}; {someone} falls silent.",
+  "{Place} looks as {someone} left it; that unsettles you.",
+  "Before you reach {place}, {someone} knows you are coming.",
+  "{Place} is busy; {someone} falls silent.",
   "{Place} is quiet; {someone} is listening.",
-  "You reach {place} as the {watch} settles over it.",
+  "You reach {place}; {someone} is leaving it.",
   "Nobody stops you reaching {place}, though {someone} notes it.",
-  "At {place}, the {watch} waits on you.",
+  "At {place}, {someone} waits on you.",
 ];
 
 export const PRESENCE = [
-  "{Who} is there already, talking to {someone}.",
+  "{Who} is there with {someone}.",
   "You are not alone: {who} is there.",
   "Word waits: {who} wants you before {nextWatch}.",
-  "{Who} passes you going out, too warmly.",
+  "{Who} passes you, bound for {elsewhere}.",
   "At the far end, {who} talks low with {someone}.",
   "Someone murmurs that {who} was asking after you.",
-  "Nobody waits for you; then {who} does.",
+  "Nobody waits for you but {who}.",
 ];
 
 export const DISCOVERY_OPENERS = [
@@ -194,10 +194,10 @@ export const REST_OPENERS = [
 export const REST_CLOSERS = [
   "When you rise, {here} has moved on.",
   "By {nextWatch}, {someone} has been busy.",
-  "When you rise, a note from {someone} waits.",
+  "A note from {someone} waits when you rise.",
   "It is {nextWatch} before anyone disturbs you.",
   "You wake with an idea about {trouble}.",
-  "{Someone} spent the hours less gently.",
+  "{Someone} spent the hours less gently than you.",
   "The quiet ends in {here} with footsteps.",
 ];
 
@@ -214,21 +214,21 @@ export const WAIT_OPENERS = [
 
 export const OUTCOMES = [
   "It works, mostly; {someone} is not pleased.",
-  "Nothing happens. Then word travels toward {elsewhere}.",
+  "Nothing happens; then {someone} sends word to {elsewhere}.",
   "The first step goes well; by {nextWatch}, {someone} will make the next cost more.",
   "{Someone} disapproves. Nobody in {here} can call you idle.",
   "The effect is immediate; {someone} did not expect it.",
-  "You have bought time, and {here}’s attention.",
+  "You have bought time with {someone}, and {here}’s attention.",
   "A small move, but {here} keeps score, and {someone} has noted it.",
   "Something shifts; {someone} looks at you longer.",
 ];
 
 export const REACTIONS = [
   "{Who} watches without a word.",
-  "{Who} is the first to respond, with a careful smile at {other}.",
+  "{Who} answers first, smiling at {other}.",
   "“I wondered when{, you},” {who} says.",
   "“Understood,” says {who}, eyes on {other}.",
-  "“{Here} will hear of it by {nextWatch}{, you},” {who} says.",
+  "“{Here} will hear of it{, you},” {who} tells {other}.",
   "{Who} glances toward {other}, counting a debt.",
   "“Not what I expected{, you},” {who} admits.",
 ];
@@ -276,8 +276,8 @@ export const NAME_CLOSERS = [
 ];
 
 export const PRESSURE_LEADS = [
-  "Meanwhile, {trouble} does not wait.",
-  "Beneath it all, {trouble} keeps its own time.",
+  "Meanwhile, nothing is done about {trouble}.",
+  "Beneath it all, the matter of {trouble} keeps its own time.",
   "Before {nextWatch}, a reminder comes from {elsewhere}.",
   "This cannot wait past {nextWatch}.",
   "Not everything in {here} waits.",
@@ -288,11 +288,11 @@ export const PRESSURE_LEADS = [
 
 export const PRESSURE_CLOSERS = [
   "{Someone} will answer for it.",
-  "Each {watch} it waits costs more.",
-  "Nobody in {here} has named you with it. Yet.",
+  "Each {watch} it waits costs {here} more.",
+  "Nobody in {here} blames you for it. Yet.",
   "{Someone} is already deciding.",
-  "It grows quietly, in {elsewhere}.",
-  "There is time until {nextWatch}. Not much.",
+  "It grows quietly in {elsewhere}.",
+  "{Someone} gives it until {nextWatch}.",
   "Its weight settles on {here}.",
 ];
 
@@ -300,17 +300,17 @@ export const AFTERMATH_SCENES = [
   "When you pass {place} that {watch}, {someone} falls silent.",
   "Later, {place} is quiet; {someone} is listening.",
   "In {place}, the tale reaches {someone} before you.",
-  "In {place}, a note waits, unsigned, in {someone}’s hand perhaps.",
+  "In {place}, a note waits for you, in {someone}’s hand perhaps.",
   "In {place} the {watch} ends in deals {someone} denies.",
   "Word of it reaches {place} before the {watch} is out.",
   "In {place}, {someone} tells it wrong.",
-  "At {place}, {someone} stops talking as you near.",
+  "At {place}, {someone} goes quiet as you near.",
 ];
 
 export const AFTERMATH_PEOPLE = [
   "{Who} is among those in {here} who notice, this {watch}.",
-  "{Who} hears of it before {nextWatch}.",
-  "{Who}, for one, will raise it with {someone}.",
+  "{Who} hears of it from {someone}.",
+  "{Who} will raise it with {someone}.",
   "It is {who} who questions {someone}, that {watch}.",
   "{Who} says nothing to {someone}, which worries you.",
   "{Who} sends word from {elsewhere}, asking to talk.",

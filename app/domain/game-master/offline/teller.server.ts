@@ -175,10 +175,18 @@ export class Teller {
     const all = [...central.slice(start), ...central.slice(0, start), ...rest];
     const fresh = all.filter((sentence) => !this.said(sentence));
     // What nobody asked for is offered only in its chance (offeredAt), and never told again while visible.
-    if (unasked) return fresh.filter((sentence) => offeredAt(sentence, this.story.turn)).slice(0, limit);
+    if (unasked) return fresh.filter((sentence) => this.mayOffer(sentence)).slice(0, limit);
     if (freshOnly) return fresh.slice(0, limit);
     // Fresh sentences first; if there are too few, the rest in turn.
     return [...fresh, ...all.filter((sentence) => !fresh.includes(sentence))].slice(0, limit);
+  }
+
+  /**
+   * Whether a fact nobody asked for may be told now: while the whole story is in view, whenever no
+   * reply has told it; once replies have left the context, only in the fact's chance (offeredAt).
+   */
+  mayOffer(sentence: string) {
+    return this.story.wholeStoryVisible || offeredAt(sentence, this.story.turn);
   }
 
   /** Whether this reply or the one before it already says this. */
