@@ -160,8 +160,9 @@ export function arrivalParagraph(teller: Teller, action: PlayerAction, place: En
 }
 
 export function discoveryParagraph(teller: Teller, action: PlayerAction) {
-  const target = action.person ?? action.place ?? action.group ?? action.challenge ?? teller.story.place;
-  let about = teller.knowledgeAbout(target, undefined, { limit: 1, vivid: true, freshOnly: true });
+  const named = action.person ?? action.place ?? action.group ?? action.challenge;
+  // What the player names is what they look into; the place they happen to be in is offered like any fact nobody asked for.
+  let about = teller.knowledgeAbout(named ?? teller.story.place, undefined, { limit: 1, vivid: true, freshOnly: true, unasked: !named });
   if (about.length === 0) {
     // Nothing new about what the player looks at: something else the world knows comes to light.
     const unseen = teller.world.knowledge.filter(
@@ -171,7 +172,7 @@ export function discoveryParagraph(teller: Teller, action: PlayerAction) {
     // One whose chance this is first (offeredAt): a reply the storyteller can no longer see may have told the others.
     const offered = unseen.filter((sentence) => teller.mayOffer(sentence));
     const found = nth([offered, unseen, teller.world.knowledge].find((list) => list.length > 0) ?? [], teller.story.turn + hash(action.text));
-    about = found ? [found] : teller.knowledgeAbout(target, undefined, { limit: 1 });
+    about = found ? [found] : teller.knowledgeAbout(named ?? teller.story.place, undefined, { limit: 1 });
   }
   return teller.frame(`discover\n${about.join(" ")}\n${action.text}`, FRAMES.discovery, (opener, closer) =>
     [action.told ?? "", fill(opener, teller.values({})), ...about, fill(closer, teller.values({}))].filter(Boolean).join(" "),

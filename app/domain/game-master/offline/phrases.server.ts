@@ -26,17 +26,17 @@ export const ANSWER_CLOSERS = [
   "That much, all {here} knows.",
   "Keep it from {someone}.",
   "None of it leaves {here}.",
-  "It may help against {trouble}.",
+  "It may help {someone} against {trouble}.",
   "It cost {someone} dearly to learn it.",
   "For more, try {elsewhere}.",
   "That is all, this {watch}.",
 ];
 
 export const UNKNOWN_OPENERS = [
-  "{Who} hesitates. “{Subject}{, you}? Not in {here}.”",
-  "“{Subject}?” {Who} frowns at {someone}. “Not here{, you}.”",
+  "{Who} hesitates, glancing at {someone}. “{Subject}{, you}? Not in {here}.”",
+  "“{Subject}?” {Who} frowns at {someone}. “Not in {here}{, you}.”",
   "{Who} is slow to answer. “{Subject}{, you}? Not even {someone} knows.”",
-  "“I wish I knew{, you},” {who} says, and means it.",
+  "“I wish I knew{, you},” {who} says, with a glance at {someone}.",
   "{Who} looks toward {elsewhere}. “{Subject}? {Here} has told me nothing.”",
   "“{Subject}?” {Who} glances at {someone}. “That is {elsewhere}’s secret{, you}.”",
   "“{Subject}{, you}? Braver souls than {someone} might know,” {who} admits.",
@@ -48,9 +48,9 @@ export const UNKNOWN_CLOSERS = [
   "“Ask {other}. {otherFact}”",
   "“{Other} might. {otherFact}”",
   "“Try {other}, carefully. {otherFact}”",
-  "“I would start with {other}. {otherFact}”",
-  "“{Other} asked too, this {watch}. {otherFact}”",
-  "“{Other} will know you asked. {otherFact}”",
+  "“I would start with {other}, in {elsewhere}. {otherFact}”",
+  "“{Other} asked me too, in {elsewhere}. {otherFact}”",
+  "“{Other} will hear in {elsewhere} that you asked. {otherFact}”",
   "“{Other} knows more than most. {otherFact}”",
 ];
 
@@ -91,7 +91,7 @@ export const RECALL_CLOSERS = [
   "{Someone} hopes you forget it.",
   "Against {trouble}, it may count.",
   "In {here}, it is worth more unspoken.",
-  "You keep it from {someone}.",
+  "You keep it from {someone}, in {here}.",
   "Nobody in {here} forgets such things.",
   "{Someone} knew it first.",
 ];
@@ -99,7 +99,7 @@ export const RECALL_CLOSERS = [
 export const ADVICE_OPENERS = [
   "{Who} considers the question. “{You, }if I were you, {challenge} first.”",
   "“My advice{, you}?” {Who} does not smile. “{Challenge}. Before {nextWatch}.”",
-  "{Who} answers at once. “{Challenge}{, you}. The rest can keep.”",
+  "{Who} answers at once. “{Challenge}{, you}, before {someone} gets to it.”",
   "“Honestly{, you}?” {Who} looks toward {elsewhere}. “{Challenge}.”",
   "{Who} takes a breath. “Start with {challenge}, and watch {someone}{, you}.”",
   "“Think about {challenge}{, you},” {who} says. “{Someone} certainly is.”",
@@ -120,17 +120,17 @@ export const TALK_OPENERS = [
 
 export const LINES: Record<"kind" | "harsh" | "neutral", readonly string[]> = {
   neutral: [
-    "“You sent for me{, you}. Ask.”",
+    "“You sent for me to {here}{, you}. Ask.”",
     "“I wondered when we would talk{, you}, and of {trouble}.”",
     "“There is talk in {here}{, you}. Better from me.”",
     "“Ask plainly{, you}. {Someone} is not listening.”",
     "“All {here} wants something of you{, you}. I will say what.”",
     "“I will help{, you}, if {someone} never hears of it.”",
-    "“Not here{, you}. Later, in {elsewhere}.”",
+    "“Not here{, you}; later, in {elsewhere}, with {someone} gone.”",
   ],
   kind: [
     "“That is kind{, you}. {Here} remembers kindness.”",
-    "“I did not expect that{, you}. Nor did {someone}.”",
+    "“Neither I nor {someone} expected that{, you}.”",
     "“You make caution difficult{, you}.”",
     "“Go on so{, you}, and {someone} will be a friend.”",
     "“Thank you{, you}. {Here} will see it repaid.”",
@@ -141,7 +141,7 @@ export const LINES: Record<"kind" | "harsh" | "neutral", readonly string[]> = {
     "“Careful{, you}. {Someone} is watching.”",
     "“As you wish{, you}. {Someone} will remember who pushed.”",
     "“Perhaps{, you}. Or perhaps {someone} is now an enemy.”",
-    "“I will obey{, you}. {Someone} will not.”",
+    "“I will obey{, you}; {someone} will not.”",
     "“{Here} will talk of this{, you}. Not kindly.”",
     "“Point made{, you}. {Someone} heard it too.”",
     "“Bold{, you}. {Someone} will call it rash.”",
@@ -171,7 +171,7 @@ export const PRESENCE = [
 
 export const DISCOVERY_OPENERS = [
   "You look closer at {here}, and it obliges.",
-  "Looking closer pays off.",
+  "Looking closer at {here} pays off.",
   "A detail of {here} you had missed comes clear.",
   "It takes patience, this {watch}, but it comes.",
   "You ask around {here}, and listen.",
@@ -276,8 +276,8 @@ export const NAME_CLOSERS = [
 ];
 
 export const PRESSURE_LEADS = [
-  "Meanwhile, nothing is done about {trouble}.",
-  "Beneath it all, the matter of {trouble} keeps its own time.",
+  "Meanwhile, {here} does nothing about {trouble}.",
+  "Beneath it all, {someone} has {trouble} to think of.",
   "Before {nextWatch}, a reminder comes from {elsewhere}.",
   "This cannot wait past {nextWatch}.",
   "Not everything in {here} waits.",
@@ -287,7 +287,7 @@ export const PRESSURE_LEADS = [
 ];
 
 export const PRESSURE_CLOSERS = [
-  "{Someone} will answer for it.",
+  "{Someone} will answer to {here} for it.",
   "Each {watch} it waits costs {here} more.",
   "Nobody in {here} blames you for it. Yet.",
   "{Someone} is already deciding.",
@@ -314,7 +314,7 @@ export const AFTERMATH_PEOPLE = [
   "It is {who} who questions {someone}, that {watch}.",
   "{Who} says nothing to {someone}, which worries you.",
   "{Who} sends word from {elsewhere}, asking to talk.",
-  "{Who} will remember this.",
+  "{Who} will remember this, and so will {someone}.",
 ];
 
 export const OPENING_HOOKS = [
