@@ -3,7 +3,7 @@ import { statement } from "./knowledge.server.ts";
 import { mentioned } from "./mentions.server.ts";
 import { laterName, midSentence, nameForms, shortName } from "./names.server.ts";
 import type { Frame } from "./phrases.server.ts";
-import { escapeRegExp, seededRandom } from "./text.server.ts";
+import { escapeRegExp, seededRandom, wordRuns } from "./text.server.ts";
 import { type Entity, type World } from "./world.server.ts";
 
 /**
@@ -173,7 +173,8 @@ export class Teller {
     const start = Math.floor(this.story.turn / KNOWLEDGE_STRETCH_TURNS) % Math.max(1, central.length);
     const rest = centralOnly ? [] : unique.filter((sentence) => !central.includes(sentence));
     const all = [...central.slice(start), ...central.slice(0, start), ...rest];
-    const fresh = all.filter((sentence) => !this.said(sentence));
+    const told = this.toldRuns();
+    const fresh = all.filter((sentence) => !this.said(sentence) && !wordRuns(sentence).some((run) => told.has(run)));
     // What nobody asked for is offered only in its chance (offeredAt), and never told again while visible.
     if (unasked) return fresh.filter((sentence) => this.mayOffer(sentence)).slice(0, limit);
     if (freshOnly) return fresh.slice(0, limit);
@@ -192,6 +193,16 @@ export class Teller {
   /** Whether this reply or the one before it already says this. */
   recently(text: string) {
     return this.story.lastReply.includes(text) || [...this.written].some((paragraph) => paragraph.includes(text));
+  }
+
+  /**
+   * The runs of eight words the visible replies and this one have: a sentence repeating one is not
+   * fresh. The world says some things twice ("The Mission Hall is where…" and "At the mountain's
+   * foot lies the Outer Courtyard: …, the Mission Hall where…"), and a reader hears the second as a
+   * repeat.
+   */
+  private toldRuns() {
+    return new Set([...this.story.seen, ...this.written].flatMap(wordRuns));
   }
 
   /** Whether a visible reply, or this one, already says this. */
