@@ -94,6 +94,8 @@ const KNOWLEDGE_STRETCH_TURNS = 6;
 const OFFERED_FOR_TURNS = 3;
 /** …that comes round once in this many chances: 20 × 3 = 60 turns without telling it twice unasked. */
 const OFFERED_ONCE_IN = 20;
+/** The story's first scenes, which tell the player what they find whenever no reply has told it (mayOffer). */
+const FIRST_SCENES_TURNS = 6;
 
 /**
  * Whether the story may offer this fact unasked at this turn. The storyteller cannot see replies
@@ -183,11 +185,13 @@ export class Teller {
   }
 
   /**
-   * Whether a fact nobody asked for may be told now: while the whole story is in view, whenever no
-   * reply has told it; once replies have left the context, only in the fact's chance (offeredAt).
+   * Whether a fact nobody asked for may be told now: in the story's first scenes, while the player
+   * finds their way and every reply is in view, whenever no reply has told it; after them, only in
+   * the fact's chance (offeredAt). A fact told freely later on, while the window still held every
+   * reply, would come again in its chance once that reply had left the context.
    */
   mayOffer(sentence: string) {
-    return this.story.wholeStoryVisible || offeredAt(sentence, this.story.turn);
+    return (this.story.wholeStoryVisible && this.story.turn < FIRST_SCENES_TURNS) || offeredAt(sentence, this.story.turn);
   }
 
   /** Whether this reply or the one before it already says this. */
