@@ -135,3 +135,39 @@ export function rememberedAnswer(
   }
   return best && toldToThePlayer(best.line);
 }
+
+/** Words that open what is left of a line once the asked part is gone, and say nothing on their own: "is", "you", "it". */
+const LEFTOVER_OPENING = /^(?:[\s,;:—–-]|\b(?:is|are|was|were|you|it)\b)+/i;
+
+/** Words a question and its answer share without saying what is asked: "what", "my", "the". */
+const QUESTION_GLUE = new Set("the and you your what where which who whom how much many did does for that this with from".split(" "));
+
+/** A word as a question and a line can share it, whatever its ending: "owe" and "owes", "name" and "named". */
+function wordForms(text: string): string[] {
+  return text
+    .toLowerCase()
+    .replace(/['’]s\b/g, "")
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length >= 3 && !QUESTION_GLUE.has(word))
+    .map((word) => word.replace(/(?:ing|ed|es|s|e|d)$/, ""));
+}
+
+/**
+ * What a remembered line says that the question does not: the answer a person gives. "Where is my
+ * mother's second will hidden?" is answered "Behind the loose brick of the wine cellar", not with
+ * the whole line again; asked twice in a long story, the question gets the answer, not the same
+ * sentence. The line is kept whole when what follows the question's last word adds nothing new
+ * ("What must I return to cancel our debt to the Vey Bank?": "to the Vey Bank").
+ */
+export function answerTo(question: string, line: string): string {
+  const asked = new Set(wordForms(question));
+  const askedWords = new Set(question.toLowerCase().split(/[^\p{L}\p{N}]+/u));
+  const words = [...line.matchAll(/[\p{L}\p{N}'’-]+/gu)];
+  const lastWord = words.findLast((match) => wordForms(match[0]).some((form) => asked.has(form)));
+  if (lastWord === undefined) return line;
+  const rest = line.slice(lastWord.index + lastWord[0].length).replace(LEFTOVER_OPENING, "");
+  const adds = rest.split(/[^\p{L}\p{N}-]+/u).some((word) => word.length >= 3 && !askedWords.has(word.toLowerCase()));
+  // A rest with a verb of its own ("second will is hidden behind…", asked "What of my mother?") is a clause, not an answer.
+  const clause = /\b(?:is|are|was|were|has|have|had)\b/i.test(rest);
+  return adds && !clause ? capitalise(rest) : line;
+}

@@ -1,5 +1,6 @@
 import type { PlayerAction } from "./action.server.ts";
 import { clockAt } from "./continuity.server.ts";
+import { answerTo } from "./memory.server.ts";
 import { mentioned } from "./mentions.server.ts";
 import { midSentence } from "./names.server.ts";
 import { FRAMES, LORE_LEADS } from "./phrases.server.ts";
@@ -76,13 +77,16 @@ export function answerParagraph(teller: Teller, action: PlayerAction, subjectEnt
   );
 }
 
-/** A pinned fact or something the player said earlier, brought back by whoever is asked (or by the player's own memory). */
+/**
+ * A pinned fact or something the player said earlier, brought back by whoever is asked, who
+ * answers what was asked (answerTo), or by the player's own memory, whole.
+ */
 export function memoryParagraph(teller: Teller, action: PlayerAction, remembered: string, speaker: Entity | undefined) {
   const lead = action.told ? `${action.told} ` : "";
   if (!speaker) return `${lead}${remembered}`;
   const who = teller.who(speaker, lead);
   const tag = nth([`says ${who}`, `${who} answers`, `${who} reminds you`], teller.story.turn) ?? "";
-  return `${lead}“${remembered.replace(/[.!?]$/, "")},” ${tag}.`;
+  return `${lead}“${answerTo(action.text, remembered).replace(/[.!?]$/, "")},” ${tag}.`;
 }
 
 /** Who the player is, as the opening said it, and the name they gave. */
