@@ -21,6 +21,9 @@ const STOP_WORDS = new Set(
 /** "…a young scribe named Ouyang Min": a line that brings someone into the story is what a later question about them is after. */
 const INTRODUCES = /\b(?:named|called|name (?:it|him|her))\s+\p{Lu}/u;
 
+/** The name a line brings someone in by: "…named Ouyang Min to keep…" → "Ouyang Min". */
+const INTRODUCED_NAME = /\b(?:named|called|name (?:it|him|her))\s+(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)*)/u;
+
 /** Whether the player's line brings someone into the story ("I appoint a young scribe named Ouyang Min…"). */
 export function introducesSomeone(line: string) {
   return INTRODUCES.test(line) && /^(?:I|My)\b/.test(line);
@@ -160,6 +163,9 @@ function wordForms(text: string): string[] {
  * ("What must I return to cancel our debt to the Vey Bank?": "to the Vey Bank").
  */
 export function answerTo(question: string, line: string): string {
+  // "What is the name of the scribe…?", "What did I name the hedgehog?": the name someone was given.
+  const named = /\bname\b|^who\b/i.test(question) ? INTRODUCED_NAME.exec(line)?.[1] : undefined;
+  if (named) return `${named}.`;
   const asked = new Set(wordForms(question));
   const askedWords = new Set(question.toLowerCase().split(/[^\p{L}\p{N}]+/u));
   const words = [...line.matchAll(/[\p{L}\p{N}'’-]+/gu)];

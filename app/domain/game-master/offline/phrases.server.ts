@@ -35,12 +35,12 @@ export const ANSWER_CLOSERS = [
 export const UNKNOWN_OPENERS = [
   "{Who} hesitates, glancing at {someone}. “{Subject}{, you}? Not in {here}.”",
   "“{Subject}?” {Who} frowns at {someone}. “Not in {here}{, you}.”",
-  "{Who} is slow to answer. “{Subject}{, you}? Not even {someone} knows.”",
-  "“I wish I knew{, you},” {who} says, with a glance at {someone}.",
+  "{Who} glances at {someone}, slow to answer. “{Subject}{, you}? Not even {elsewhere} knows.”",
+  "“I wish I knew{, you},” says {who}, eyes on {someone}.",
   "{Who} looks toward {elsewhere}. “{Subject}? {Here} has told me nothing.”",
   "“{Subject}?” {Who} glances at {someone}. “That is {elsewhere}’s secret{, you}.”",
   "“{Subject}{, you}? Braver souls than {someone} might know,” {who} admits.",
-  "{Who} spreads empty hands. “{Subject}? Rumours reach {here}, no more.”",
+  "{Who} spreads empty hands at {someone}. “{Subject}? Only rumours, in {here}.”",
 ];
 
 /** After "I do not know": who might, and what {who} does know of them, so the answer still gives the player a lead. */
@@ -49,9 +49,9 @@ export const UNKNOWN_CLOSERS = [
   "“{Other} might. {otherFact}”",
   "“Try {other}, carefully. {otherFact}”",
   "“I would start with {other}, in {elsewhere}. {otherFact}”",
-  "“{Other} asked me too, in {elsewhere}. {otherFact}”",
+  "“In {elsewhere}, {other} asked me too. {otherFact}”",
   "“{Other} will hear in {elsewhere} that you asked. {otherFact}”",
-  "“{Other} knows more than most. {otherFact}”",
+  "“{Other} knows more than {someone}. {otherFact}”",
 ];
 
 export const NOBODY_OPENERS = [
@@ -101,7 +101,7 @@ export const ADVICE_OPENERS = [
   "“My advice{, you}?” {Who} does not smile. “{Challenge}. Before {nextWatch}.”",
   "{Who} answers at once. “{Challenge}{, you}, before {someone} gets to it.”",
   "“Honestly{, you}?” {Who} looks toward {elsewhere}. “{Challenge}.”",
-  "{Who} takes a breath. “Start with {challenge}, and watch {someone}{, you}.”",
+  "{Who} takes a breath. “{Challenge} first, and watch {someone}{, you}.”",
   "“Think about {challenge}{, you},” {who} says. “{Someone} certainly is.”",
   "{Who} glances toward {someone}. “{Challenge}{, you}. There is the danger.”",
   "“Ask what {challenge} will do{, you},” says {who}, “if you do nothing.”",
@@ -120,7 +120,7 @@ export const TALK_OPENERS = [
 
 export const LINES: Record<"kind" | "harsh" | "neutral", readonly string[]> = {
   neutral: [
-    "“You sent for me to {here}{, you}. Ask.”",
+    "“{Here}{, you}? You sent for me. Ask.”",
     "“I wondered when we would talk{, you}, and of {trouble}.”",
     "“There is talk in {here}{, you}. Better from me.”",
     "“Ask plainly{, you}. {Someone} is not listening.”",
@@ -150,7 +150,7 @@ export const LINES: Record<"kind" | "harsh" | "neutral", readonly string[]> = {
 
 export const ARRIVAL_OPENERS = [
   "The way to {place} is short; {someone} makes it feel long.",
-  "{Place} looks as {someone} left it; that unsettles you.",
+  "{Place} is as {someone} left it.",
   "Before you reach {place}, {someone} knows you are coming.",
   "{Place} is busy; {someone} falls silent.",
   "{Place} is quiet; {someone} is listening.",
@@ -163,10 +163,10 @@ export const PRESENCE = [
   "{Who} is there with {someone}.",
   "You are not alone: {who} is there.",
   "Word waits: {who} wants you before {nextWatch}.",
-  "{Who} passes you, bound for {elsewhere}.",
+  "{Who}, bound for {elsewhere}, passes you.",
   "At the far end, {who} talks low with {someone}.",
   "Someone murmurs that {who} was asking after you.",
-  "Nobody waits for you but {who}.",
+  "Only {who} waits for you.",
 ];
 
 export const DISCOVERY_OPENERS = [
@@ -218,7 +218,7 @@ export const OUTCOMES = [
   "The first step goes well; by {nextWatch}, {someone} will make the next cost more.",
   "{Someone} disapproves. Nobody in {here} can call you idle.",
   "The effect is immediate; {someone} did not expect it.",
-  "You have bought time with {someone}, and {here}’s attention.",
+  "With {someone}, you have bought time; {here} is watching.",
   "A small move, but {here} keeps score, and {someone} has noted it.",
   "Something shifts; {someone} looks at you longer.",
 ];
@@ -289,9 +289,9 @@ export const PRESSURE_LEADS = [
 export const PRESSURE_CLOSERS = [
   "{Someone} will answer to {here} for it.",
   "Each {watch} it waits costs {here} more.",
-  "Nobody in {here} blames you for it. Yet.",
+  "For now, {here} blames {someone}.",
   "{Someone} is already deciding.",
-  "It grows quietly in {elsewhere}.",
+  "In {elsewhere}, it grows quietly.",
   "{Someone} gives it until {nextWatch}.",
   "Its weight settles on {here}.",
 ];
@@ -300,21 +300,21 @@ export const AFTERMATH_SCENES = [
   "When you pass {place} that {watch}, {someone} falls silent.",
   "Later, {place} is quiet; {someone} is listening.",
   "In {place}, the tale reaches {someone} before you.",
-  "In {place}, a note waits for you, in {someone}’s hand perhaps.",
+  "In {place}, a note in {someone}’s hand waits for you.",
   "In {place} the {watch} ends in deals {someone} denies.",
   "Word of it reaches {place} before the {watch} is out.",
   "In {place}, {someone} tells it wrong.",
-  "At {place}, {someone} goes quiet as you near.",
+  "At {place}, {someone} falls quiet.",
 ];
 
 export const AFTERMATH_PEOPLE = [
-  "{Who} is among those in {here} who notice, this {watch}.",
+  "{Who} notices, in {here}, this {watch}.",
   "{Who} hears of it from {someone}.",
   "{Who} will raise it with {someone}.",
   "It is {who} who questions {someone}, that {watch}.",
   "{Who} says nothing to {someone}, which worries you.",
   "{Who} sends word from {elsewhere}, asking to talk.",
-  "{Who} will remember this, and so will {someone}.",
+  "{Who} and {someone} will both remember this.",
 ];
 
 export const OPENING_HOOKS = [
