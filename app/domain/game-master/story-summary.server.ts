@@ -5,7 +5,7 @@ import { storyMessagesBetween, type StoryMessage } from "../game-messages.server
 import { advanceStorySummary, storySummary, type Story } from "../stories.server.ts";
 import type { ModelCallOutcome } from "../../lib/model-calls.ts";
 import { estimatePromptTokens, modelCall, recordModelCall } from "./model-calls.server.ts";
-import { introducesSomeone } from "./offline/memory.server.ts";
+import { introducesSomeone } from "./introductions.server.ts";
 import { gameMasterModel, gameMasterModelName, isOfflineStoryteller } from "./model.server.ts";
 import { streamReply, type ReplyEnd } from "./reply-stream.server.ts";
 import { asPromptData, tagged } from "./story-brief.server.ts";

@@ -1,3 +1,4 @@
+import { INTRODUCES, introducesSomeone } from "../introductions.server.ts";
 import { capitalise, toSecondPerson } from "./telling.server.ts";
 import { splitSentences } from "./text.server.ts";
 
@@ -18,16 +19,9 @@ const STOP_WORDS = new Set(
   ),
 );
 
-/** "…a young scribe named Ouyang Min": a line that brings someone into the story is what a later question about them is after. */
-const INTRODUCES = /\b(?:named|called|name (?:it|him|her))\s+\p{Lu}/u;
-
 /** The name a line brings someone in by: "…named Ouyang Min to keep…" → "Ouyang Min". */
 const INTRODUCED_NAME = /\b(?:named|called|name (?:it|him|her))\s+(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)*)/u;
 
-/** Whether the player's line brings someone into the story ("I appoint a young scribe named Ouyang Min…"). */
-export function introducesSomeone(line: string) {
-  return INTRODUCES.test(line) && /^(?:I|My)\b/.test(line);
-}
 const QUESTION = /^(?:who|what|where|when|why|how|which|can|could|should|is|are|do|does|did|tell me)\b|\b(?:ask|asks|inquire|wonder)\b/i;
 
 /** The words a question and a remembered line can share: "owes" and "owe" are one word. */

@@ -324,7 +324,9 @@ export function troubleOfTheTurn(teller: Teller, count: number, dealtWith: Entit
   const { challenge } = found;
   const sentence = count + teller.variant < list.length ? found.sentence : "";
   // Told again, the trouble moves someone its sentences name: the thread goes on with its own people.
-  const tied = sentence ? undefined : nth(mentioned(teller.world.people, sentencesAbout(teller.world, challenge).join(" "), { people: true }), count);
+  const tied = sentence
+    ? undefined
+    : nth(mentioned(teller.world.people, sentencesAbout(teller.world, challenge).join(" "), { people: true }), count);
   return teller.frame(`pressure\n${challenge.name}\n${sentence}`, sentence ? FRAMES.pressure : NAMING_PRESSURE, (lead, closer) =>
     [
       fill(lead, teller.values({ trouble: challengePhrase(challenge) })),
