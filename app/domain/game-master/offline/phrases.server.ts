@@ -38,8 +38,8 @@ export const UNKNOWN_OPENERS = [
   "{Who} glances at {someone}, slow to answer. “{Subject}{, you}? Not even {elsewhere} knows.”",
   "“I wish I knew{, you},” says {who}, eyes on {someone}.",
   "{Who} looks toward {elsewhere}. “{Subject}? {Here} has told me nothing.”",
-  "“{Subject}?” {Who} glances at {someone}. “That is {elsewhere}’s secret{, you}.”",
-  "“{Subject}{, you}? Braver souls than {someone} might know,” {who} admits.",
+  "“{Subject}?” {Who} glances at {someone}. “Ask in {elsewhere}{, you}, not here.”",
+  "“{Subject}{, you}? Someone braver than {someone} might know,” {who} admits.",
   "{Who} spreads empty hands at {someone}. “{Subject}? Only rumours, in {here}.”",
 ];
 
@@ -120,7 +120,7 @@ export const TALK_OPENERS = [
 
 export const LINES: Record<"kind" | "harsh" | "neutral", readonly string[]> = {
   neutral: [
-    "“{Here}{, you}? You sent for me. Ask.”",
+    "“You sent for me{, you}, and {someone} saw. Ask.”",
     "“I wondered when we would talk{, you}, and of {trouble}.”",
     "“There is talk in {here}{, you}. Better from me.”",
     "“Ask plainly{, you}. {Someone} is not listening.”",
@@ -225,7 +225,7 @@ export const OUTCOMES = [
 
 export const REACTIONS = [
   "{Who} watches without a word.",
-  "{Who} answers first, smiling at {other}.",
+  "{Who} smiles at {other}, first to respond.",
   "“I wondered when{, you},” {who} says.",
   "“Understood,” says {who}, eyes on {other}.",
   "“{Here} will hear of it{, you},” {who} tells {other}.",
@@ -287,7 +287,7 @@ export const PRESSURE_LEADS = [
 ];
 
 export const PRESSURE_CLOSERS = [
-  "{Someone} will answer to {here} for it.",
+  "{Someone} will answer for it before {nextWatch}.",
   "Each {watch} it waits costs {here} more.",
   "For now, {here} blames {someone}.",
   "{Someone} is already deciding.",
