@@ -48,9 +48,9 @@ export const UNKNOWN_CLOSERS = [
   "“Ask {other}. {otherFact}”",
   "“{Other} might. {otherFact}”",
   "“Try {other}, carefully. {otherFact}”",
-  "“I would start with {other}, in {elsewhere}. {otherFact}”",
-  "“In {elsewhere}, {other} asked me too. {otherFact}”",
-  "“{Other} will hear in {elsewhere} that you asked. {otherFact}”",
+  "“I would start with {other}, not {someone}. {otherFact}”",
+  "“{Other} asked me too, and {someone} heard. {otherFact}”",
+  "“{Other} will hear from {someone} that you asked. {otherFact}”",
   "“{Other} knows more than {someone}. {otherFact}”",
 ];
 
@@ -283,7 +283,7 @@ export const PRESSURE_LEADS = [
   "Not everything in {here} waits.",
   "Beyond {here}, a problem grows.",
   "Word comes from {elsewhere} at the worst moment.",
-  "And there is {trouble}, which {someone} avoids.",
+  "{Someone} keeps clear of {trouble}.",
 ];
 
 export const PRESSURE_CLOSERS = [
