@@ -6,6 +6,7 @@ import { advanceStorySummary, storySummary, type Story } from "../stories.server
 import { SUMMARY_REQUEST_SHARE } from "../../lib/game-models.ts";
 import type { ModelCallOutcome } from "../../lib/model-calls.ts";
 import { estimatePromptTokens, modelCall, recordModelCall } from "./model-calls.server.ts";
+import { introducesSomeone } from "./introductions.server.ts";
 import { gameMasterModel, gameMasterModelName, isOfflineStoryteller } from "./model.server.ts";
 import { streamReply, type ReplyEnd } from "./reply-stream.server.ts";
 import { asPromptData, tagged } from "./story-brief.server.ts";
@@ -42,13 +43,22 @@ function firstSentence(text: string) {
   return plain.match(/^.*?[.!?](?=\s|$)/)?.[0] ?? plain.slice(0, 160);
 }
 
-/** The offline storyteller's summary: what the player did and the first sentence of what followed. */
-function extractiveSummary(previous: string, exchanges: StoryMessage[]) {
+/**
+ * The offline storyteller's summary: what the player did and the first sentence of what followed.
+ * Older detail gives way to newer, except the player's lines that bring someone into the story
+ * ("You: I hire a vocal coach named…"), newest first within half the summary: the storyteller
+ * answers a late question about them from here, and need not tell the line again to keep it.
+ */
+export function extractiveSummary(previous: string, exchanges: Pick<StoryMessage, "role" | "content">[]) {
   const lines = exchanges.map((message) => (message.role === "user" ? `You: ${firstSentence(message.content)}` : firstSentence(message.content)));
   const combined = [previous.trim(), lines.join(" ")].filter(Boolean).join(" ");
   if (combined.length <= SUMMARY_CHARACTERS) return combined;
-  const tail = combined.slice(-SUMMARY_CHARACTERS);
-  return tail.slice(tail.indexOf(" ") + 1);
+  const introductions = [...new Set((combined.match(/\bYou: [^.!?]*[.!?]/g) ?? []).filter((line) => introducesSomeone(line.slice(5))))].reverse();
+  const kept: string[] = [];
+  for (const line of introductions) if ([...kept, line].join(" ").length <= SUMMARY_CHARACTERS / 2) kept.unshift(line);
+  const tail = combined.slice(-(SUMMARY_CHARACTERS - kept.join(" ").length - 1));
+  const recent = tail.slice(tail.indexOf(" ") + 1);
+  return [...kept.filter((line) => !recent.includes(line)), recent].join(" ");
 }
 
 /**

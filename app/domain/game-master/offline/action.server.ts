@@ -179,10 +179,13 @@ export function readAction(
     // "I ask Oren about the crates. “Who paid you?”": about the crates, put to Oren.
     const subject = subjectOf(rest.replace(/[“"][^”"]*[”"]/g, "")) ?? subjectOf(question);
     const asking = /^(?:I\s+)?(?:ask|inquire|enquire|question|turn to)\b/i.test(rest) || /^I\b.*[“"][^”"]*\?[”"]/.test(rest);
-    const told = asking ? tellAction(rest) : undefined;
     const addressee =
       addressedPerson(world, rest) ??
       (asking ? mentioned(world.people, withoutThings(world, rest.split(/\babout\b|[“"]/i)[0] ?? ""), { people: true })[0] : undefined);
+    // The one asked answers by name, which says whom the player asked: told back as well, the
+    // question is said twice, and the same question asked again later reads as the same reply.
+    // A choice taken is told back, so the player sees which one the story took.
+    const told = asking && (!addressee || base.chosen) ? tellAction(rest) : undefined;
     if (/\b(?:what do I know|do I know anything|I (?:try to )?(?:recall|remember))\b/i.test(rest))
       return { ...found, kind: "recall", subject, told: undefined };
     const advice = (!subject && !addressee) || /\bfor advice\b|\bwhat (?:should|shall|must|can) I do\b|\bwhat would you do\b/i.test(question);

@@ -20,7 +20,7 @@ const PLACE_CHOICES = [
   "Go to {place} and see if {someone} is there.",
   "Withdraw to {place} to think.",
   "Go openly to {place}.",
-  "Slip away to {place} before {someone} can stop you.",
+  "Slip past {someone} to {place}.",
 ];
 const LOOK_CHOICES = ["Watch {place} closely, and {someone} too.", "Search {place} for what {someone} hid."];
 const GROUP_CHOICES = ["Sound out {group} quietly.", "Make a gesture {group} cannot ignore.", "Find out what {group} want."];

@@ -24,6 +24,8 @@ export interface Continuity {
   /** Every paragraph of the replies the storyteller can see, so none is written twice. */
   seen: Set<string>;
   lastReply: string;
+  /** Whether every reply of the story is in view (none has left the context yet): then `seen` is all it has told. */
+  wholeStoryVisible: boolean;
 }
 
 export interface Clock {
@@ -122,5 +124,13 @@ export function readContinuity({
 
   const lastReply = previousReplies.at(-1) ?? "";
   const seen = new Set(previousReplies.flatMap((reply) => reply.split(/\n\s*\n/).map((paragraph) => paragraph.trim())));
-  return { turn, place, playerName, lastChoices: splitStoryChoices(lastReply).choices, seen, lastReply };
+  return {
+    turn,
+    place,
+    playerName,
+    lastChoices: splitStoryChoices(lastReply).choices,
+    seen,
+    lastReply,
+    wholeStoryVisible: previousReplies.length >= turn,
+  };
 }

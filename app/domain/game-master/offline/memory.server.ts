@@ -1,3 +1,4 @@
+import { INTRODUCES, introducesSomeone } from "../introductions.server.ts";
 import { capitalise, toSecondPerson } from "./telling.server.ts";
 import { splitSentences } from "./text.server.ts";
 
@@ -18,8 +19,9 @@ const STOP_WORDS = new Set(
   ),
 );
 
-/** "…a young scribe named Ouyang Min": a line that brings someone into the story is what a later question about them is after. */
-const INTRODUCES = /\b(?:named|called|name (?:it|him|her))\s+\p{Lu}/u;
+/** The name a line brings someone in by: "…named Ouyang Min to keep…" → "Ouyang Min". */
+const INTRODUCED_NAME = /\b(?:named|called|name (?:it|him|her))\s+(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)*)/u;
+
 const QUESTION = /^(?:who|what|where|when|why|how|which|can|could|should|is|are|do|does|did|tell me)\b|\b(?:ask|asks|inquire|wonder)\b/i;
 
 /** The words a question and a remembered line can share: "owes" and "owe" are one word. */
@@ -64,8 +66,9 @@ const CARRIED_WITHIN_EXCHANGES = 3;
 
 /**
  * The player's line bringing someone into the story, as the narrator tells it, when it is about to
- * leave what the storyteller can see: in none of the newest few turns. Carried into this reply, it
- * stays in the context as long as the story goes on.
+ * leave what the storyteller can see: in none of the newest few turns, nor in the story's summary
+ * (which keeps such lines, story-summary.server.ts). Carried into this reply, it stays in the
+ * context until the summary holds it: told again only while it would otherwise be lost.
  */
 export function introductionToCarry(
   memory: StoryMemory,
@@ -73,9 +76,17 @@ export function introductionToCarry(
   previousReplies: readonly string[],
   edge = Math.max(1, previousActions.length - CARRIED_WITHIN_EXCHANGES),
 ): string | undefined {
-  const visible = [...previousActions.slice(edge), ...previousReplies.slice(edge), ...carriedLines(previousReplies.slice(edge))].join("\n");
-  const known = [...previousActions.flatMap((action) => splitSentences(action)), ...summaryLines(memory)]
-    .filter((line) => INTRODUCES.test(line) && /^(?:I|My)\b/.test(line))
+  const summarised = summaryLines(memory);
+  const visible = [
+    ...previousActions.slice(edge),
+    ...previousReplies.slice(edge),
+    ...carriedLines(previousReplies.slice(edge)),
+    // A carried line reads "You appoint…": the summary's "I appoint…" as the narrator tells it.
+    ...summarised.map(toldToThePlayer),
+  ].join("\n");
+  const known = previousActions
+    .flatMap((action) => splitSentences(action))
+    .filter(introducesSomeone)
     .map((line) => ({ line, told: toldToThePlayer(line) }));
   for (const told of carriedLines(previousReplies)) known.push({ line: told, told });
   return known.find(({ line, told }) => !visible.includes(line) && !visible.includes(told))?.told;
@@ -120,4 +131,43 @@ export function rememberedAnswer(
     if (score >= needs && (!best || score > best.score)) best = { line, score };
   }
   return best && toldToThePlayer(best.line);
+}
+
+/** Words that open what is left of a line once the asked part is gone, and say nothing on their own: "is", "you", "it". */
+const LEFTOVER_OPENING = /^(?:[\s,;:—–-]|\b(?:is|are|was|were|you|it)\b)+/i;
+
+/** Words a question and its answer share without saying what is asked: "what", "my", "the". */
+const QUESTION_GLUE = new Set("the and you your what where which who whom how much many did does for that this with from".split(" "));
+
+/** A word as a question and a line can share it, whatever its ending: "owe" and "owes", "name" and "named". */
+function wordForms(text: string): string[] {
+  return text
+    .toLowerCase()
+    .replace(/['’]s\b/g, "")
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length >= 3 && !QUESTION_GLUE.has(word))
+    .map((word) => word.replace(/(?:ing|ed|es|s|e|d)$/, ""));
+}
+
+/**
+ * What a remembered line says that the question does not: the answer a person gives. "Where is my
+ * mother's second will hidden?" is answered "Behind the loose brick of the wine cellar", not with
+ * the whole line again; asked twice in a long story, the question gets the answer, not the same
+ * sentence. The line is kept whole when what follows the question's last word adds nothing new
+ * ("What must I return to cancel our debt to the Vey Bank?": "to the Vey Bank").
+ */
+export function answerTo(question: string, line: string): string {
+  // "What is the name of the scribe…?", "What did I name the hedgehog?": the name someone was given.
+  const named = /\bname\b|^who\b/i.test(question) ? INTRODUCED_NAME.exec(line)?.[1] : undefined;
+  if (named) return `${named}.`;
+  const asked = new Set(wordForms(question));
+  const askedWords = new Set(question.toLowerCase().split(/[^\p{L}\p{N}]+/u));
+  const words = [...line.matchAll(/[\p{L}\p{N}'’-]+/gu)];
+  const lastWord = words.findLast((match) => wordForms(match[0]).some((form) => asked.has(form)));
+  if (lastWord === undefined) return line;
+  const rest = line.slice(lastWord.index + lastWord[0].length).replace(LEFTOVER_OPENING, "");
+  const adds = rest.split(/[^\p{L}\p{N}-]+/u).some((word) => word.length >= 3 && !askedWords.has(word.toLowerCase()));
+  // A rest with a verb of its own ("second will is hidden behind…", asked "What of my mother?") is a clause, not an answer.
+  const clause = /\b(?:is|are|was|were|has|have|had)\b/i.test(rest);
+  return adds && !clause ? capitalise(rest) : line;
 }

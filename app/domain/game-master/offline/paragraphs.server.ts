@@ -1,5 +1,7 @@
 import type { PlayerAction } from "./action.server.ts";
 import { clockAt } from "./continuity.server.ts";
+import { answerTo } from "./memory.server.ts";
+import { mentioned } from "./mentions.server.ts";
 import { midSentence } from "./names.server.ts";
 import { FRAMES, LORE_LEADS } from "./phrases.server.ts";
 import {
@@ -75,13 +77,16 @@ export function answerParagraph(teller: Teller, action: PlayerAction, subjectEnt
   );
 }
 
-/** A pinned fact or something the player said earlier, brought back by whoever is asked (or by the player's own memory). */
+/**
+ * A pinned fact or something the player said earlier, brought back by whoever is asked, who
+ * answers what was asked (answerTo), or by the player's own memory, whole.
+ */
 export function memoryParagraph(teller: Teller, action: PlayerAction, remembered: string, speaker: Entity | undefined) {
   const lead = action.told ? `${action.told} ` : "";
   if (!speaker) return `${lead}${remembered}`;
   const who = teller.who(speaker, lead);
   const tag = nth([`says ${who}`, `${who} answers`, `${who} reminds you`], teller.story.turn) ?? "";
-  return `${lead}“${remembered.replace(/[.!?]$/, "")},” ${tag}.`;
+  return `${lead}“${answerTo(action.text, remembered).replace(/[.!?]$/, "")},” ${tag}.`;
 }
 
 /** Who the player is, as the opening said it, and the name they gave. */
@@ -125,7 +130,7 @@ export function adviceParagraph(teller: Teller, action: PlayerAction, speaker: E
   const matter = pressingMatter(teller);
   if (!speaker || !matter) return actParagraphs(teller, action)[0] ?? "";
   const who = called(speaker);
-  const about = teller.knowledgeAbout(matter, undefined, { limit: 1 });
+  const about = teller.knowledgeAbout(matter, undefined, { limit: 1, unasked: true });
   const lead = action.told ? `${action.told} ` : "";
   return teller.frame(`advice\n${matter.name}\n${who}`, FRAMES.advice, (opener, closer) =>
     [lead + fill(opener, teller.values({ who, challenge: challengePhrase(matter) })), ...about, fill(closer, teller.values({ who }))].join(" "),
@@ -134,7 +139,7 @@ export function adviceParagraph(teller: Teller, action: PlayerAction, speaker: E
 
 export function talkParagraph(teller: Teller, action: PlayerAction, person: Entity) {
   const who = teller.who(person, action.told);
-  const about = teller.knowledgeAbout(person, undefined, { limit: 1, vivid: true, freshOnly: true, centralOnly: true });
+  const about = teller.knowledgeAbout(person, undefined, { limit: 1, vivid: true, centralOnly: true, unasked: true });
   return teller.frame(`talk\n${called(person)}\n${action.text}`, TALK_FRAMES[action.tone], (opener, line) =>
     [action.told ?? "", fill(opener, teller.values({ who })), ...about, fill(line, teller.values({ who }))].filter(Boolean).join(" "),
   );
@@ -142,7 +147,7 @@ export function talkParagraph(teller: Teller, action: PlayerAction, person: Enti
 
 export function arrivalParagraph(teller: Teller, action: PlayerAction, place: Entity) {
   const { watch } = clockAt(teller.world, teller.story.turn);
-  const about = teller.knowledgeAbout(place, undefined, { limit: 1 });
+  const about = teller.knowledgeAbout(place, undefined, { limit: 1, unasked: true });
   const present = peopleAt(teller.world, place);
   const person = nth(present.length > 0 ? present : peopleAround(teller.world, place), teller.story.turn);
   const aboutText = [action.told ?? "", ...about].join(" ");
@@ -159,16 +164,19 @@ export function arrivalParagraph(teller: Teller, action: PlayerAction, place: En
 }
 
 export function discoveryParagraph(teller: Teller, action: PlayerAction) {
-  const target = action.person ?? action.place ?? action.group ?? action.challenge ?? teller.story.place;
-  let about = teller.knowledgeAbout(target, undefined, { limit: 1, vivid: true, freshOnly: true });
+  const named = action.person ?? action.place ?? action.group ?? action.challenge;
+  // What the player names is what they look into; the place they happen to be in is offered like any fact nobody asked for.
+  let about = teller.knowledgeAbout(named ?? teller.story.place, undefined, { limit: 1, vivid: true, freshOnly: true, unasked: !named });
   if (about.length === 0) {
     // Nothing new about what the player looks at: something else the world knows comes to light.
     const unseen = teller.world.knowledge.filter(
       (sentence) =>
         !teller.said(sentence) && standsAlone(sentence) && !/^You\b/.test(sentence) && !/^\w+(?: \w+)? (?:he|she|they|it)\b/.test(sentence),
     );
-    const found = nth(unseen.length > 0 ? unseen : teller.world.knowledge, teller.story.turn + hash(action.text));
-    about = found ? [found] : teller.knowledgeAbout(target, undefined, { limit: 1 });
+    // One whose chance this is first (offeredAt): a reply the storyteller can no longer see may have told the others.
+    const offered = unseen.filter((sentence) => teller.mayOffer(sentence));
+    const found = nth([offered, unseen, teller.world.knowledge].find((list) => list.length > 0) ?? [], teller.story.turn + hash(action.text));
+    about = found ? [found] : teller.knowledgeAbout(named ?? teller.story.place, undefined, { limit: 1 });
   }
   return teller.frame(`discover\n${about.join(" ")}\n${action.text}`, FRAMES.discovery, (opener, closer) =>
     [action.told ?? "", fill(opener, teller.values({})), ...about, fill(closer, teller.values({}))].filter(Boolean).join(" "),
@@ -202,7 +210,7 @@ export function reactionParagraph(teller: Teller, action: PlayerAction, key: "sp
 export function actParagraphs(teller: Teller, action: PlayerAction): string[] {
   const paragraphs: string[] = [];
   if (action.kind === "challenge" && action.challenge) {
-    const about = teller.knowledgeAbout(action.challenge, undefined, { limit: 1 });
+    const about = teller.knowledgeAbout(action.challenge, undefined, { limit: 1, unasked: true });
     const person = pickPerson(teller);
     const other = teller.world.people.find((candidate) => candidate !== person);
     paragraphs.push(
@@ -275,7 +283,8 @@ export function nameParagraph(teller: Teller, name: string) {
 }
 
 export function pressureParagraph(teller: Teller, challenge: Entity) {
-  const about = teller.knowledgeAbout(challenge, undefined, { limit: 1 });
+  // The opening tells its trouble; later the story offers one only in the fact's chance.
+  const about = teller.knowledgeAbout(challenge, undefined, { limit: 1, unasked: teller.story.turn > 0 });
   if (about.length === 0) return undefined;
   return teller.frame(`pressure\n${challenge.name}\n${about.join(" ")}`, FRAMES.pressure, (lead, closer) =>
     [fill(lead, teller.values({ trouble: challengePhrase(challenge) })), ...about, fill(closer, teller.values({}))].join(" "),
@@ -299,13 +308,33 @@ function troubleSentences(world: World): { challenge: Entity; sentence: string }
   return Array.from({ length: longest }, (_, index) => each.flatMap((list) => list[index] ?? [])).flat();
 }
 
-/** The `count`-th trouble the story brings up: its next sentence, unless a visible reply said it or the player is dealing with it. */
+/** The leads that name their trouble: all a trouble's coming up says once its sentences have been told. */
+const NAMING_PRESSURE = { ...FRAMES.pressure, openers: FRAMES.pressure.openers.filter((lead) => lead.includes("{trouble}")) };
+
+/**
+ * The `count`-th trouble the story brings up: its next sentence, unless a visible reply said it or
+ * the player is dealing with it. Once the list has gone round, every sentence has been told in
+ * this story (the turn, which the scene line carries, says so even when those replies have left
+ * the context): the trouble comes up again by name, without its sentence.
+ */
 export function troubleOfTheTurn(teller: Teller, count: number, dealtWith: Entity | undefined) {
-  const found = nth(troubleSentences(teller.world), count + teller.variant);
+  const list = troubleSentences(teller.world);
+  const found = nth(list, count + teller.variant);
   if (!found || found.challenge === dealtWith || teller.said(found.sentence)) return undefined;
-  const { challenge, sentence } = found;
-  return teller.frame(`pressure\n${challenge.name}\n${sentence}`, FRAMES.pressure, (lead, closer) =>
-    [fill(lead, teller.values({ trouble: challengePhrase(challenge) })), sentence, fill(closer, teller.values({}))].join(" "),
+  const { challenge } = found;
+  const sentence = count + teller.variant < list.length ? found.sentence : "";
+  // Told again, the trouble moves someone its sentences name: the thread goes on with its own people.
+  const tied = sentence
+    ? undefined
+    : nth(mentioned(teller.world.people, sentencesAbout(teller.world, challenge).join(" "), { people: true }), count);
+  return teller.frame(`pressure\n${challenge.name}\n${sentence}`, sentence ? FRAMES.pressure : NAMING_PRESSURE, (lead, closer) =>
+    [
+      fill(lead, teller.values({ trouble: challengePhrase(challenge) })),
+      sentence,
+      fill(closer, teller.values(tied ? { someone: called(tied) } : {})),
+    ]
+      .filter(Boolean)
+      .join(" "),
   );
 }
 
@@ -325,7 +354,7 @@ export function aftermathParagraph(teller: Teller, key: string) {
 
 /** What the world says of someone, said aloud: the lead an answer that knows nothing else can still give. */
 function factOf(teller: Teller, person: Entity | undefined) {
-  const fact = person ? teller.knowledgeAbout(person, undefined, { limit: 1, freshOnly: true })[0] : undefined;
+  const fact = person ? teller.knowledgeAbout(person, undefined, { limit: 1, unasked: true })[0] : undefined;
   return fact ? spoken([fact]) : "";
 }
 

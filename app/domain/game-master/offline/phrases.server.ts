@@ -26,21 +26,21 @@ export const ANSWER_CLOSERS = [
   "That much, all {here} knows.",
   "Keep it from {someone}.",
   "None of it leaves {here}.",
-  "It may help against {trouble}.",
+  "It may help {someone} against {trouble}.",
   "It cost {someone} dearly to learn it.",
   "For more, try {elsewhere}.",
   "That is all, this {watch}.",
 ];
 
 export const UNKNOWN_OPENERS = [
-  "{Who} hesitates. “{Subject}{, you}? Not in {here}.”",
-  "“{Subject}?” {Who} frowns. “Ask me again by {nextWatch}{, you}.”",
-  "{Who} is slow to answer. “{Subject}{, you}? Not even {someone} knows.”",
-  "“I wish I knew{, you},” {who} says, and means it.",
-  "{Who} looks past you, toward {elsewhere}. “{Subject}. Nobody in {here} has told me.”",
-  "“{Subject}?” {Who} glances away. “Not my secret{, you}.”",
-  "“{Subject}{, you}? Ask someone braver,” {who} admits.",
-  "{Who} spreads empty hands. “{Subject}? Only rumours reach {here}.”",
+  "{Who} hesitates, glancing at {someone}. “{Subject}{, you}? Not in {here}.”",
+  "“{Subject}?” {Who} frowns at {someone}. “Not in {here}{, you}.”",
+  "{Who} glances at {someone}, slow to answer. “{Subject}{, you}? Not even {elsewhere} knows.”",
+  "“I wish I knew{, you},” says {who}, eyes on {someone}.",
+  "{Who} looks toward {elsewhere}. “{Subject}? {Here} has told me nothing.”",
+  "“{Subject}?” {Who} glances at {someone}. “Ask in {elsewhere}{, you}, not here.”",
+  "“{Subject}{, you}? Someone braver than {someone} might know,” {who} admits.",
+  "{Who} spreads empty hands at {someone}. “{Subject}? Only rumours, in {here}.”",
 ];
 
 /** After "I do not know": who might, and what {who} does know of them, so the answer still gives the player a lead. */
@@ -48,10 +48,10 @@ export const UNKNOWN_CLOSERS = [
   "“Ask {other}. {otherFact}”",
   "“{Other} might. {otherFact}”",
   "“Try {other}, carefully. {otherFact}”",
-  "“I would start with {other}. {otherFact}”",
-  "“{Other} asked too, this {watch}. {otherFact}”",
-  "“{Other} will know you asked. {otherFact}”",
-  "“{Other} knows more than most. {otherFact}”",
+  "“I would start with {other}, not {someone}. {otherFact}”",
+  "“{Other} asked me too, and {someone} heard. {otherFact}”",
+  "“{Other} will hear from {someone} that you asked. {otherFact}”",
+  "“{Other} knows more than {someone}. {otherFact}”",
 ];
 
 export const NOBODY_OPENERS = [
@@ -87,21 +87,21 @@ export const RECALL_OPENERS = [
 ];
 
 export const RECALL_CLOSERS = [
-  "It may matter before {nextWatch}.",
+  "It may matter to {someone}.",
   "{Someone} hopes you forget it.",
   "Against {trouble}, it may count.",
   "In {here}, it is worth more unspoken.",
-  "You keep it from {someone}.",
+  "You keep it from {someone}, in {here}.",
   "Nobody in {here} forgets such things.",
-  "It is more than you knew this {watch}.",
+  "{Someone} knew it first.",
 ];
 
 export const ADVICE_OPENERS = [
   "{Who} considers the question. “{You, }if I were you, {challenge} first.”",
   "“My advice{, you}?” {Who} does not smile. “{Challenge}. Before {nextWatch}.”",
-  "{Who} answers at once. “{Challenge}{, you}. The rest can keep.”",
+  "{Who} answers at once. “{Challenge}{, you}, before {someone} gets to it.”",
   "“Honestly{, you}?” {Who} looks toward {elsewhere}. “{Challenge}.”",
-  "{Who} takes a breath. “Start with {challenge}, and watch {someone}{, you}.”",
+  "{Who} takes a breath. “{Challenge} first, and watch {someone}{, you}.”",
   "“Think about {challenge}{, you},” {who} says. “{Someone} certainly is.”",
   "{Who} glances toward {someone}. “{Challenge}{, you}. There is the danger.”",
   "“Ask what {challenge} will do{, you},” says {who}, “if you do nothing.”",
@@ -111,26 +111,26 @@ export const TALK_OPENERS = [
   "{Who} comes at once, leaving {someone}.",
   "{Who} is already in {here}.",
   "{Who} arrives late, apologising to {someone}.",
-  "{Who} hears you out, glancing at {someone}.",
-  "{Who} meets your eyes, then looks at {someone}.",
+  "{Who} listens, eyes on {someone}.",
+  "{Who} meets your eyes, then {someone}’s.",
   "{Who} listens, still as {here} at {watch}.",
   "{Who} answers readily, smiling late.",
-  "{Who} has rehearsed this, you suspect, with {someone}.",
+  "{Who} has rehearsed with {someone}, you suspect.",
 ];
 
 export const LINES: Record<"kind" | "harsh" | "neutral", readonly string[]> = {
   neutral: [
-    "“You sent for me{, you}. Ask.”",
+    "“You sent for me{, you}, and {someone} saw. Ask.”",
     "“I wondered when we would talk{, you}, and of {trouble}.”",
     "“There is talk in {here}{, you}. Better from me.”",
     "“Ask plainly{, you}. {Someone} is not listening.”",
     "“All {here} wants something of you{, you}. I will say what.”",
     "“I will help{, you}, if {someone} never hears of it.”",
-    "“Not here{, you}. Later, in {elsewhere}.”",
+    "“Not here{, you}; later, in {elsewhere}, with {someone} gone.”",
   ],
   kind: [
     "“That is kind{, you}. {Here} remembers kindness.”",
-    "“I did not expect that{, you}. Nor did {someone}.”",
+    "“Neither I nor {someone} expected that{, you}.”",
     "“You make caution difficult{, you}.”",
     "“Go on so{, you}, and {someone} will be a friend.”",
     "“Thank you{, you}. {Here} will see it repaid.”",
@@ -141,7 +141,7 @@ export const LINES: Record<"kind" | "harsh" | "neutral", readonly string[]> = {
     "“Careful{, you}. {Someone} is watching.”",
     "“As you wish{, you}. {Someone} will remember who pushed.”",
     "“Perhaps{, you}. Or perhaps {someone} is now an enemy.”",
-    "“I will obey{, you}. {Someone} will not.”",
+    "“I will obey{, you}; {someone} will not.”",
     "“{Here} will talk of this{, you}. Not kindly.”",
     "“Point made{, you}. {Someone} heard it too.”",
     "“Bold{, you}. {Someone} will call it rash.”",
@@ -150,28 +150,28 @@ export const LINES: Record<"kind" | "harsh" | "neutral", readonly string[]> = {
 
 export const ARRIVAL_OPENERS = [
   "The way to {place} is short; {someone} makes it feel long.",
-  "{Place} looks as it did at {watch} before; that unsettles you.",
-  "By the time you reach {place}, {someone} has heard you are coming.",
-  "{Place} is busy for the {watch}; {someone} falls silent.",
+  "{Place} is as {someone} left it.",
+  "Before you reach {place}, {someone} knows you are coming.",
+  "{Place} is busy; {someone} falls silent.",
   "{Place} is quiet; {someone} is listening.",
-  "You reach {place} as the {watch} settles over it.",
+  "You reach {place}; {someone} is leaving it.",
   "Nobody stops you reaching {place}, though {someone} notes it.",
-  "At {place}, the {watch} waits on you.",
+  "At {place}, {someone} waits on you.",
 ];
 
 export const PRESENCE = [
-  "{Who} is there already, talking to {someone}.",
+  "{Who} is there with {someone}.",
   "You are not alone: {who} is there.",
   "Word waits: {who} wants you before {nextWatch}.",
-  "{Who} passes you going out, too warmly.",
+  "{Who}, bound for {elsewhere}, passes you.",
   "At the far end, {who} talks low with {someone}.",
   "Someone murmurs that {who} was asking after you.",
-  "Nobody waits for you; then {who} does.",
+  "Only {who} waits for you.",
 ];
 
 export const DISCOVERY_OPENERS = [
   "You look closer at {here}, and it obliges.",
-  "Looking closer pays off.",
+  "Looking closer at {here} pays off.",
   "A detail of {here} you had missed comes clear.",
   "It takes patience, this {watch}, but it comes.",
   "You ask around {here}, and listen.",
@@ -194,10 +194,10 @@ export const REST_OPENERS = [
 export const REST_CLOSERS = [
   "When you rise, {here} has moved on.",
   "By {nextWatch}, {someone} has been busy.",
-  "When you rise, a note from {someone} waits.",
+  "A note from {someone} waits when you rise.",
   "It is {nextWatch} before anyone disturbs you.",
   "You wake with an idea about {trouble}.",
-  "{Someone} spent the hours less gently.",
+  "{Someone} spent the hours less gently than you.",
   "The quiet ends in {here} with footsteps.",
 ];
 
@@ -214,21 +214,21 @@ export const WAIT_OPENERS = [
 
 export const OUTCOMES = [
   "It works, mostly; {someone} is not pleased.",
-  "Nothing happens. Then word travels toward {elsewhere}.",
+  "Nothing happens; then {someone} sends word to {elsewhere}.",
   "The first step goes well; by {nextWatch}, {someone} will make the next cost more.",
   "{Someone} disapproves. Nobody in {here} can call you idle.",
   "The effect is immediate; {someone} did not expect it.",
-  "You have bought time, and {here}’s attention.",
+  "With {someone}, you have bought time; {here} is watching.",
   "A small move, but {here} keeps score, and {someone} has noted it.",
   "Something shifts; {someone} looks at you longer.",
 ];
 
 export const REACTIONS = [
   "{Who} watches without a word.",
-  "{Who} is the first to respond, with a careful smile at {other}.",
+  "{Who} smiles at {other}, first to respond.",
   "“I wondered when{, you},” {who} says.",
   "“Understood,” says {who}, eyes on {other}.",
-  "“{Here} will hear of it by {nextWatch}{, you},” {who} says.",
+  "“{Here} will hear of it{, you},” {who} tells {other}.",
   "{Who} glances toward {other}, counting a debt.",
   "“Not what I expected{, you},” {who} admits.",
 ];
@@ -276,23 +276,23 @@ export const NAME_CLOSERS = [
 ];
 
 export const PRESSURE_LEADS = [
-  "Meanwhile, {trouble} does not wait.",
-  "Beneath it all, {trouble} keeps its own time.",
+  "Meanwhile, {here} does nothing about {trouble}.",
+  "Beneath it all, {someone} has {trouble} to think of.",
   "Before {nextWatch}, a reminder comes from {elsewhere}.",
   "This cannot wait past {nextWatch}.",
   "Not everything in {here} waits.",
   "Beyond {here}, a problem grows.",
   "Word comes from {elsewhere} at the worst moment.",
-  "And there is {trouble}, which {someone} avoids.",
+  "{Someone} keeps clear of {trouble}.",
 ];
 
 export const PRESSURE_CLOSERS = [
-  "{Someone} will answer for it.",
-  "Each {watch} it waits costs more.",
-  "Nobody in {here} has named you with it. Yet.",
+  "{Someone} will answer for it before {nextWatch}.",
+  "Each {watch} it waits costs {here} more.",
+  "For now, {here} blames {someone}.",
   "{Someone} is already deciding.",
-  "It grows quietly, in {elsewhere}.",
-  "There is time until {nextWatch}. Not much.",
+  "In {elsewhere}, it grows quietly.",
+  "{Someone} gives it until {nextWatch}.",
   "Its weight settles on {here}.",
 ];
 
@@ -300,21 +300,21 @@ export const AFTERMATH_SCENES = [
   "When you pass {place} that {watch}, {someone} falls silent.",
   "Later, {place} is quiet; {someone} is listening.",
   "In {place}, the tale reaches {someone} before you.",
-  "In {place}, a note waits, unsigned, in {someone}’s hand perhaps.",
+  "In {place}, a note in {someone}’s hand waits for you.",
   "In {place} the {watch} ends in deals {someone} denies.",
   "Word of it reaches {place} before the {watch} is out.",
   "In {place}, {someone} tells it wrong.",
-  "At {place}, {someone} stops talking as you near.",
+  "At {place}, {someone} falls quiet.",
 ];
 
 export const AFTERMATH_PEOPLE = [
-  "{Who} is among those in {here} who notice, this {watch}.",
-  "{Who} hears of it before {nextWatch}.",
-  "{Who}, for one, will raise it with {someone}.",
+  "{Who} notices, in {here}, this {watch}.",
+  "{Who} hears of it from {someone}.",
+  "{Who} will raise it with {someone}.",
   "It is {who} who questions {someone}, that {watch}.",
   "{Who} says nothing to {someone}, which worries you.",
   "{Who} sends word from {elsewhere}, asking to talk.",
-  "{Who} will remember this.",
+  "{Who} and {someone} will both remember this.",
 ];
 
 export const OPENING_HOOKS = [

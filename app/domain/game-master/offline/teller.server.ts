@@ -3,7 +3,7 @@ import { statement } from "./knowledge.server.ts";
 import { mentioned } from "./mentions.server.ts";
 import { laterName, midSentence, nameForms, shortName } from "./names.server.ts";
 import type { Frame } from "./phrases.server.ts";
-import { escapeRegExp, seededRandom } from "./text.server.ts";
+import { escapeRegExp, seededRandom, wordRuns } from "./text.server.ts";
 import { type Entity, type World } from "./world.server.ts";
 
 /**
@@ -86,6 +86,27 @@ export interface Address {
  */
 const KNOWLEDGE_STRETCH_TURNS = 6;
 
+/**
+ * A fact nobody asked for (what a place is like on arrival, who someone is when they answer a
+ * greeting, the trouble behind an act) has a chance of its own: a few turns, fewer than the
+ * newest replies every window keeps, so a repeat within them is visible and left out…
+ */
+const OFFERED_FOR_TURNS = 3;
+/** …that comes round once in this many chances: 20 × 3 = 60 turns without telling it twice unasked. */
+const OFFERED_ONCE_IN = 20;
+/** The story's first scenes, which tell the player what they find whenever no reply has told it (mayOffer). */
+const FIRST_SCENES_TURNS = 6;
+
+/**
+ * Whether the story may offer this fact unasked at this turn. The storyteller cannot see replies
+ * that have left its context, so it cannot know whether an old reply told the fact; keyed on the
+ * fact and on the turn the scene line carries, each fact's chance comes once in 60 turns, and a
+ * fact told in it is still visible for the rest of it.
+ */
+export function offeredAt(sentence: string, turn: number) {
+  return hash(sentence) % OFFERED_ONCE_IN === Math.floor(turn / OFFERED_FOR_TURNS) % OFFERED_ONCE_IN;
+}
+
 export class Teller {
   readonly world: World;
   readonly story: Continuity;
@@ -126,7 +147,8 @@ export class Teller {
   /**
    * What the world says about something, freshest first: a sentence no visible reply has used yet.
    * Who or what it is comes first, unless `vivid` asks for what the content tells of them first;
-   * `centralOnly` keeps to sentences about it, not those that name it in passing.
+   * `centralOnly` keeps to sentences about it, not those that name it in passing; `unasked` (the
+   * player did not ask about it) keeps to fresh sentences whose chance this turn is (offeredAt).
    */
   knowledgeAbout(
     entity: Entity | undefined,
@@ -136,7 +158,8 @@ export class Teller {
       vivid = false,
       freshOnly = false,
       centralOnly = false,
-    }: { limit?: number; vivid?: boolean; freshOnly?: boolean; centralOnly?: boolean } = {},
+      unasked = false,
+    }: { limit?: number; vivid?: boolean; freshOnly?: boolean; centralOnly?: boolean; unasked?: boolean } = {},
   ): string[] {
     const own = entity
       ? statement(entity, { person: this.world.people.includes(entity), glossary: this.world.challenges.includes(entity) })
@@ -152,15 +175,38 @@ export class Teller {
     const start = Math.floor(this.story.turn / KNOWLEDGE_STRETCH_TURNS) % Math.max(1, central.length);
     const rest = centralOnly ? [] : unique.filter((sentence) => !central.includes(sentence));
     const all = [...central.slice(start), ...central.slice(0, start), ...rest];
-    const fresh = all.filter((sentence) => !this.said(sentence));
+    const told = this.toldRuns();
+    const fresh = all.filter((sentence) => !this.said(sentence) && !wordRuns(sentence).some((run) => told.has(run)));
+    // What nobody asked for is offered only in its chance (offeredAt), and never told again while visible.
+    if (unasked) return fresh.filter((sentence) => this.mayOffer(sentence)).slice(0, limit);
     if (freshOnly) return fresh.slice(0, limit);
     // Fresh sentences first; if there are too few, the rest in turn.
     return [...fresh, ...all.filter((sentence) => !fresh.includes(sentence))].slice(0, limit);
   }
 
+  /**
+   * Whether a fact nobody asked for may be told now: in the story's first scenes, while the player
+   * finds their way and every reply is in view, whenever no reply has told it; after them, only in
+   * the fact's chance (offeredAt). A fact told freely later on, while the window still held every
+   * reply, would come again in its chance once that reply had left the context.
+   */
+  mayOffer(sentence: string) {
+    return (this.story.wholeStoryVisible && this.story.turn < FIRST_SCENES_TURNS) || offeredAt(sentence, this.story.turn);
+  }
+
   /** Whether this reply or the one before it already says this. */
   recently(text: string) {
     return this.story.lastReply.includes(text) || [...this.written].some((paragraph) => paragraph.includes(text));
+  }
+
+  /**
+   * The runs of eight words the visible replies and this one have: a sentence repeating one is not
+   * fresh. The world says some things twice ("The Mission Hall is where…" and "At the mountain's
+   * foot lies the Outer Courtyard: …, the Mission Hall where…"), and a reader hears the second as a
+   * repeat.
+   */
+  private toldRuns() {
+    return new Set([...this.story.seen, ...this.written].flatMap(wordRuns));
   }
 
   /** Whether a visible reply, or this one, already says this. */

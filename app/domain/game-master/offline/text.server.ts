@@ -142,6 +142,17 @@ export function repeatsAClause(paragraph: string, before: string) {
   return clausesOf(paragraph).some((clause) => earlier.has(clause));
 }
 
+/** A run of this many words a reader recognises as said before, even inside another sentence. */
+export const RECOGNISED_RUN_WORDS = 8;
+
+/** Every run of `RECOGNISED_RUN_WORDS` consecutive words of a text, without case or punctuation. */
+export function wordRuns(text: string): string[] {
+  const words = sentenceKey(text.replace(/[’‘]/g, "'")).split(" ").filter(Boolean);
+  return Array.from({ length: Math.max(0, words.length - RECOGNISED_RUN_WORDS + 1) }, (_, start) =>
+    words.slice(start, start + RECOGNISED_RUN_WORDS).join(" "),
+  );
+}
+
 /** A sentence as a reader recognises it again: its words, without case or punctuation. */
 export function sentenceKey(sentence: string) {
   return sentence
