@@ -329,6 +329,8 @@ describe("lore for a story's turn (story_lore.sql)", () => {
       .where(eq(stories.id, storyId));
     if (!lore) throw new Error("The story was not found.");
     expect(lore.scanDepth).toBe(2);
+    // Each by its row's id, which names it in what the Game Master saw whatever it is renamed to.
+    expect(lore.entries.every((entry) => /^[0-9a-f-]{36}$/.test(entry.id))).toBe(true);
     expect(lore.entries.map((entry) => [entry.source, entry.title])).toEqual([
       ["game", "Canon dragon"],
       ["story", "My wyrm"],
