@@ -74,4 +74,11 @@ describe("What the Game Master sees", () => {
     expect(shown).toContain("World lore: The night guard");
     expect(html.match(/aria-label="Parts of the context, in order"/g)).toHaveLength(3);
   });
+
+  it("names a Continue as such when its reply's own call was never recorded (a seeded opening)", () => {
+    const html = renderToStaticMarkup(
+      <ContextCalls view={{ calls: [{ manifest: withoutIds, call: { ...call, kind: "continue" } }], instructions: null, check: null }} />,
+    );
+    expect([...html.matchAll(/<h3[^>]*>([^<]*)<\/h3>/g)].map((match) => match[1])).toEqual(["Continue 1"]);
+  });
 });

@@ -70,23 +70,30 @@ const OUTCOMES: Record<string, string> = {
   not_stored: "not stored",
 };
 
-/** Each call's heading when a version was written by more than one: the reply, then its Continues. */
-function callName(call: ContextCall, index: number) {
-  const name = index === 0 ? "The reply" : `Continue ${index}`;
-  const outcome = OUTCOMES[call.outcome];
-  return outcome ? `${name} (${outcome})` : name;
+/**
+ * Each call's heading when a version was written by more than one, or by a Continue alone (its
+ * reply's own call was not recorded: a seeded opening, or one written before calls were).
+ */
+function callNames(calls: readonly { call: ContextCall }[]) {
+  let continues = 0;
+  return calls.map(({ call }) => {
+    const name = call.kind === "continue" ? `Continue ${(continues += 1)}` : "The reply";
+    const outcome = OUTCOMES[call.outcome];
+    return outcome ? `${name} (${outcome})` : name;
+  });
 }
 
-/** The dialog's content once read: one call's parts, or each call's under its own heading. */
+/** The dialog's content once read: one reply's parts, or each call's under its own heading. */
 export function ContextCalls({ view }: { view: ContextView }) {
   const [only, ...more] = view.calls;
-  if (only && more.length === 0) return <ContextSections view={view} manifest={only.manifest} call={only.call} />;
+  if (only && more.length === 0 && only.call.kind !== "continue") return <ContextSections view={view} manifest={only.manifest} call={only.call} />;
+  const names = callNames(view.calls);
   return (
     <div className="space-y-6">
       {view.calls.map(({ manifest, call }, index) => (
         <section key={index} aria-labelledby={`context-call-${index}`} className="space-y-2">
           <h3 id={`context-call-${index}`} className="font-sans text-sm font-semibold tracking-wide text-gold uppercase">
-            {callName(call, index)}
+            {names[index]}
           </h3>
           <ContextSections view={view} manifest={manifest} call={call} />
         </section>
