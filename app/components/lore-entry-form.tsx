@@ -3,7 +3,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Input, Textarea } from "#app/components/ui/input.tsx";
 import { fieldErrorsOf, type FieldErrors } from "#app/lib/admin-forms.ts";
 import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
-import { LORE_TEXTS, loreEntryInputSchema, type LoreEntryInput, type LoreEntryView } from "#app/lib/lorebook.ts";
+import { LORE_TEXTS, loreEntryInputSchema, type GameLoreEntryView, type LoreEntryInput } from "#app/lib/lorebook.ts";
 import { cn } from "#app/lib/utils.ts";
 import { controlProps, Field, NumberField, SwitchField } from "./admin/form-controls.tsx";
 
@@ -14,33 +14,41 @@ interface EntryDraft {
   priority: string;
   alwaysOn: boolean;
   enabled: boolean;
+  shownToPlayers: boolean;
 }
 
-const EMPTY_DRAFT: EntryDraft = { title: "", keys: "", content: "", priority: "0", alwaysOn: false, enabled: true };
+const EMPTY_DRAFT: EntryDraft = { title: "", keys: "", content: "", priority: "0", alwaysOn: false, enabled: true, shownToPlayers: false };
 
-function draftOf(entry: Partial<LoreEntryView>): EntryDraft {
+function draftOf(entry: Partial<GameLoreEntryView>): EntryDraft {
   return { ...EMPTY_DRAFT, ...entry, priority: String(entry.priority ?? 0) };
 }
+
+/** An entry as the form sends it: a game's also says whether players are shown it. */
+export type LoreEntrySubmitted = LoreEntryInput & { shownToPlayers?: boolean };
 
 /** What saving an entry answered: nothing more to say, or the server's messages by field. */
 export type LoreEntrySaved = { ok: true } | { ok: false; fieldErrors: FieldErrors };
 
 /**
  * A lorebook entry's form, the game editor's and the play screen's: title, keys, content,
- * Always on, Enabled and priority, checked here first and then by the server, whose messages
- * are shown by their fields. `entry` with an id is changed, without one (or none) added.
+ * Always on, Enabled and priority (and, for a game's entry, Shown to players), checked here first
+ * and then by the server, whose messages are shown by their fields. `entry` with an id is changed,
+ * without one (or none) added.
  *
  * A div, not a form: in the game editor it sits inside the game's own form, and a nested form is
  * not valid HTML. Enter in its fields therefore saves the entry, not the game.
  */
 export function LoreEntryForm({
   entry,
+  game = false,
   onSave,
   onCancel,
   className,
 }: {
-  entry?: Partial<LoreEntryView>;
-  onSave: (input: LoreEntryInput) => Promise<LoreEntrySaved>;
+  entry?: Partial<GameLoreEntryView>;
+  /** A game's entry (the game editor's), which may be shown to players. */
+  game?: boolean;
+  onSave: (input: LoreEntrySubmitted) => Promise<LoreEntrySaved>;
   onCancel: () => void;
   className?: string;
 }) {
@@ -59,7 +67,7 @@ export function LoreEntryForm({
       return;
     }
     setPending(true);
-    const saved = await onSave(parsed.data);
+    const saved = await onSave(game ? { ...parsed.data, shownToPlayers: values.shownToPlayers } : parsed.data);
     setPending(false);
     if (!saved.ok) setErrors(saved.fieldErrors);
   }
@@ -121,6 +129,15 @@ export function LoreEntryForm({
         checked={values.enabled}
         onChange={(enabled) => set("enabled", enabled)}
       />
+      {game ? (
+        <SwitchField
+          id={id("shownToPlayers")}
+          label={LORE_TEXTS.shownToPlayers}
+          description={LORE_TEXTS.shownToPlayersHint}
+          checked={values.shownToPlayers}
+          onChange={(shownToPlayers) => set("shownToPlayers", shownToPlayers)}
+        />
+      ) : null}
       <div className="flex flex-col-reverse gap-2 sm:col-span-2 sm:flex-row sm:justify-end">
         <Button type="button" variant="secondary" onClick={onCancel} disabled={pending}>
           Cancel

@@ -8,8 +8,11 @@ import {
   MAX_GAME_LORE_ENTRIES,
   MAX_STORY_LORE_ENTRIES,
   sillyTavernWorldOf,
+  type GameLoreEntryInput,
+  type GameLoreEntryView,
   type LoreEntryInput,
   type LoreEntryView,
+  type PublicLoreEntry,
   type SillyTavernWorld,
 } from "../lib/lorebook.ts";
 import { STORY_REFUSALS } from "../lib/play-texts.ts";
@@ -24,6 +27,9 @@ import { LoreKeyError, MAX_SCAN_DEPTH, parseLoreKeys, splitLoreKeys } from "./ga
  */
 
 export type Lorebook = { kind: "game"; gameSlug: string } | { kind: "story"; storyId: string };
+/** A game's entries carry Shown to players; a story's have no one else to be shown to. */
+type InputOf<L extends Lorebook> = L extends { kind: "game" } ? GameLoreEntryInput : LoreEntryInput;
+type ViewOf<L extends Lorebook> = L extends { kind: "game" } ? GameLoreEntryView : LoreEntryView;
 
 const GAME_NOT_FOUND = "This game does not exist.";
 const ENTRY_NOT_FOUND = "This lorebook entry does not exist.";
@@ -43,6 +49,9 @@ const viewColumns = (table: typeof gameLoreEntries | typeof storyLoreEntries) =>
   priority: table.priority,
   enabled: table.enabled,
 });
+
+const gameViewColumns = { ...viewColumns(gameLoreEntries), shownToPlayers: gameLoreEntries.shownToPlayers };
+const columnsOf = (lorebook: Lorebook) => (lorebook.kind === "game" ? gameViewColumns : viewColumns(storyLoreEntries));
 
 /** The story's lorebook, if the story is the player's; otherwise NotFound, as for a story that does not exist. */
 export async function storyLorebook(userId: string, storyId: string): Promise<Lorebook & { kind: "story" }> {
@@ -77,13 +86,28 @@ export async function setLoreScanDepth(gameId: string, scanDepth: number): Promi
   return game.scanDepth;
 }
 
-export async function listLore(lorebook: Lorebook): Promise<LoreEntryView[]> {
+export async function listLore<L extends Lorebook>(lorebook: L): Promise<ViewOf<L>[]> {
   const { table, owned } = tableOf(lorebook);
-  return db()
-    .select(viewColumns(table))
+  const rows = await db()
+    .select(columnsOf(lorebook))
     .from(table)
     .where(owned)
     .orderBy(desc(table.priority), asc(table.title), asc(table.createdAt), asc(table.id));
+  return rows as ViewOf<L>[];
+}
+
+/**
+ * The entries of the story's game that its admins show to players, read-only, for the play
+ * screen's Lorebook panel: enabled ones only, and only what a player may read. Hidden entries
+ * never leave the server. The story must be the player's (storyLorebook checks it).
+ */
+export async function shownGameLore(lorebook: Lorebook & { kind: "story" }): Promise<PublicLoreEntry[]> {
+  return db()
+    .select({ id: gameLoreEntries.id, title: gameLoreEntries.title, keys: gameLoreEntries.keys, content: gameLoreEntries.content })
+    .from(gameLoreEntries)
+    .innerJoin(stories, eq(stories.gameSlug, gameLoreEntries.gameSlug))
+    .where(and(eq(stories.id, lorebook.storyId), eq(gameLoreEntries.shownToPlayers, true), eq(gameLoreEntries.enabled, true)))
+    .orderBy(desc(gameLoreEntries.priority), asc(gameLoreEntries.title), asc(gameLoreEntries.createdAt), asc(gameLoreEntries.id));
 }
 
 /** Keys that would never match safely are refused with the engine's sentence. */
@@ -113,20 +137,23 @@ function tooMany(lorebook: Lorebook) {
   return new InvalidInputError(`A ${lorebook.kind === "game" ? "game's" : "story's"} lorebook holds at most ${limit} entries.`);
 }
 
-async function insertEntries(tx: Transaction, lorebook: Lorebook, entries: LoreEntryInput[]): Promise<LoreEntryView[]> {
+/** A game's entries may carry Shown to players (absent: hidden, the column's default). */
+async function insertEntries<L extends Lorebook>(tx: Transaction, lorebook: L, entries: LoreEntryInput[]): Promise<ViewOf<L>[]> {
   if (lorebook.kind === "game") {
-    return tx
+    const rows = await tx
       .insert(gameLoreEntries)
       .values(entries.map((entry) => ({ ...entry, gameSlug: lorebook.gameSlug })))
-      .returning(viewColumns(gameLoreEntries));
+      .returning(gameViewColumns);
+    return rows;
   }
-  return tx
+  const rows = await tx
     .insert(storyLoreEntries)
     .values(entries.map((entry) => ({ ...entry, storyId: lorebook.storyId })))
     .returning(viewColumns(storyLoreEntries));
+  return rows as ViewOf<L>[];
 }
 
-export async function createLoreEntry(lorebook: Lorebook, input: LoreEntryInput): Promise<LoreEntryView> {
+export async function createLoreEntry<L extends Lorebook>(lorebook: L, input: InputOf<L>): Promise<ViewOf<L>> {
   checkKeys(input.keys);
   return db().transaction(async (tx) => {
     if ((await lockAndCount(tx, lorebook)) >= tableOf(lorebook).limit) throw tooMany(lorebook);
@@ -136,16 +163,16 @@ export async function createLoreEntry(lorebook: Lorebook, input: LoreEntryInput)
   });
 }
 
-export async function updateLoreEntry(lorebook: Lorebook, entryId: string, input: LoreEntryInput): Promise<LoreEntryView> {
+export async function updateLoreEntry<L extends Lorebook>(lorebook: L, entryId: string, input: InputOf<L>): Promise<ViewOf<L>> {
   checkKeys(input.keys);
   const { table, owned } = tableOf(lorebook);
   const [updated] = await db()
     .update(table)
     .set(input)
     .where(and(owned, eq(table.id, entryId)))
-    .returning(viewColumns(table));
+    .returning(columnsOf(lorebook));
   if (!updated) throw new NotFoundError(ENTRY_NOT_FOUND);
-  return updated;
+  return updated as ViewOf<L>;
 }
 
 export async function deleteLoreEntry(lorebook: Lorebook, entryId: string): Promise<void> {
@@ -161,7 +188,7 @@ export async function deleteLoreEntry(lorebook: Lorebook, entryId: string): Prom
  * Adds a SillyTavern world-info file's entries to the lorebook: all of them or, if any entry does
  * not fit, none, with a sentence naming the first that does not.
  */
-export async function importLore(lorebook: Lorebook, world: SillyTavernWorld): Promise<LoreEntryView[]> {
+export async function importLore<L extends Lorebook>(lorebook: L, world: SillyTavernWorld): Promise<ViewOf<L>[]> {
   const read = entriesFromSillyTavern(world);
   if (read.length === 0) throw new InvalidInputError("The file has no entries to import.");
   if (read.length > tableOf(lorebook).limit) throw tooMany(lorebook);

@@ -13,6 +13,11 @@ export type ContextSection =
   | {
       kind: "lore";
       source: "game" | "story";
+      /**
+       * The entry's row in game_lore_entries or story_lore_entries, which names it whatever it is
+       * renamed to; the title is the one it had then. Manifests written before ids were kept have none.
+       */
+      id?: string;
       title: string;
       /** Always on, or fired this turn by `key` on `words` (as written) in the message or earlier exchanges. */
       placement: "always" | "message" | "recent exchanges";
@@ -42,30 +47,37 @@ export type ContextSectionKind = ContextSection["kind"];
 export interface ContextManifest {
   sections: ContextSection[];
   /** Lore that would have entered but did not fit its share. */
-  loreCut: { source: "game" | "story"; title: string }[];
+  loreCut: { source: "game" | "story"; id?: string; title: string }[];
   /** AI_CONTEXT_TOKENS when the call was made. */
   budgetTokens: number;
 }
 
-/** What GET …/context answers: the manifest, the call's recorded usage and cost, and what the viewer may read. */
+/** One call to the model, as it was recorded: what it used and cost. */
+export interface ContextCall {
+  kind: string;
+  provider: string;
+  model: string;
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  estimated: boolean;
+  /** How the call ended (ModelCallOutcome): a Continue that failed is a call all the same. */
+  outcome: string;
+  /** Null: the model had no price. */
+  cost: number | null;
+  currency: string | null;
+  createdAt: string;
+}
+
+/**
+ * What GET …/context answers: every call that wrote the reply's version, first to last (the reply,
+ * then each Continue), each with its own manifest, usage and cost; and what the viewer may read.
+ */
 export interface ContextView {
-  manifest: ContextManifest;
+  calls: { manifest: ContextManifest; call: ContextCall }[];
   /** The game's instructions as they are now, to its admins only; players see their count. */
   instructions: string | null;
   check: StatCheck | null;
-  call: {
-    kind: string;
-    provider: string;
-    model: string;
-    inputTokens: number;
-    cachedInputTokens: number;
-    outputTokens: number;
-    estimated: boolean;
-    /** Null: the model had no price. */
-    cost: number | null;
-    currency: string | null;
-    createdAt: string;
-  };
 }
 
 export function manifestTokens(manifest: ContextManifest) {

@@ -26,6 +26,23 @@ export interface LoreEntryView extends LoreEntryInput {
   id: string;
 }
 
+/** A game's entry also says whether players see it in the play screen's Lorebook panel. */
+export interface GameLoreEntryInput extends LoreEntryInput {
+  shownToPlayers: boolean;
+}
+
+export interface GameLoreEntryView extends GameLoreEntryInput {
+  id: string;
+}
+
+/** A game's entry as its players read it (read-only, shown ones only): no priority or switches, which are the admin's. */
+export interface PublicLoreEntry {
+  id: string;
+  title: string;
+  keys: string;
+  content: string;
+}
+
 /** The admin editor's words and the play screen's Lorebook panel's. */
 export const LORE_TEXTS = {
   explanation: "Facts the Game Master reads only when their keys come up in the story, or always when marked Always on.",
@@ -33,6 +50,11 @@ export const LORE_TEXTS = {
   noKeys: "No keys",
   empty: "This game's lorebook has no entries yet.",
   storyEmpty: "This story's lorebook has no entries yet. Add one, or select words in a reply and choose Remember this.",
+  shownToPlayers: "Shown to players",
+  shownToPlayersHint: "Listed, read-only, in the play screen's Lorebook panel. Hidden entries stay the Game Master's.",
+  gameEntriesHeading: "From the game",
+  gameEntriesExplanation: "The game's own lore its players may read. Only the game's admins change it.",
+  storyEntriesHeading: "This story's entries",
   storyExplanation:
     "Facts about this story the Game Master reads when their keys come up, or always when marked Always on. The game's own lore is not changed.",
   loadFailed: "The lorebook could not be loaded. Reload the page to try again.",
@@ -72,10 +94,15 @@ export const loreEntryInputSchema = z.object({
   enabled: z.boolean({ error: "Say whether the entry is enabled." }).default(true),
 });
 
+export const gameLoreEntryInputSchema = loreEntryInputSchema.extend({
+  shownToPlayers: z.boolean({ error: "Say whether players are shown the entry." }).default(false),
+});
+
 /**
  * One entry of a SillyTavern world-info file, the fields we read. SillyTavern's secondary keys
  * (`keysecondary`, an extra filter) have no equivalent here: an entry that uses them is refused
- * rather than imported to fire more often than its writer meant.
+ * rather than imported to fire more often than its writer meant. SillyTavern has no field for
+ * Shown to players, so files neither carry it out nor in: an imported entry is hidden.
  */
 const sillyTavernEntrySchema = z.object({
   key: z.array(z.string().max(MAX_LORE_KEYS_CHARACTERS)).max(100).default([]),

@@ -47,12 +47,35 @@ it("adds and imports a game's lorebook entries", async () => {
   await lorebook.getByLabel("Keys").fill("Ilse, /harbou?rmaster/");
   await lorebook.getByLabel("Content").fill("Ilse Varga counts every ship.");
   await lorebook.getByLabel("Priority").fill("7");
+  // Hidden from players unless the admin says otherwise.
+  const shown = lorebook.getByRole("switch", { name: LORE_TEXTS.shownToPlayers });
+  expect(await shown.getAttribute("aria-checked")).toBe("false");
+  await shown.click();
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await shown.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `/work/screens/admin-lore-shown-to-players-${width}.png` });
+  }
   await lorebook.getByRole("button", { name: "Add Entry", exact: true }).click();
   await expectToast(page, LORE_TEXTS.saved);
+  await lorebook.getByRole("listitem").filter({ hasText: "Harbormaster" }).getByText(LORE_TEXTS.shownToPlayers).waitFor();
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
-  expect((await storedEntries()).map(({ title, keys, content, priority }) => ({ title, keys, content, priority }))).toEqual([
-    { title: "Harbormaster", keys: "Ilse, /harbou?rmaster/", content: "Ilse Varga counts every ship.", priority: 7 },
+  const stored = ({ title, keys, content, priority, shownToPlayers }: Awaited<ReturnType<typeof storedEntries>>[number]) => ({
+    title,
+    keys,
+    content,
+    priority,
+    shownToPlayers,
+  });
+  expect((await storedEntries()).map(stored)).toEqual([
+    { title: "Harbormaster", keys: "Ilse, /harbou?rmaster/", content: "Ilse Varga counts every ship.", priority: 7, shownToPlayers: true },
   ]);
+
+  // Hidden again from the entry's Edit.
+  await lorebook.getByRole("button", { name: "Edit Harbormaster" }).click();
+  await lorebook.getByRole("switch", { name: LORE_TEXTS.shownToPlayers }).click();
+  await lorebook.getByRole("button", { name: "Update Entry", exact: true }).click();
+  await expect.poll(async () => (await storedEntries()).map((entry) => entry.shownToPlayers)).toEqual([false]);
 
   const file = join(tmpdir(), `lorebook-${Date.now()}.json`);
   await writeFile(

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { describe, expect } from "vitest";
 import { seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
-import { control, input, playerMessages, playScreenTest as test, replies, settle, whenHydrated } from "#tests/helpers/play-screen.ts";
+import { control, input, playerMessages, playScreenTest as test, replies, replyDone, settle, whenHydrated } from "#tests/helpers/play-screen.ts";
 
 /**
  * Check and What the Game Master sees (issue 35, docs/decisions/061 and 062) in Chromium, by
@@ -14,6 +14,7 @@ import { control, input, playerMessages, playScreenTest as test, replies, settle
 const SCREENSHOTS = "test-results/play-checks";
 const PHONE = { width: 360, height: 780 };
 const WIDE = { width: 1280, height: 800 };
+const NARROW = { width: 375, height: 780 };
 
 test.override("serverEnv", { AI_OFFLINE_WORD_DELAY_MS: "2" });
 mkdirSync(SCREENSHOTS, { recursive: true });
@@ -93,5 +94,39 @@ describe("What the Game Master sees", () => {
       await dialog.waitFor({ state: "hidden" });
       await page.close();
     }
+  });
+
+  test("shows each call of a continued reply under its own heading, the reply first", async ({ player, open }) => {
+    await player();
+    const page = await open(WIDE);
+    // A reply the model wrote (the opening was seeded, with no call of its own), then its Continue.
+    await whenHydrated(input(page));
+    await input(page).fill("I bow low.");
+    await input(page).press("Enter");
+    await expect.poll(() => playerMessages(page).last().textContent()).toContain("I bow low.");
+    await replyDone(page);
+    const continuing = replies(page).last().getByRole("button", { name: "Continue", exact: true });
+    const before = (await replies(page).last().innerText()).length;
+    await continuing.click();
+    // The Continue's words arrive, then its controls come back once it is stored (with its call).
+    await expect.poll(async () => (await replies(page).last().innerText()).length).toBeGreaterThan(before);
+    await replyDone(page);
+    await replies(page).last().getByRole("button", { name: "What the Game Master sees", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "What the Game Master saw" });
+    for (const name of ["The reply", "Continue 1"]) {
+      const call = dialog.getByRole("region", { name });
+      await call.getByRole("list", { name: "Parts of the context, in order" }).waitFor();
+      await call.getByText("Cost").waitFor();
+    }
+    expect(await dialog.getByRole("heading", { level: 3 }).allInnerTexts()).toEqual(["THE REPLY", "CONTINUE 1"]);
+    for (const size of [NARROW, WIDE]) {
+      await page.setViewportSize(size);
+      // Where the reply's part ends and the Continue's begins.
+      await dialog.getByRole("heading", { name: "Continue 1" }).scrollIntoViewIfNeeded();
+      await settle(page);
+      await page.screenshot({ path: `/work/screens/what-the-game-master-sees-continued-${size.width}.png` });
+    }
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    expect(page.errors).toEqual([]);
   });
 });

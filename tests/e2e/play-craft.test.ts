@@ -1,5 +1,7 @@
+import { inArray } from "drizzle-orm";
 import { mkdirSync } from "node:fs";
 import type { Database } from "#app/db/client.server.ts";
+import { gameLoreEntries } from "#app/db/schema.ts";
 import type { Page } from "playwright-core";
 import { describe, expect } from "vitest";
 import { seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
@@ -15,6 +17,7 @@ import { seedStory } from "#tests/helpers/stories.ts";
 const SCREENSHOTS = "test-results/play-craft";
 const PHONE = { width: 360, height: 780 };
 const WIDE = { width: 1280, height: 800 };
+const NARROW = { width: 375, height: 780 };
 
 test.override("serverEnv", { AI_OFFLINE_WORD_DELAY_MS: "2" });
 mkdirSync(SCREENSHOTS, { recursive: true });
@@ -98,6 +101,66 @@ describe("the Lorebook panel", () => {
     await page.keyboard.press("Escape");
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent.trim())).toBe("Lorebook");
     expect(page.errors).toEqual([]);
+  });
+
+  test("lists the game's entries its admins show to players, read-only, beside the story's own, and never the hidden ones", async ({
+    player,
+    server,
+    open,
+  }) => {
+    await storyWithReply(server, await player({ begun: false }));
+    const db = server.connection.db;
+    const seeded = await db
+      .insert(gameLoreEntries)
+      .values([
+        {
+          gameSlug: GAME,
+          title: "The Grey Heron",
+          keys: "heron, ship",
+          content: "A smuggler's sloop, faster than any cutter.",
+          shownToPlayers: true,
+        },
+        { gameSlug: GAME, title: "The Empress's secret", keys: "Empress", content: "She has no heir." },
+      ])
+      .returning({ id: gameLoreEntries.id });
+    try {
+      for (const [size, name] of [
+        [WIDE, "1280"],
+        [NARROW, "375"],
+      ] as const) {
+        const page = await open(size);
+        if (size === WIDE) await page.getByRole("button", { name: "Lorebook", exact: true }).click();
+        else {
+          await page.getByRole("button", { name: "More", exact: true }).click();
+          await page.getByRole("menuitem", { name: "Lorebook" }).click();
+        }
+        const panel = dialog(page, "Lorebook");
+        const fromGame = panel.getByRole("region", { name: "From the game" });
+        await fromGame.getByRole("heading", { name: "The Grey Heron" }).waitFor();
+        expect(await fromGame.getByRole("listitem").allInnerTexts()).toEqual([
+          expect.stringMatching(/The Grey Heron\s+heron, ship\s+A smuggler's sloop, faster than any cutter\./),
+        ]);
+        // Read-only: nothing in the game's group edits or deletes.
+        expect(await fromGame.getByRole("button").count()).toBe(0);
+        await panel
+          .getByRole("region", { name: "This story's entries" })
+          .getByText("This story's lorebook has no entries yet.", { exact: false })
+          .waitFor();
+        expect(await panel.getByText("The Empress's secret").count()).toBe(0);
+        expect(await seriousAccessibilityViolations(page)).toEqual([]);
+        await settle(page);
+        await page.screenshot({ path: `/work/screens/lorebook-game-entries-${name}.png` });
+        expect(page.errors).toEqual([]);
+        await page.close();
+      }
+    } finally {
+      await db.delete(gameLoreEntries).where(
+        inArray(
+          gameLoreEntries.id,
+          seeded.map((entry) => entry.id),
+        ),
+      );
+    }
   });
 
   test("is in the More menu on a phone, with Remember this and the read-aloud settings at 360 px", async ({ player, server, open }) => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gameLoreEntries, games, stories, storyLoreEntries } from "#app/db/schema.ts";
 import type { ContextLore } from "#app/domain/game-master/context.server.ts";
 import { loreForTurn } from "#app/domain/game-master/lorebook.server.ts";
-import { MAX_STORY_LORE_ENTRIES, type LoreEntryView } from "#app/lib/lorebook.ts";
+import { MAX_STORY_LORE_ENTRIES, type GameLoreEntryView, type LoreEntryView } from "#app/lib/lorebook.ts";
 import { makeAdmin, signUp, type TestAccount, apiRequest, type ApiInit } from "#tests/helpers/accounts.ts";
 import { createTestGame, TEST_GAME } from "#tests/helpers/game-chat.ts";
 import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
@@ -258,6 +258,64 @@ describe("a game's lorebook", () => {
   });
 });
 
+describe("the game's entries shown to players", () => {
+  const shown = { ...dragon, title: "The harbour", keys: "harbour, quay", content: "The harbour never sleeps.", shownToPlayers: true };
+  const hidden = { ...dragon, title: "The traitor", keys: "Ilse", content: "Ilse sold the fleet." };
+
+  it("are marked by admins (hidden unless they say so) and listed, read-only, in the story's lorebook; hidden ones are never sent", async () => {
+    const created = async (body: object) =>
+      ((await (await api(admin, `/api/admin/games/${gameId}/lore`, { body })).json()) as { entry: GameLoreEntryView }).entry;
+    const harbour = await created(shown);
+    const traitor = await created(hidden);
+    const disabled = await created({ ...shown, title: "The old harbour", enabled: false });
+    expect(harbour.shownToPlayers).toBe(true);
+    // Not said: hidden, so nothing written before the flag existed is shown.
+    expect(traitor.shownToPlayers).toBe(false);
+    const listed = (await (await api(admin, `/api/admin/games/${gameId}/lore`)).json()) as { entries: GameLoreEntryView[] };
+    expect(listed.entries.map((entry) => [entry.title, entry.shownToPlayers]).toSorted()).toEqual([
+      ["The harbour", true],
+      ["The old harbour", true],
+      ["The traitor", false],
+    ]);
+
+    const { player, storyId } = await playing();
+    await api(player, `/api/stories/${storyId}/lore`, { body: { ...dragon, title: "My wyrm" } });
+    const response = await api(player, `/api/stories/${storyId}/lore`);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    // Nothing of a hidden or disabled entry is in the answer, nor the admin's own fields.
+    for (const secret of [traitor.id, "The traitor", "Ilse sold the fleet.", disabled.id, "The old harbour"]) expect(text).not.toContain(secret);
+    const body = JSON.parse(text) as { entries: LoreEntryView[]; gameEntries: unknown[] };
+    expect(body.entries.map((entry) => entry.title)).toEqual(["My wyrm"]);
+    expect(body.gameEntries).toEqual([{ id: harbour.id, title: "The harbour", keys: "harbour, quay", content: "The harbour never sleeps." }]);
+
+    // An admin hides it again; the player's next read no longer has it. The player cannot change it.
+    const put = await api(admin, `/api/admin/games/${gameId}/lore/${harbour.id}`, { method: "PUT", body: { ...shown, shownToPlayers: false } });
+    expect(((await put.json()) as { entry: GameLoreEntryView }).entry.shownToPlayers).toBe(false);
+    expect(((await (await api(player, `/api/stories/${storyId}/lore`)).json()) as { gameEntries: unknown[] }).gameEntries).toEqual([]);
+    expect((await api(player, `/api/stories/${storyId}/lore/${harbour.id}`, { method: "PUT", body: shown })).status).toBe(404);
+
+    // Another player's story answers 404, with no entries at all.
+    const other = await signUp(server);
+    const stranger = await api(other, `/api/stories/${storyId}/lore`);
+    expect(stranger.status).toBe(404);
+    expect(await stranger.text()).not.toContain("harbour");
+    await server.connection.db.delete(gameLoreEntries).where(eq(gameLoreEntries.gameSlug, TEST_GAME.slug));
+  });
+
+  it("stay out of SillyTavern files, which have no such field: an imported entry is hidden", async () => {
+    await api(admin, `/api/admin/games/${gameId}/lore`, { body: shown });
+    const exported = (await (await api(admin, `/api/admin/games/${gameId}/lore/world-info`)).json()) as {
+      entries: Record<string, Record<string, unknown>>;
+    };
+    expect(Object.values(exported.entries).map((entry) => Object.keys(entry).filter((field) => /shown|player/i.test(field)))).toEqual([[]]);
+    await server.connection.db.delete(gameLoreEntries).where(eq(gameLoreEntries.gameSlug, TEST_GAME.slug));
+    const imported = await api(admin, `/api/admin/games/${gameId}/lore/world-info`, { body: exported });
+    expect(((await imported.json()) as { entries: GameLoreEntryView[] }).entries.map((entry) => entry.shownToPlayers)).toEqual([false]);
+    await server.connection.db.delete(gameLoreEntries).where(eq(gameLoreEntries.gameSlug, TEST_GAME.slug));
+  });
+});
+
 describe("lore for a story's turn (story_lore.sql)", () => {
   it("brings the game's and the story's enabled entries to the matching engine", async () => {
     const { player, storyId } = await playing();
@@ -271,6 +329,8 @@ describe("lore for a story's turn (story_lore.sql)", () => {
       .where(eq(stories.id, storyId));
     if (!lore) throw new Error("The story was not found.");
     expect(lore.scanDepth).toBe(2);
+    // Each by its row's id, which names it in what the Game Master saw whatever it is renamed to.
+    expect(lore.entries.every((entry) => /^[0-9a-f-]{36}$/.test(entry.id))).toBe(true);
     expect(lore.entries.map((entry) => [entry.source, entry.title])).toEqual([
       ["game", "Canon dragon"],
       ["story", "My wyrm"],

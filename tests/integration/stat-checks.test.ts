@@ -1,6 +1,6 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gameMessages, games } from "#app/db/schema.ts";
+import { gameMessages, games, modelCalls } from "#app/db/schema.ts";
 import { TRIGGERED_LORE_INTRODUCTION } from "#app/domain/game-master/story-brief.server.ts";
 import { CHECK_INTRODUCTION } from "#app/domain/game-master/turn-message.server.ts";
 import type { ConversationMessage } from "#app/domain/game-master/context.server.ts";
@@ -225,7 +225,9 @@ describe("What the Game Master sees", () => {
     const latest = replies.at(-1)!;
     const response = await contextOf(player, storyId, latest.id, latest.version);
     expect(response.status).toBe(200);
-    const seen = (await response.json()) as ContextView;
+    const answer = (await response.json()) as ContextView;
+    expect(answer.calls).toHaveLength(1);
+    const seen = { ...answer, ...answer.calls[0]! };
     const kinds = seen.manifest.sections.map((section) => section.kind);
     expect(kinds).toEqual(["instructions", "world", "world", "pinned_facts", "history", "state", "lore", "check", "author_note", "message"]);
     // What the manifest names is what the model was sent.
@@ -261,7 +263,7 @@ describe("What the Game Master sees", () => {
     // The earlier reply's own manifest: no check, no lore; the author's note and the state were there.
     const first = replies.at(-2)!;
     const before = (await (await contextOf(player, storyId, first.id, first.version)).json()) as ContextView;
-    expect(before.manifest.sections.map((section) => section.kind)).not.toContain("check");
+    expect(before.calls[0]?.manifest.sections.map((section) => section.kind)).not.toContain("check");
     expect(earlier.last).not.toContain("<check>");
     expect(before.check).toBeNull();
 
@@ -273,5 +275,33 @@ describe("What the Game Master sees", () => {
     const asAdmin = (await (await contextOf(player, storyId, latest.id, latest.version)).json()) as ContextView;
     const [game] = await server.connection.db.select({ prompt: games.prompt }).from(games).where(eq(games.slug, CHECK_GAME));
     expect(asAdmin.instructions).toBe(game!.prompt);
+  });
+
+  it("shows every call of a continued reply, in order, each with its own parts, usage and cost, and names lore by id", async () => {
+    const { player, storyId } = await playing();
+    const guard = await api(player, `/api/stories/${storyId}/lore`, { title: "The guard", keys: "guard", content: "He sleeps at noon." });
+    const { entry } = (await guard.json()) as { entry: { id: string } };
+    await readTurn(await postChat(server, player, { message: "I wave at the guard.", game_slug: CHECK_GAME }));
+    const reply = (await viewOf(player, storyId)).messages.filter((message) => message.role === "assistant").at(-1)!;
+    for (let continued = 0; continued < 2; continued += 1) {
+      expect((await readTurn(await api(player, `/api/stories/${storyId}/continue`, { exchange: reply.exchange }))).done).toBe(true);
+    }
+    const response = await contextOf(player, storyId, reply.id, reply.version);
+    expect(response.status).toBe(200);
+    const { calls } = (await response.json()) as ContextView;
+    // As recorded, first to last: the reply, then each Continue, each its own row's usage and cost.
+    const recorded = await server.connection.db
+      .select({ kind: modelCalls.kind, inputTokens: modelCalls.inputTokens, outputTokens: modelCalls.outputTokens, cost: modelCalls.cost })
+      .from(modelCalls)
+      .where(and(eq(modelCalls.replyId, reply.id), eq(modelCalls.replyVersion, reply.version)))
+      .orderBy(asc(modelCalls.id));
+    expect(recorded.map((call) => call.kind)).toEqual(["send", "continue", "continue"]);
+    expect(calls.map(({ call: { kind, inputTokens, outputTokens, cost } }) => ({ kind, inputTokens, outputTokens, cost }))).toEqual(recorded);
+    // Each call's own context: a Continue's history holds the reply it continues, so it sent more.
+    const historyTokens = calls.map(({ manifest }) => manifest.sections.find((section) => section.kind === "history")?.tokens ?? 0);
+    expect(historyTokens[1]).toBeGreaterThan(historyTokens[0]!);
+    expect(historyTokens[2]).toBeGreaterThan(historyTokens[1]!);
+    // The lore the reply's message fired, by the entry's id as well as its title.
+    expect(calls[0]?.manifest.sections.find((section) => section.kind === "lore")).toMatchObject({ id: entry.id, title: "The guard" });
   });
 });

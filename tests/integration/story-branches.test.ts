@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { gameMessages, stories } from "#app/db/schema.ts";
 import type { StoryBranch } from "#app/domain/story-branches.server.ts";
+import type { ContextView } from "#app/lib/context-manifest.ts";
 import { STORY_REFUSALS } from "#app/lib/play-texts.ts";
 import type { StoryView } from "#app/lib/story-view.ts";
 import { apiRequest, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
@@ -97,7 +98,7 @@ describe("Branch from here", () => {
       const reply = await replyOf(id);
       const response = await apiRequest(server, player, `/api/stories/${id}/replies/${reply.id}/versions/${reply.version}/context`);
       expect(response.status).toBe(200);
-      return ((await response.json()) as { manifest: unknown }).manifest;
+      return ((await response.json()) as ContextView).calls.map((call) => call.manifest);
     };
     const parentView = await seen(storyId);
     expect(await seen(branchId)).toEqual(parentView);

@@ -51,7 +51,8 @@ export function EditButton({
   variant?: "ghost" | "secondary";
 }) {
   return (
-    <Button id={id} variant={variant} size="sm" onClick={onEdit} aria-label={`Edit ${title}`}>
+    // Not a submit button: a lore entry's Edit sits inside the game editor's form.
+    <Button id={id} type="button" variant={variant} size="sm" onClick={onEdit} aria-label={`Edit ${title}`}>
       <Pencil aria-hidden />
       Edit
     </Button>
@@ -92,6 +93,7 @@ export function DeleteButton({
   return (
     <>
       <Button
+        type="button"
         variant="ghost"
         size="sm"
         className="text-danger hover:text-danger"

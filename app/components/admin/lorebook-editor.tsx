@@ -1,10 +1,10 @@
 import { BookOpen, Download, Plus, Upload } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { LoreEntryForm, type LoreEntrySaved } from "#app/components/lore-entry-form.tsx";
+import { LoreEntryForm, type LoreEntrySaved, type LoreEntrySubmitted } from "#app/components/lore-entry-form.tsx";
 import { toast } from "#app/components/toast.ts";
 import { LoreEntrySummary } from "#app/components/lore-entry-summary.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { LORE_TEXTS, type LoreEntryInput, type LoreEntryView } from "#app/lib/lorebook.ts";
+import { LORE_TEXTS, type GameLoreEntryView } from "#app/lib/lorebook.ts";
 import { EmptyState, LoadFailed } from "./form-controls.tsx";
 import { DeleteButton, EditButton } from "./item-list.tsx";
 import { useAdminRequest } from "./use-admin-request.ts";
@@ -15,8 +15,8 @@ import { useAdminRequest } from "./use-admin-request.ts";
  */
 export function LorebookEditor({ gameId }: { gameId: string }) {
   const base = `/api/admin/games/${gameId}/lore`;
-  const [entries, setEntries] = useState<LoreEntryView[] | null | undefined>(undefined);
-  const [editing, setEditing] = useState<LoreEntryView | "new" | null>(null);
+  const [entries, setEntries] = useState<GameLoreEntryView[] | null | undefined>(undefined);
+  const [editing, setEditing] = useState<GameLoreEntryView | "new" | null>(null);
   const { send, pending } = useAdminRequest();
   const fileInput = useRef<HTMLInputElement>(null);
 
@@ -26,7 +26,7 @@ export function LorebookEditor({ gameId }: { gameId: string }) {
   useEffect(() => {
     let current = true;
     void fetch(base)
-      .then(async (response) => (response.ok ? ((await response.json()) as { entries: LoreEntryView[] }).entries : null))
+      .then(async (response) => (response.ok ? ((await response.json()) as { entries: GameLoreEntryView[] }).entries : null))
       .catch(() => null)
       .then((list) => {
         if (current) setEntries(list);
@@ -36,9 +36,9 @@ export function LorebookEditor({ gameId }: { gameId: string }) {
     };
   }, [base, version]);
 
-  async function save(input: LoreEntryInput): Promise<LoreEntrySaved> {
+  async function save(input: LoreEntrySubmitted): Promise<LoreEntrySaved> {
     const entry = editing === "new" ? null : editing;
-    const result = await send<{ entry: LoreEntryView }>(entry ? "PUT" : "POST", entry ? `${base}/${entry.id}` : base, input);
+    const result = await send<{ entry: GameLoreEntryView }>(entry ? "PUT" : "POST", entry ? `${base}/${entry.id}` : base, input);
     if (!result.ok) {
       toast.error(LORE_TEXTS.saveFailed, { description: result.error });
       return result;
@@ -57,7 +57,7 @@ export function LorebookEditor({ gameId }: { gameId: string }) {
       toast.error(LORE_TEXTS.importFailed, { description: LORE_TEXTS.notJson });
       return;
     }
-    const result = await send<{ entries: LoreEntryView[] }>("POST", `${base}/world-info`, world);
+    const result = await send<{ entries: GameLoreEntryView[] }>("POST", `${base}/world-info`, world);
     if (result.ok) {
       toast.success(LORE_TEXTS.imported(result.data.entries.length));
       await reload();
@@ -107,6 +107,7 @@ export function LorebookEditor({ gameId }: { gameId: string }) {
         <LoreEntryForm
           key={editing === "new" ? "new" : editing.id}
           entry={editing === "new" ? undefined : editing}
+          game
           onSave={save}
           onCancel={() => setEditing(null)}
         />

@@ -1,12 +1,13 @@
 import { useEffect, useState } from "react";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "#app/components/ui/dialog.tsx";
-import { manifestTokens, type ContextSection, type ContextView } from "#app/lib/context-manifest.ts";
+import { manifestTokens, type ContextCall, type ContextManifest, type ContextSection, type ContextView } from "#app/lib/context-manifest.ts";
 import { rollLine } from "#app/lib/stat-checks.ts";
 
 /**
- * What the Game Master sees (docs/decisions/062): the parts of the context one reply was written
- * from, in the order the model read them, each with its tokens and share, and what the call used
- * and cost. Read when opened from GET …/replies/{id}/versions/{v}/context.
+ * What the Game Master sees (docs/decisions/062, 066): the parts of the context one reply was
+ * written from, in the order the model read them, each with its tokens and share, and what the call
+ * used and cost; a reply continued shows each call (the reply, then each Continue) in turn. Read
+ * each time it opens from GET …/replies/{id}/versions/{v}/context: a Continue adds a call.
  */
 
 export function contextViewPath(storyId: string, replyId: number, version: number) {
@@ -60,14 +61,54 @@ function money(cost: number | null, currency: string | null) {
   return new Intl.NumberFormat("en-US", { style: "currency", currency: currency ?? "USD", maximumFractionDigits: 6 }).format(cost);
 }
 
-function ContextSections({ view }: { view: ContextView }) {
-  const total = manifestTokens(view.manifest);
-  const { call } = view;
+/** How a call that did not store its text ended, said after its kind. */
+const OUTCOMES: Record<string, string> = {
+  interrupted: "interrupted",
+  failed: "failed",
+  empty: "wrote nothing",
+  cancelled: "stopped",
+  not_stored: "not stored",
+};
+
+/**
+ * Each call's heading when a version was written by more than one, or by a Continue alone (its
+ * reply's own call was not recorded: a seeded opening, or one written before calls were).
+ */
+function callNames(calls: readonly { call: ContextCall }[]) {
+  let continues = 0;
+  return calls.map(({ call }) => {
+    const name = call.kind === "continue" ? `Continue ${(continues += 1)}` : "The reply";
+    const outcome = OUTCOMES[call.outcome];
+    return outcome ? `${name} (${outcome})` : name;
+  });
+}
+
+/** The dialog's content once read: one reply's parts, or each call's under its own heading. */
+export function ContextCalls({ view }: { view: ContextView }) {
+  const [only, ...more] = view.calls;
+  if (only && more.length === 0 && only.call.kind !== "continue") return <ContextSections view={view} manifest={only.manifest} call={only.call} />;
+  const names = callNames(view.calls);
+  return (
+    <div className="space-y-6">
+      {view.calls.map(({ manifest, call }, index) => (
+        <section key={index} aria-labelledby={`context-call-${index}`} className="space-y-2">
+          <h3 id={`context-call-${index}`} className="font-sans text-sm font-semibold tracking-wide text-gold uppercase">
+            {names[index]}
+          </h3>
+          <ContextSections view={view} manifest={manifest} call={call} />
+        </section>
+      ))}
+    </div>
+  );
+}
+
+function ContextSections({ view, manifest, call }: { view: ContextView; manifest: ContextManifest; call: ContextCall }) {
+  const total = manifestTokens(manifest);
   const cachedShare = call.inputTokens > 0 ? call.cachedInputTokens / call.inputTokens : 0;
   return (
     <div className="space-y-4 text-sm">
       <ol className="space-y-2" aria-label="Parts of the context, in order">
-        {view.manifest.sections.map((section, index) => {
+        {manifest.sections.map((section, index) => {
           const { name, detail } = describe(section, view);
           const share = total > 0 ? section.tokens / total : 0;
           return (
@@ -92,8 +133,8 @@ function ContextSections({ view }: { view: ContextView }) {
           );
         })}
       </ol>
-      {view.manifest.loreCut.length > 0 ? (
-        <p className="text-xs text-parchment-dim">Lore left out for room: {view.manifest.loreCut.map((entry) => entry.title).join(", ")}</p>
+      {manifest.loreCut.length > 0 ? (
+        <p className="text-xs text-parchment-dim">Lore left out for room: {manifest.loreCut.map((entry) => entry.title).join(", ")}</p>
       ) : null}
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 rounded-lg border border-ink-line px-3 py-2 text-xs">
         <dt className="text-parchment-dim">Model</dt>
@@ -123,11 +164,12 @@ export function ContextViewerDialog({
   /** contextViewPath of the reply's version. */
   path: string;
 }) {
-  // A reply's manifest never changes: once read, it is kept for its path.
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const shown = loaded?.path === path ? loaded : null;
+  // Read again each time it opens (what was read last stays until the answer comes): a Continue
+  // since may have added a call to the version.
   useEffect(() => {
-    if (!open || shown) return;
+    if (!open) return;
     const reading = new AbortController();
     void (async () => {
       try {
@@ -140,7 +182,7 @@ export function ContextViewerDialog({
       }
     })();
     return () => reading.abort();
-  }, [open, path, shown]);
+  }, [open, path]);
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -156,7 +198,7 @@ export function ContextViewerDialog({
             {shown.error}
           </p>
         ) : (
-          <ContextSections view={shown.view} />
+          <ContextCalls view={shown.view} />
         )}
       </DialogContent>
     </Dialog>

@@ -1,15 +1,15 @@
 import { BookOpen, Pencil, Plus, Trash2 } from "lucide-react";
-import { useEffect, useState, type RefObject } from "react";
+import { useEffect, useId, useState, type RefObject } from "react";
 import { LoreEntryForm, type LoreEntrySaved } from "#app/components/lore-entry-form.tsx";
 import { LoreEntrySummary } from "#app/components/lore-entry-summary.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "#app/components/ui/dialog.tsx";
-import { LORE_TEXTS, type LoreEntryInput, type LoreEntryView } from "#app/lib/lorebook.ts";
+import { LORE_TEXTS, type LoreEntryInput, type LoreEntryView, type PublicLoreEntry } from "#app/lib/lorebook.ts";
 import { useStory } from "./story-provider.tsx";
 
 /**
  * The Lorebook panel: the story's own lore entries (the player's, apart from the game's canon),
- * with Add entry, Edit and Delete. Opened from the header (beside Memory) or its More menu, so it
+ * with Add entry, Edit and Delete, and the game's entries its admins show to players, read-only. Opened from the header (beside Memory) or its More menu, so it
  * is controlled from outside. It reads the entries each time it opens: Remember this may have
  * added one since.
  */
@@ -44,13 +44,17 @@ export function LorebookDialog({
 function Lorebook() {
   const { client } = useStory();
   const [entries, setEntries] = useState<LoreEntryView[] | null | undefined>(undefined);
+  const [gameEntries, setGameEntries] = useState<PublicLoreEntry[]>([]);
   const [editing, setEditing] = useState<LoreEntryView | "new" | null>(null);
   const [announcement, setAnnouncement] = useState("");
+  const headingId = useId();
 
   useEffect(() => {
     let current = true;
     void client.loreEntries().then((list) => {
-      if (current) setEntries(list);
+      if (!current) return;
+      setEntries(list?.entries ?? null);
+      setGameEntries(list?.gameEntries ?? []);
     });
     return () => {
       current = false;
@@ -101,7 +105,27 @@ function Lorebook() {
           onCancel={() => setEditing(null)}
         />
       ) : null}
-      <LoreEntries entries={entries} onEdit={setEditing} onDelete={(entry) => void remove(entry)} />
+      <section aria-labelledby={`${headingId}-story`} className="flex flex-col gap-2">
+        <h3 id={`${headingId}-story`} className="font-sans text-sm font-semibold tracking-wide text-gold uppercase">
+          {LORE_TEXTS.storyEntriesHeading}
+        </h3>
+        <LoreEntries entries={entries} onEdit={setEditing} onDelete={(entry) => void remove(entry)} />
+      </section>
+      {gameEntries.length > 0 ? (
+        <section aria-labelledby={`${headingId}-game`} className="flex flex-col gap-2">
+          <h3 id={`${headingId}-game`} className="font-sans text-sm font-semibold tracking-wide text-gold uppercase">
+            {LORE_TEXTS.gameEntriesHeading}
+          </h3>
+          <p className="text-sm text-parchment-dim">{LORE_TEXTS.gameEntriesExplanation}</p>
+          <ul aria-label="The game's lore entries" className="flex flex-col gap-2">
+            {gameEntries.map((entry) => (
+              <li key={entry.id} className="rounded-lg border border-ink-line bg-ink/40 p-3">
+                <LoreEntrySummary entry={entry} heading="h4" />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </div>
   );
 }
@@ -129,7 +153,7 @@ function LoreEntries({
     <ul aria-label="The story's lore entries" className="flex flex-col gap-2">
       {entries.map((entry) => (
         <li key={entry.id} className="flex items-start gap-2 rounded-lg border border-ink-line bg-ink/60 p-3">
-          <LoreEntrySummary entry={entry} heading="h3" />
+          <LoreEntrySummary entry={entry} heading="h4" />
           <Button
             type="button"
             variant="ghost"

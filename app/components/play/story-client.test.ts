@@ -297,16 +297,17 @@ describe("the story's lorebook", () => {
   const entry = { id: "7", title: "Ilse", keys: "Ilse, captain", content: "A smuggler.", alwaysOn: false, priority: 0, enabled: true };
   const input = { title: "Ilse", keys: "Ilse, captain", content: "A smuggler.", alwaysOn: false, priority: 0, enabled: true };
 
-  it("reads, adds, changes and deletes the story's own entries", async () => {
+  it("reads, adds, changes and deletes the story's own entries, and reads the game's shown ones", async () => {
     const lore = `/api/stories/${STORY_ID}/lore`;
+    const shown = { id: "9", title: "The harbour", keys: "harbour", content: "Never sleeps." };
     const api = await fakeApi({
-      [`GET ${lore}`]: json({ entries: [entry] }),
+      [`GET ${lore}`]: json({ entries: [entry], gameEntries: [shown] }),
       [`POST ${lore}`]: json({ entry }),
       [`PUT ${lore}/7`]: json({ entry: { ...entry, content: "A spy." } }),
       [`DELETE ${lore}/7`]: json({ deleted: true }),
     });
     const { client } = setUp(api, storyView(1));
-    expect(await client.loreEntries()).toEqual([entry]);
+    expect(await client.loreEntries()).toEqual({ entries: [entry], gameEntries: [shown] });
     expect(await client.saveLoreEntry(input)).toEqual({ ok: true, entry });
     expect(await client.saveLoreEntry({ ...input, content: "A spy." }, "7")).toMatchObject({ ok: true, entry: { content: "A spy." } });
     expect(await client.deleteLoreEntry("7")).toBe(true);
@@ -334,7 +335,7 @@ describe("the story's lorebook", () => {
   it("has no lorebook before the story exists", async () => {
     const api = await fakeApi({});
     const { client } = setUp(api, null);
-    expect(await client.loreEntries()).toEqual([]);
+    expect(await client.loreEntries()).toEqual({ entries: [], gameEntries: [] });
     expect(await client.saveLoreEntry(input)).toMatchObject({ ok: false });
     expect(api.requests).toEqual([]);
   });

@@ -1,9 +1,17 @@
 import type { FieldErrors } from "#app/lib/admin-forms.ts";
-import { LORE_TEXTS, type LoreEntryInput, type LoreEntryView } from "#app/lib/lorebook.ts";
+import { LORE_TEXTS, type LoreEntryInput, type LoreEntryView, type PublicLoreEntry } from "#app/lib/lorebook.ts";
 import type { HousekeepingConnection } from "./story-housekeeping.ts";
 
 /** What saving an entry answered: the entry as stored, or the server's sentence and its messages by field. */
 export type LoreSaveResult = { ok: true; entry: LoreEntryView } | { ok: false; error: string; fieldErrors: FieldErrors };
+
+/** What the Lorebook panel lists: the story's own entries, and the game's it may read. */
+export interface StoryLoreList {
+  entries: LoreEntryView[];
+  gameEntries: PublicLoreEntry[];
+}
+
+const NO_LORE: StoryLoreList = { entries: [], gameEntries: [] };
 
 /**
  * The story's own lorebook (the Lorebook panel and Remember this): read, add, change and delete
@@ -16,14 +24,14 @@ export function storyLore({ store, getJson, sendJson }: Pick<HousekeepingConnect
     return id ? `/api/stories/${id}/lore` : null;
   };
   return {
-    /** The story's entries, or null when they could not be read. */
-    async loreEntries(): Promise<LoreEntryView[] | null> {
+    /** The story's entries and the game's shown ones, or null when they could not be read. */
+    async loreEntries(): Promise<StoryLoreList | null> {
       const path = lorePath();
-      if (!path) return [];
+      if (!path) return NO_LORE;
       try {
         const response = await getJson(path);
         if (!response.ok) return null;
-        return ((await response.json()) as { entries: LoreEntryView[] }).entries;
+        return (await response.json()) as StoryLoreList;
       } catch {
         return null;
       }

@@ -3,13 +3,15 @@
 -- story's, each in the order they were written, and how many exchanges the game's keys are looked
 -- for in. A story that plays a published version of a world (p_world_version, docs/decisions/065)
 -- reads that version's entries and scan depth as world_versions keeps them; NULL, the game's own.
--- {"scanDepth": n, "entries": [{"source", "title", "keys", "content", "alwaysOn", "priority", "enabled"}]}
+-- {"scanDepth": n, "entries": [{"source", "id", "title", "keys", "content", "alwaysOn", "priority", "enabled"}]}
+-- (the id names the entry in what the Game Master saw, docs/decisions/062, whatever it is renamed
+-- to; a version published before ids were kept has none)
 CREATE OR REPLACE FUNCTION story_lore(p_story_id uuid, p_game_slug text, p_world_version integer) RETURNS jsonb AS $$
   SELECT jsonb_build_object(
     'scanDepth', coalesce((v.fields ->> 'loreScanDepth')::integer, g.lore_scan_depth),
     -- (coalesce reads the live entries only for a story without a version.)
     'entries', coalesce(v.lore, game_lore(p_game_slug)) || coalesce((
-      SELECT jsonb_agg(jsonb_build_object('source', 'story', 'title', l.title, 'keys', l.keys, 'content', l.content,
+      SELECT jsonb_agg(jsonb_build_object('source', 'story', 'id', l.id, 'title', l.title, 'keys', l.keys, 'content', l.content,
           'alwaysOn', l.always_on, 'priority', l.priority, 'enabled', l.enabled) ORDER BY l.created_at, l.id)
         FROM story_lore_entries AS l WHERE l.story_id = p_story_id AND l.enabled
     ), '[]'::jsonb)

@@ -107,6 +107,8 @@ export const gameLoreEntries = pgTable(
       .notNull()
       .references(() => games.slug, { onUpdate: "cascade", onDelete: "cascade" }),
     ...loreEntryColumns(),
+    /** Listed in the play screen's Lorebook panel. Off by default: lore is the Game Master's until an admin shows it. */
+    shownToPlayers: boolean("shown_to_players").notNull().default(false),
   },
   (table) => [index("game_lore_entries_game_idx").on(table.gameSlug, table.createdAt)],
 );

@@ -8,7 +8,7 @@ import { readTurnMessage } from "./turn-message.server.ts";
 const brief: StoryBrief = { title: "Lantern Harbor", prompt: "You are the Game Master of Lantern Harbor.", sections: [] };
 
 function entry(title: string, keys: string, content: string, options: Partial<ContextLoreEntry> = {}): ContextLoreEntry {
-  return { title, keys, content, alwaysOn: false, priority: 0, enabled: true, source: "game", ...options };
+  return { id: `entry-${title}`, title, keys, content, alwaysOn: false, priority: 0, enabled: true, source: "game", ...options };
 }
 
 const opening: ConversationMessage[] = [
@@ -68,6 +68,12 @@ describe("lore in the context", () => {
     expect(built.lore.triggered.map(({ entry: fired }) => fired.title)).toEqual(["High"]);
     expect(built.lore.cut.map(({ entry: cut }) => cut.title)).toEqual(["Middle", "Low"]);
     expect(lastMessage(built)).not.toContain("Middle");
+    // The manifest names each entry by its id too, so a renamed entry is still the same one.
+    expect(built.manifest.sections.filter((section) => section.kind === "lore")).toMatchObject([{ id: "entry-High", title: "High" }]);
+    expect(built.manifest.loreCut).toEqual([
+      { source: "game", id: "entry-Middle", title: "Middle" },
+      { source: "game", id: "entry-Low", title: "Low" },
+    ]);
   });
 
   it("keeps the player's lore as data: it cannot close the block or forge the server's", () => {

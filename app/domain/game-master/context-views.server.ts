@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import { db } from "../../db/database.server.ts";
 import { gameMessages, games, modelCalls, stories } from "../../db/schema.ts";
 import type { ContextManifest, ContextView } from "../../lib/context-manifest.ts";
@@ -6,8 +6,9 @@ import type { StatCheck } from "../../lib/stat-checks.ts";
 import { NotFoundError } from "../errors.server.ts";
 
 /**
- * "What the Game Master sees" (issue 35, docs/decisions/062): the manifest of the call that wrote a
- * version of a reply, read back with that call's recorded usage and cost, for the story's owner.
+ * "What the Game Master sees" (issue 35, docs/decisions/062, 066): the manifests of the calls that
+ * wrote a version of a reply (the reply, then each Continue), read back with each call's recorded
+ * usage and cost, for the story's owner.
  */
 
 export const CONTEXT_VIEW_REFUSALS = {
@@ -19,7 +20,7 @@ export async function replyContextView(
   viewer: { id: string; isAdmin: boolean },
   { storyId, replyId, version }: { storyId: string; replyId: number; version: number },
 ): Promise<ContextView> {
-  const [row] = await db()
+  const rows = await db()
     .select({
       kind: modelCalls.kind,
       provider: modelCalls.provider,
@@ -28,6 +29,7 @@ export async function replyContextView(
       cachedInputTokens: modelCalls.cachedInputTokens,
       outputTokens: modelCalls.outputTokens,
       estimated: modelCalls.estimated,
+      outcome: modelCalls.outcome,
       cost: modelCalls.cost,
       currency: modelCalls.currency,
       createdAt: modelCalls.createdAt,
@@ -58,9 +60,16 @@ export async function replyContextView(
         isNotNull(modelCalls.context),
       ),
     )
-    .orderBy(desc(modelCalls.id))
-    .limit(1);
-  if (!row) throw new NotFoundError(CONTEXT_VIEW_REFUSALS.missing);
-  const { manifest, instructions, check, createdAt, ...call } = row;
-  return { manifest, instructions: instructions ?? null, check, call: { ...call, createdAt: createdAt.toISOString() } };
+    // In the order they were made: ids are an identity, given as each call is recorded.
+    .orderBy(asc(modelCalls.id));
+  const [first] = rows;
+  if (!first) throw new NotFoundError(CONTEXT_VIEW_REFUSALS.missing);
+  return {
+    calls: rows.map(({ manifest, instructions: _instructions, check: _check, createdAt, ...call }) => ({
+      manifest,
+      call: { ...call, createdAt: createdAt.toISOString() },
+    })),
+    instructions: first.instructions ?? null,
+    check: first.check,
+  };
 }

@@ -48,8 +48,8 @@ export interface ModelContext {
   manifest: ContextManifest;
 }
 
-/** A lore entry of the game's (canon) or of the story's (the player's own). */
-export type ContextLoreEntry = LoreEntry & { source: "game" | "story" };
+/** A lore entry of the game's (canon) or of the story's (the player's own), by its row's id. */
+export type ContextLoreEntry = LoreEntry & { source: "game" | "story"; id: string };
 
 /** The lorebooks a turn matches against, as begin_turn reads them (app/db/functions/story_lore.sql). */
 export interface ContextLore {
@@ -280,6 +280,7 @@ export function buildModelContext({
     entries.map(({ entry, tokens, firing }) => ({
       kind: "lore",
       source: entry.source,
+      id: entry.id,
       title: entry.title,
       placement: firing?.foundIn ?? "always",
       ...(firing ? { key: firing.key, words: firing.words } : {}),
@@ -321,7 +322,7 @@ export function buildModelContext({
       // As the model reads it (withAuthorNote makes it data).
       { kind: "message", tokens: estimateMessageTokens(asPromptData(message)) },
     ],
-    loreCut: loreInContext.cut.map(({ entry }) => ({ source: entry.source, title: entry.title })),
+    loreCut: loreInContext.cut.map(({ entry }) => ({ source: entry.source, id: entry.id, title: entry.title })),
     budgetTokens,
   };
   return { system, messages, keptTurns: rest.length - firstKept, lore: loreInContext, manifest };

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createLoreEntry, gameLorebook, listLore, setLoreScanDepth } from "#app/domain/lorebook.server.ts";
 import { apiRoute, endpoint, recordId } from "#app/http/api-route.server.ts";
-import { loreEntryInputSchema } from "#app/lib/lorebook.ts";
+import { gameLoreEntryInputSchema } from "#app/lib/lorebook.ts";
 
 /**
  * GET /api/admin/games/{id}/lore: the game's lorebook and how many exchanges it looks back.
@@ -17,7 +17,7 @@ const gameLore = apiRoute({
   }),
   POST: endpoint({
     access: "admin",
-    body: loreEntryInputSchema,
+    body: gameLoreEntryInputSchema,
     handler: async ({ params, body }) => ({ entry: await createLoreEntry(await gameLorebook(recordId(params.id, "game")), body) }),
   }),
   PATCH: endpoint({

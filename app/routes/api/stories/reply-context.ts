@@ -4,8 +4,8 @@ import { replyVersionOf } from "#app/http/story-input.ts";
 
 /**
  * GET /api/stories/{id}/replies/{replyId}/versions/{version}/context — What the Game Master sees:
- * every part of the context the call that wrote this version was sent, by reference and token
- * count, with the call's usage and cost (docs/decisions/062). The story's owner only; 404 for
+ * for each call that wrote this version (the reply, then each Continue), every part of the context
+ * it was sent, by reference and token count, with its usage and cost (docs/decisions/062, 066). The story's owner only; 404 for
  * anyone else, as for a reply that is not there.
  */
 const replyContext = apiRoute({

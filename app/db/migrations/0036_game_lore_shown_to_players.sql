@@ -1,0 +1,1 @@
+ALTER TABLE "game_lore_entries" ADD COLUMN "shown_to_players" boolean DEFAULT false NOT NULL;
