@@ -2,40 +2,31 @@ import { eq } from "drizzle-orm";
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect } from "vitest";
 import { gameLoreEntries } from "#app/db/schema.ts";
 import { LORE_TEXTS } from "#app/lib/lorebook.ts";
-import { makeAdmin, signInBrowser, signUp } from "#tests/helpers/accounts.ts";
 import { openAdminTab } from "#tests/helpers/admin-panel.ts";
-import { expectToast, launchBrowser, seriousAccessibilityViolations, type TestBrowser } from "#tests/helpers/browser.ts";
+import { expectToast, seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
+import { browserTest } from "#tests/helpers/fixtures.ts";
 import { createTestGame, TEST_GAME } from "#tests/helpers/game-chat.ts";
-import { startTestServer, type TestServer } from "#tests/helpers/server.ts";
 
 /** The game editor's Lorebook section, through its real UI. */
 
-let server: TestServer;
-let browser: TestBrowser;
+const test = browserTest
+  // The tests' game, and its admin signed in, for every test.
+  .extend("admin", { scope: "file", auto: true }, async ({ server, login }) => {
+    await createTestGame(server);
+    return login({ admin: true });
+  })
+  .extend(
+    "storedEntries",
+    { scope: "file" },
+    ({ server }) =>
+      () =>
+        server.connection.db.select().from(gameLoreEntries).where(eq(gameLoreEntries.gameSlug, TEST_GAME.slug)),
+  );
 
-beforeAll(async () => {
-  server = await startTestServer();
-  await createTestGame(server);
-  browser = await launchBrowser();
-  const admin = await signUp(server);
-  await makeAdmin(server, admin);
-  await signInBrowser(browser.context, server, admin);
-});
-
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
-
-function storedEntries() {
-  return server.connection.db.select().from(gameLoreEntries).where(eq(gameLoreEntries.gameSlug, TEST_GAME.slug));
-}
-
-it("adds and imports a game's lorebook entries", async () => {
-  const page = await browser.newPage();
+test("adds and imports a game's lorebook entries", async ({ server, page, storedEntries }) => {
   await page.goto(`${server.url}/admin?tab=games`);
   await openAdminTab(page, "Games Management");
   await page.getByRole("button", { name: `Edit ${TEST_GAME.title}` }).click();
