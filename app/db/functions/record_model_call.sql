@@ -8,9 +8,11 @@
 -- firstTokenMs, totalMs, outcome; and for a turn's call, replyId and replyVersion (the reply it
 -- wrote) and context (what it was sent, as references and counts: docs/decisions/062). The day's
 -- row is the connection's shard of it: calls finishing at once on other connections add to rows
--- of their own, never waiting on this one's lock.
+-- of their own, never waiting on this one's lock. PL/pgSQL, so each connection plans the statement
+-- once (an SQL function's body is planned on every call).
 CREATE OR REPLACE FUNCTION record_model_call(p_story_id uuid, p_game_slug text, p_user_id text, p_call jsonb)
 RETURNS void AS $$
+BEGIN
   WITH recorded AS (
     INSERT INTO model_calls (kind, story_id, game_slug, user_id, provider, model, input_tokens, cached_input_tokens,
         cache_write_tokens, output_tokens, reasoning_tokens, estimated, first_token_ms, total_ms, outcome, cost, currency,
@@ -39,4 +41,5 @@ RETURNS void AS $$
     output_tokens = totals.output_tokens + excluded.output_tokens,
     spend = totals.spend + excluded.spend,
     unpriced_calls = totals.unpriced_calls + excluded.unpriced_calls;
-$$ LANGUAGE sql;
+END;
+$$ LANGUAGE plpgsql;
