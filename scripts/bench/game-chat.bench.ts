@@ -384,7 +384,7 @@ try {
   if (PROFILE) await reportProfile(throughputRows, siteFunctionTimes, profileDir!, () => site.stop());
   else {
     const siteTarget = targets.find((target) => target.name === "site")!;
-    await measureRecording(observer, (until) => holdStreams(siteTarget, THROUGHPUT_PLAYERS, players, until, true));
+    await measureRecording(observer, siteTarget.pid, (until) => holdStreams(siteTarget, THROUGHPUT_PLAYERS, players, until, true));
     if (!RECORDING_ONLY) reportMeasures(targets, latency, throughputRows, capacity);
   }
 } finally {

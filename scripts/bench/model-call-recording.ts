@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type pg from "pg";
 import { GOALS, RECORDING_ROUNDS, RECORDING_RUN_MS, THROUGHPUT_PLAYERS } from "./game-chat-settings.ts";
+import { cpuSeconds, observeDatabase } from "./process-usage.ts";
 import { markdownTable, writeReportSection } from "./report.ts";
 import type { TurnResult } from "./turn-client.ts";
 import { firstTokens, ms, percentile } from "./turn-figures.ts";
@@ -25,37 +26,49 @@ interface RecordingRow {
   turnsPerSecond: number;
   p50: number;
   p99: number;
+  /** CPU a turn (ms), the site's process and the database's backends: less moved by other work on the machine than rates. */
+  processCpuMs: number;
+  databaseCpuMs: number;
   errors: number;
 }
 
 /** The site's turns per second and first tokens, as in the turns-per-second test, with recording on or off. */
-async function recordingRun(observer: pg.Client, siteTurns: SiteTurns, recording: boolean): Promise<RecordingRow> {
+async function recordingRun(observer: pg.Client, sitePid: number, siteTurns: SiteTurns, recording: boolean): Promise<RecordingRow> {
   await setRecording(observer, recording);
+  const database = observeDatabase(observer);
+  const processCpuBefore = cpuSeconds(sitePid);
+  const databaseCpuBefore = await database.backendsCpu();
   const deadline = performance.now() + RECORDING_RUN_MS;
   const startedAt = performance.now();
   const running = siteTurns(() => performance.now() > deadline);
   await running.done;
   const seconds = (performance.now() - startedAt) / 1000;
   const latencies = firstTokens(running.results);
+  const turns = Math.max(1, latencies.length);
   return {
     recording,
     turnsPerSecond: latencies.length / seconds,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
+    processCpuMs: ((cpuSeconds(sitePid) - processCpuBefore) / turns) * 1000,
+    databaseCpuMs: ((await database.cpuSince(databaseCpuBefore)) / turns) * 1000,
     errors: running.results.length - latencies.length,
   };
 }
 
-export async function measureRecording(observer: pg.Client, siteTurns: SiteTurns) {
+export async function measureRecording(observer: pg.Client, sitePid: number, siteTurns: SiteTurns) {
   console.log(`\nRecording's cost: the site's turns per second, ${THROUGHPUT_PLAYERS} players, with model calls recorded and not:`);
+  // A run of each first, not counted: the first rounds would otherwise pay for warming up (V8's
+  // compiler, each connection's plans) what the later ones do not.
+  for (const recording of [true, false]) await recordingRun(observer, sitePid, siteTurns, recording);
   const rows: RecordingRow[] = [];
   for (let round = 0; round < RECORDING_ROUNDS; round += 1) {
     // Alternating which goes first, so neither always follows the other's backlog.
     for (const recording of round % 2 === 0 ? [true, false] : [false, true]) {
-      const row = await recordingRun(observer, siteTurns, recording);
+      const row = await recordingRun(observer, sitePid, siteTurns, recording);
       rows.push(row);
       console.log(
-        `${recording ? "   on" : "  off"} │ ${row.turnsPerSecond.toFixed(0)} turns/s │ first token p50 ${ms(row.p50)} · p99 ${ms(row.p99)} ms │ errors ${row.errors}`,
+        `${recording ? "   on" : "  off"} │ ${row.turnsPerSecond.toFixed(0)} turns/s │ first token p50 ${ms(row.p50)} · p99 ${ms(row.p99)} ms │ CPU a turn: process ${row.processCpuMs.toFixed(2)} ms, database ${row.databaseCpuMs.toFixed(2)} ms │ errors ${row.errors}`,
       );
     }
   }
@@ -72,6 +85,8 @@ export async function measureRecording(observer: pg.Client, siteTurns: SiteTurns
     { name: "turns/s", pick: (row: RecordingRow) => row.turnsPerSecond, format: (value: number) => value.toFixed(0) },
     { name: "first token p50 ms", pick: (row: RecordingRow) => row.p50, format: ms },
     { name: "first token p99 ms", pick: (row: RecordingRow) => row.p99, format: ms },
+    { name: "site process CPU a turn, ms", pick: (row: RecordingRow) => row.processCpuMs, format: (value: number) => value.toFixed(2) },
+    { name: "database CPU a turn, ms", pick: (row: RecordingRow) => row.databaseCpuMs, format: (value: number) => value.toFixed(2) },
   ];
   const percent = (share: number) => `${share >= 0 ? "+" : ""}${(share * 100).toFixed(1)}%`;
   const table = markdownTable(
@@ -88,7 +103,7 @@ export async function measureRecording(observer: pg.Client, siteTurns: SiteTurns
     "model-call-recording",
     "What recording each model call costs a turn (`game-chat`)",
     [
-      `The site's turns-per-second test of the Game Master section (${THROUGHPUT_PLAYERS} players taking turns back to back for ${RECORDING_RUN_MS / 1000} s, an instant model, PostgreSQL), in ${RECORDING_ROUNDS} rounds of a run with each model call recorded (\`record_model_call.sql\`: its row in \`model_calls\` and its day's totals in \`model_spend_days\`, written by the statement that finishes the turn) and a run with recording off (the same function replaced, in the bench's scratch database only, by one that writes nothing; the site sends the same call). Each round's two runs are compared, which first alternating; first tokens are the turns' own, under that load:`,
+      `The site's turns-per-second test of the Game Master section (${THROUGHPUT_PLAYERS} players taking turns back to back for ${RECORDING_RUN_MS / 1000} s, an instant model, PostgreSQL), in ${RECORDING_ROUNDS} rounds of a run with each model call recorded (\`record_model_call.sql\`: its row in \`model_calls\` and its day's totals in \`model_spend_days\`, written by the statement that finishes the turn) and a run with recording off (the same function replaced, in the bench's scratch database only, by one that writes nothing; the site sends the same call). A run of each comes first, not counted (warming up); then each round's two runs are compared, which first alternating; first tokens are the turns' own, under that load; CPU a turn is from /proc (the database's: the backends serving the bench's database):`,
       "",
       table,
       "",
