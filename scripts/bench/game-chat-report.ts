@@ -49,12 +49,13 @@ export function reportMeasures(targets: Target[], latency: LatencyRow[], through
     ]),
   );
   const throughputTable = markdownTable(
-    ["", "turns/s (best of 2)", "process CPU a turn", "database CPU a turn", "load generator CPU"],
+    ["", "turns/s (best of 2)", "process CPU a turn", "database CPU a turn", "process write calls a turn", "load generator CPU"],
     targets.map((target) => [
       target.name,
       best(target.name).toFixed(0),
       `${mean(target.name, (row) => row.processCpuMs).toFixed(2)} ms`,
       `${mean(target.name, (row) => row.databaseCpuMs).toFixed(2)} ms`,
+      mean(target.name, (row) => row.writeCalls).toFixed(1),
       `${(mean(target.name, (row) => row.generatorShare) * 100).toFixed(0)}%`,
     ]),
   );
@@ -81,7 +82,7 @@ export function reportMeasures(targets: Target[], latency: LatencyRow[], through
       "",
       latencyTable,
       "",
-      `**Turns per second** with an instant model, ${THROUGHPUT_PLAYERS} players taking turns back to back for ${THROUGHPUT_MS / 1000} s, twice each; CPU a turn from /proc (the database's: the backends serving the bench's database):`,
+      `**Turns per second** with an instant model, ${THROUGHPUT_PLAYERS} players taking turns back to back for ${THROUGHPUT_MS / 1000} s, twice each; CPU a turn from /proc (the database's: the backends serving the bench's database), and the process's write system calls a turn (its sockets' and its log's, \`syscw\` of /proc/PID/io):`,
       "",
       throughputTable,
       "",

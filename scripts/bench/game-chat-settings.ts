@@ -63,6 +63,8 @@ export interface ThroughputRow {
   turnsPerSecond: number;
   processCpuMs: number;
   databaseCpuMs: number;
+  /** The process's write system calls a turn (process-usage.ts writeCalls). */
+  writeCalls: number;
   generatorShare: number;
   errors: number;
 }

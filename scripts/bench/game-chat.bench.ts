@@ -73,7 +73,7 @@ import {
 import { measureRecording } from "./model-call-recording.ts";
 import type { ModelSettings } from "./model-worker.ts";
 import type { ProbeRequest } from "./probe-worker.ts";
-import { cpuSeconds, memoryMiB, observeDatabase, type FunctionTimes } from "./process-usage.ts";
+import { cpuSeconds, memoryMiB, observeDatabase, writeCalls, type FunctionTimes } from "./process-usage.ts";
 import { createScratchDatabase } from "./scratch-database.ts";
 import { createTurnClient, PROBE_MARKER, type TurnResult } from "./turn-client.ts";
 import { failures, firstTokens, ms, percentile, ratio, refusedAtAdmission } from "./turn-figures.ts";
@@ -169,6 +169,7 @@ async function measureUsage<T>(target: Target, run: () => Promise<T>) {
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, memoryMiB(target.pid).rss)), 250);
   const targetCpuBefore = cpuSeconds(target.pid);
+  const targetWritesBefore = writeCalls(target.pid);
   const databaseCpuBefore = await database.backendsCpu();
   const ownCpuBefore = process.cpuUsage();
   const startedAt = performance.now();
@@ -181,6 +182,7 @@ async function measureUsage<T>(target: Target, run: () => Promise<T>) {
     seconds,
     peakMiB: peak,
     targetCpu: cpuSeconds(target.pid) - targetCpuBefore,
+    targetWrites: writeCalls(target.pid) - targetWritesBefore,
     databaseCpu: await database.cpuSince(databaseCpuBefore),
     generatorShare: (ownCpu.user + ownCpu.system) / 1e6 / seconds,
   };
@@ -307,6 +309,7 @@ async function throughput(target: Target, players: Player[]): Promise<Throughput
     turnsPerSecond: done / measured.seconds,
     processCpuMs: (measured.targetCpu / Math.max(1, done)) * 1000,
     databaseCpuMs: (measured.databaseCpu / Math.max(1, done)) * 1000,
+    writeCalls: measured.targetWrites / Math.max(1, done),
     generatorShare: measured.generatorShare,
     errors: measured.result.length - done,
   };
@@ -363,7 +366,7 @@ try {
       const row = await throughput(target, players);
       throughputRows.push(row);
       console.log(
-        `${target.name.padStart(5)} │ ${row.turnsPerSecond.toFixed(0)} turns/s │ CPU a turn: process ${row.processCpuMs.toFixed(2)} ms, database ${row.databaseCpuMs.toFixed(2)} ms │ errors ${row.errors} │ load generator CPU ${(row.generatorShare * 100).toFixed(0)}%`,
+        `${target.name.padStart(5)} │ ${row.turnsPerSecond.toFixed(0)} turns/s │ CPU a turn: process ${row.processCpuMs.toFixed(2)} ms, database ${row.databaseCpuMs.toFixed(2)} ms │ write calls a turn ${row.writeCalls.toFixed(1)} │ errors ${row.errors} │ load generator CPU ${(row.generatorShare * 100).toFixed(0)}%`,
       );
     }
   }
