@@ -117,9 +117,21 @@ function writeEventSource(response: ExpressResponse, source: EventSource) {
   // attach writes the first event at once: corked, the headers leave with it in one write.
   const socket = response.socket;
   socket?.cork();
+  let corked = false;
   const detach = source.attach({
     write(chunk) {
-      if (open) response.write(chunk);
+      if (!open) return;
+      // The events written before this turn of the event loop ends (a model's chunk carries several
+      // tokens) leave in one write, as one system call: a reply's tokens no longer cost one each.
+      if (socket && !corked) {
+        corked = true;
+        socket.cork();
+        process.nextTick(() => {
+          corked = false;
+          socket.uncork();
+        });
+      }
+      response.write(chunk);
     },
     end(last) {
       if (!open) return;
