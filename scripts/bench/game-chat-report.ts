@@ -1,5 +1,6 @@
 /** The game-chat bench's report: its measures against the relay's with issue 18's verdicts, and the profile of the site's turns. */
 import { readdirSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { GAME_MASTER_STREAMS_PER_CORE } from "#app/env.server.ts";
 import { profileShares } from "./cpu-profile.ts";
@@ -69,6 +70,8 @@ export function reportMeasures(targets: Target[], latency: LatencyRow[], through
       ? `- Added first-token latency at ${at200.streams} streams: p50 ${ratio(at200.p50.site, at200.p50.relay)} (goal ≤ ${GOALS.firstTokenP50}×) — ${verdict(at200.p50.site <= GOALS.firstTokenP50 * at200.p50.relay)}; p99 ${ratio(at200.p99.site, at200.p99.relay)} (goal ≤ ${GOALS.firstTokenP99}×) — ${verdict(at200.p99.site <= GOALS.firstTokenP99 * at200.p99.relay)}.`
       : "",
     `- Streams held with the first token within ${RESPONSIVE_P99_MS} ms at p99: site ${siteHeld ? `${siteHeld.streams} in ${siteHeld.peakMiB.toFixed(0)} MiB` : "none of the levels"}, relay ${heldBy("relay")?.streams ?? "none of the levels"} (goal ≥ ${GOALS.streams} in < ${GOALS.memoryMiB} MiB) — ${verdict(Boolean(siteHeld && siteHeld.streams >= GOALS.streams && siteHeld.peakMiB < GOALS.memoryMiB))}.`,
+    // Other work on a shared machine moves every rate: said beside them, so runs are compared knowingly.
+    `- The machine's load average (1 min) at the end: ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} cores.`,
   ].filter(Boolean);
 
   console.log(`\n${verdicts.join("\n")}`);
