@@ -118,6 +118,7 @@ describe("creating a world", () => {
     await page.setViewportSize({ width: 375, height: 812 });
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await page.screenshot({ path: path.join(SCREENS, "create-lorebook-375.png"), fullPage: true });
+    await lorebook.screenshot({ path: path.join(SCREENS, "create-lorebook-section-375.png") });
 
     await lorebook.getByRole("button", { name: "Delete Ilse Varga" }).click();
     await page
