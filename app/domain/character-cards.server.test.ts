@@ -32,12 +32,16 @@ describe("reading a character card", () => {
     expect(world.creatorNotes).toBe("Works best with a slow, courtly pace.");
     expect(world.lorebook).toEqual([
       {
-        keys: ["eunuch", "Gao"],
+        title: "The gatekeeper",
+        keys: "eunuch, Gao",
         content: "Gao Lishi controls who reaches the throne.",
-        constant: false,
+        alwaysOn: false,
+        priority: 10,
         enabled: true,
-        order: 10,
+        // The card's keys and insertion_order as they were, to write back while the entry says the same.
         extra: {
+          keys: ["eunuch", "Gao"],
+          insertion_order: 10,
           extensions: { depth: 2 },
           use_regex: false,
           priority: 5,
@@ -48,7 +52,15 @@ describe("reading a character card", () => {
           position: "after_char",
         },
       },
-      { keys: [], content: "The year is 690.", constant: true, enabled: false, order: 0, extra: { extensions: {}, use_regex: false } },
+      {
+        title: "Untitled entry",
+        keys: "",
+        content: "The year is 690.",
+        alwaysOn: true,
+        priority: 0,
+        enabled: false,
+        extra: { keys: [], insertion_order: 0, extensions: {}, use_regex: false },
+      },
     ]);
     expect(world.extra.data).toMatchObject({
       mes_example: v3Card.data.mes_example,
@@ -63,6 +75,20 @@ describe("reading a character card", () => {
       recursive_scanning: false,
       extensions: { world_info: true },
     });
+  });
+
+  it("bounds an entry's title and priority as the editor does, and writes the card's back while unedited", () => {
+    const entry = { keys: [" /wyrms?/ ", "", "dragon"], content: "Vask sleeps.", name: "N".repeat(150), insertion_order: 5000.4 };
+    const card = { ...v3Card, data: { ...v3Card.data, character_book: { entries: [entry] } } };
+    const [read] = readCharacterCard(json(card)).lorebook;
+    expect(read).toMatchObject({ title: "N".repeat(100), keys: "/wyrms?/, dragon", priority: 1000 });
+    const written = characterCardV3({ ...readCharacterCard(json(card)) }).data as { character_book: { entries: unknown[] } };
+    expect(written.character_book.entries[0]).toMatchObject({ keys: entry.keys, name: entry.name, insertion_order: 5000.4 });
+    const edited = characterCardV3({ ...readCharacterCard(json(card)), lorebook: [{ ...read!, title: "Vask", priority: 7, keys: "dragon" }] })
+      .data as {
+      character_book: { entries: unknown[] };
+    };
+    expect(edited.character_book.entries[0]).toMatchObject({ keys: ["dragon"], name: "Vask", comment: "Vask", insertion_order: 7 });
   });
 
   it("keeps creator notes out of the instructions the model is sent", () => {

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { InvalidInputError } from "./errors.server.ts";
+import { MAX_GAME_LORE_ENTRIES, MAX_LORE_PRIORITY, MAX_LORE_TITLE_CHARACTERS } from "../lib/lorebook.ts";
 import type { JsonObject, JsonValue, WorldExtra, WorldLoreEntry } from "../lib/worlds.ts";
+import { splitLoreKeys } from "./game-master/lorebook.server.ts";
 import { isPng, readPngTexts, writePngTexts } from "./png-text-chunks.server.ts";
 
 /**
@@ -9,7 +11,8 @@ import { isPng, readPngTexts, writePngTexts } from "./png-text-chunks.server.ts"
  * card arrives as JSON or as a PNG whose `ccv3` (V3) or `chara` (V2) tEXt chunk holds the JSON in
  * base64. What the site does not use is kept in `extra` and written back, so a card that goes in
  * and comes out unedited is the same card. A file that is not a usable card is refused with a
- * sentence, before anything is stored.
+ * sentence, before anything is stored. The card's lorebook becomes the game's lorebook entries
+ * (docs/decisions/065); each keeps what the row cannot hold in its `extra`.
  */
 
 /** A world as a card gives it, and as a card is written from it. */
@@ -42,7 +45,8 @@ export const CARD_LIMITS = {
   tags: 20,
   tag: 40,
   creatorNotes: 20_000,
-  loreEntries: 500,
+  /** A world's lorebook is a game's, so it holds as many entries as a game's may. */
+  loreEntries: MAX_GAME_LORE_ENTRIES,
   loreKeys: 50,
   loreKey: 200,
   loreContent: 20_000,
@@ -62,7 +66,12 @@ const MAPPED_DATA_KEYS = new Set([
   "tags",
   "creator_notes",
 ]);
-const MAPPED_ENTRY_KEYS = new Set(["keys", "content", "constant", "enabled", "insertion_order"]);
+/**
+ * The entry fields a lorebook row holds exactly; the rest are kept in the row's `extra`, including
+ * keys, insertion_order, name and comment as they were, which the row holds only as the site reads
+ * them (joined keys, a bounded priority, one title).
+ */
+const ROW_ENTRY_KEYS = new Set(["content", "constant", "enabled"]);
 /** Fields a V3 card must have; a V2 card lacking them gets them on export. */
 const V3_DEFAULTS: JsonObject = {
   mes_example: "",
@@ -206,6 +215,49 @@ function publicDescription(title: string, source: { description: string; scenari
   return `${whole.slice(0, CARD_LIMITS.description - 1).replace(/\s+\S*$/, "")}…`;
 }
 
+/** An entry's title: the card entry's name, else its comment, else its first key, cut to the editor's length. */
+function entryTitle(entry: JsonObject): string {
+  const keys = Array.isArray(entry.keys) ? entry.keys : [];
+  const title = [entry.name, entry.comment, ...keys].find((text): text is string => typeof text === "string" && text.trim() !== "");
+  return (title?.trim() ?? "Untitled entry").slice(0, MAX_LORE_TITLE_CHARACTERS);
+}
+
+/** A card entry's keys as the editor writes them: one text, separated by commas. */
+function joinedKeys(keys: readonly string[]): string {
+  return keys
+    .map((key) => key.trim())
+    .filter((key) => key !== "")
+    .join(", ");
+}
+
+/** A card entry's insertion_order as a priority the editor accepts. */
+function priorityOf(order: number): number {
+  return Math.max(-MAX_LORE_PRIORITY, Math.min(MAX_LORE_PRIORITY, Math.round(order)));
+}
+
+/**
+ * A lorebook entry as a card's: each field the row reads from the card is written as the card
+ * had it while the row still says the same (an unedited entry goes out as it came in), and as the
+ * row has it once the creator changed it.
+ */
+function cardEntry(entry: WorldLoreEntry): JsonObject {
+  const kept = entry.extra;
+  const keptKeys = Array.isArray(kept.keys) && kept.keys.every((key) => typeof key === "string") ? kept.keys : undefined;
+  const renamed = entryTitle(kept) !== entry.title;
+  return {
+    extensions: {},
+    use_regex: false,
+    ...kept,
+    ...(renamed ? { comment: entry.title, ...(typeof kept.name === "string" ? { name: entry.title } : {}) } : {}),
+    keys: keptKeys && joinedKeys(keptKeys) === entry.keys ? keptKeys : splitLoreKeys(entry.keys),
+    content: entry.content,
+    constant: entry.alwaysOn,
+    enabled: entry.enabled,
+    insertion_order:
+      typeof kept.insertion_order === "number" && priorityOf(kept.insertion_order) === entry.priority ? kept.insertion_order : entry.priority,
+  };
+}
+
 /** A card file (JSON or PNG, V2 or V3) as a world; throws InvalidInputError with a sentence. */
 export function readCharacterCard(bytes: Buffer): CardWorld {
   const card = parseJson(cardJson(bytes));
@@ -242,14 +294,18 @@ export function readCharacterCard(bytes: Buffer): CardWorld {
     alternativeOpenings: data.alternate_greetings,
     tags: data.tags,
     creatorNotes: data.creator_notes,
-    lorebook: (data.character_book?.entries ?? []).map((entry, index) => ({
-      keys: entry.keys,
-      content: entry.content,
-      constant: entry.constant ?? false,
-      enabled: entry.enabled,
-      order: entry.insertion_order,
-      extra: without(isObject(entries[index]) ? entries[index] : {}, MAPPED_ENTRY_KEYS),
-    })),
+    lorebook: (data.character_book?.entries ?? []).map((entry, index) => {
+      const kept = without(isObject(entries[index]) ? entries[index] : {}, ROW_ENTRY_KEYS);
+      return {
+        title: entryTitle(kept),
+        keys: joinedKeys(entry.keys),
+        content: entry.content,
+        alwaysOn: entry.constant ?? false,
+        priority: priorityOf(entry.insertion_order),
+        enabled: entry.enabled,
+        extra: kept,
+      };
+    }),
     extra: {
       data: without(original, MAPPED_DATA_KEYS),
       ...(book ? { book: without(book, new Set(["entries"])) } : {}),
@@ -279,16 +335,7 @@ export function characterCardV3(world: CardWorld): JsonObject {
           character_book: {
             extensions: {},
             ...world.extra.book,
-            entries: world.lorebook.map((entry) => ({
-              extensions: {},
-              use_regex: false,
-              ...entry.extra,
-              keys: entry.keys,
-              content: entry.content,
-              constant: entry.constant,
-              enabled: entry.enabled,
-              insertion_order: entry.order,
-            })),
+            entries: world.lorebook.map(cardEntry),
           },
         }
       : {}),

@@ -4,6 +4,7 @@ import { games, stories, user, worldLikes } from "../db/schema.ts";
 import type { CommunitySort, ContentRating, RemixCredit } from "../lib/worlds.ts";
 import { getSessionUser } from "./auth.server.ts";
 import { NotFoundError } from "./errors.server.ts";
+import { copyGameLore } from "./lorebook.server.ts";
 import { containsPattern, normalizeSearch, summaryColumns } from "./games.server.ts";
 import { ensureHandle } from "./world-publishing.server.ts";
 import { countNewWorld, worldSlug } from "./worlds.server.ts";
@@ -161,7 +162,7 @@ export async function toggleLike(userId: string, gameId: string, showMature: boo
 
 /**
  * A copy of a Public world as the player's own draft, credited: the world it came from first,
- * then every world that one was remixed from. Its instructions come along (Publish says so);
+ * then every world that one was remixed from. Its instructions and lorebook come along (Publish says so);
  * its creator notes do not. Counts as a world begun today.
  */
 export async function remixWorld(userId: string, gameId: string, showMature: boolean): Promise<string> {
@@ -169,31 +170,35 @@ export async function remixWorld(userId: string, gameId: string, showMature: boo
   await countNewWorld(userId);
   const handle = creatorHandle ?? (await ensureHandle(game.creatorId ?? ""));
   const credit: RemixCredit = { slug: game.slug, title: game.title, creatorName, creatorHandle: handle };
-  const [created] = await db()
-    .insert(games)
-    .values({
-      slug: worldSlug(game.title),
-      title: game.title,
-      tagline: game.tagline,
-      description: game.description,
-      icon: game.icon,
-      difficulty: game.difficulty,
-      category: game.category,
-      prompt: game.prompt,
-      trackedStats: game.trackedStats,
-      coverHash: game.coverHash,
-      contentRating: game.contentRating,
-      tags: game.tags,
-      opening: game.opening,
-      alternativeOpenings: game.alternativeOpenings,
-      lorebook: game.lorebook,
-      extra: game.extra,
-      remixedFrom: [credit, ...game.remixedFrom],
-      creatorId: userId,
-      status: "draft",
-      isActive: false,
-    })
-    .returning({ id: games.id });
-  if (!created) throw new Error("The remix was not stored.");
-  return created.id;
+  return db().transaction(async (tx) => {
+    const slug = worldSlug(game.title);
+    const [created] = await tx
+      .insert(games)
+      .values({
+        slug,
+        title: game.title,
+        tagline: game.tagline,
+        description: game.description,
+        icon: game.icon,
+        difficulty: game.difficulty,
+        category: game.category,
+        prompt: game.prompt,
+        trackedStats: game.trackedStats,
+        coverHash: game.coverHash,
+        contentRating: game.contentRating,
+        tags: game.tags,
+        opening: game.opening,
+        alternativeOpenings: game.alternativeOpenings,
+        extra: game.extra,
+        remixedFrom: [credit, ...game.remixedFrom],
+        creatorId: userId,
+        status: "draft",
+        isActive: false,
+      })
+      .returning({ id: games.id });
+    if (!created) throw new Error("The remix was not stored.");
+    // Its lorebook comes along with its instructions, in the same commit.
+    await copyGameLore(tx, game.slug, slug);
+    return created.id;
+  });
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq } from "drizzle-orm";
+import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import type { Transaction } from "../db/client.server.ts";
 import { db } from "../db/database.server.ts";
 import { gameLoreEntries, games, stories, storyLoreEntries } from "../db/schema.ts";
@@ -16,6 +16,7 @@ import {
   type SillyTavernWorld,
 } from "../lib/lorebook.ts";
 import { STORY_REFUSALS } from "../lib/play-texts.ts";
+import type { WorldLoreEntry } from "../lib/worlds.ts";
 import { InvalidInputError, NotFoundError } from "./errors.server.ts";
 import { LoreKeyError, MAX_SCAN_DEPTH, parseLoreKeys, splitLoreKeys } from "./game-master/lorebook.server.ts";
 
@@ -214,4 +215,31 @@ export async function importLore<L extends Lorebook>(lorebook: L, world: SillyTa
 export async function exportLore(lorebook: Lorebook) {
   const entries = await listLore(lorebook);
   return sillyTavernWorldOf(entries.map((entry) => ({ ...entry, keyList: splitLoreKeys(entry.keys) })));
+}
+
+/**
+ * A character card's entries as the game's lorebook rows (docs/decisions/065), in the card's order:
+ * each is created a millisecond after the one before, and the card is written again in that order.
+ */
+export async function insertCardLore(tx: Transaction, gameSlug: string, entries: readonly WorldLoreEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const start = Date.now();
+  await tx.insert(gameLoreEntries).values(entries.map((entry, index) => ({ ...entry, gameSlug, createdAt: new Date(start + index) })));
+}
+
+/** The game's lorebook as a card is written from it: every entry, in the order they were created. */
+export function cardLore(gameSlug: string): Promise<WorldLoreEntry[]> {
+  return db()
+    .select({ ...viewColumns(gameLoreEntries), extra: gameLoreEntries.extra })
+    .from(gameLoreEntries)
+    .where(eq(gameLoreEntries.gameSlug, gameSlug))
+    .orderBy(asc(gameLoreEntries.createdAt), asc(gameLoreEntries.id));
+}
+
+/** A remix's lorebook: the entries of the world it copies, as they are, in their order. */
+export async function copyGameLore(tx: Transaction, fromSlug: string, toSlug: string): Promise<void> {
+  await tx.execute(sql`
+    INSERT INTO game_lore_entries (game_slug, title, keys, content, always_on, priority, enabled, extra, created_at)
+    SELECT ${toSlug}, title, keys, content, always_on, priority, enabled, extra, created_at FROM game_lore_entries
+    WHERE game_slug = ${fromSlug}`);
 }

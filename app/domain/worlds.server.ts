@@ -7,6 +7,7 @@ import type { WorldForm } from "../lib/worlds.ts";
 import { characterCardPng, characterCardV3, readCharacterCard, type CardWorld } from "./character-cards.server.ts";
 import { env } from "../env.server.ts";
 import { NotFoundError } from "./errors.server.ts";
+import { cardLore, insertCardLore, type Lorebook } from "./lorebook.server.ts";
 import { enforceRateLimit } from "./rate-limit.server.ts";
 
 /**
@@ -98,31 +99,40 @@ export async function saveWorld(userId: string, form: WorldForm, id?: string): P
 export async function importCharacterCard(userId: string, bytes: Buffer): Promise<string> {
   const card = readCharacterCard(bytes);
   await countNewWorld(userId);
-  const [created] = await db()
-    .insert(games)
-    .values({
-      slug: worldSlug(card.title),
-      title: card.title,
-      description: card.description,
-      prompt: card.instructions,
-      opening: card.opening,
-      alternativeOpenings: card.alternativeOpenings,
-      tags: card.tags,
-      creatorNotes: card.creatorNotes,
-      lorebook: card.lorebook,
-      extra: card.extra,
-      icon: "Sparkles",
-      contentRating: "Mature",
-      creatorId: userId,
-      status: "draft",
-      isActive: false,
-    })
-    .returning({ id: games.id });
-  if (!created) throw new Error("The world was not stored.");
-  return created.id;
+  return db().transaction(async (tx) => {
+    const slug = worldSlug(card.title);
+    const [created] = await tx
+      .insert(games)
+      .values({
+        slug,
+        title: card.title,
+        description: card.description,
+        prompt: card.instructions,
+        opening: card.opening,
+        alternativeOpenings: card.alternativeOpenings,
+        tags: card.tags,
+        creatorNotes: card.creatorNotes,
+        extra: card.extra,
+        icon: "Sparkles",
+        contentRating: "Mature",
+        creatorId: userId,
+        status: "draft",
+        isActive: false,
+      })
+      .returning({ id: games.id });
+    if (!created) throw new Error("The world was not stored.");
+    await insertCardLore(tx, slug, card.lorebook);
+    return created.id;
+  });
 }
 
-function asCard(world: OwnWorld): CardWorld {
+/** The creator's world's lorebook (its game's), for the creator alone: anyone else's is "not found". */
+export async function worldLorebook(userId: string, id: string): Promise<Lorebook & { kind: "game" }> {
+  const world = await findOwnWorld(userId, id);
+  return { kind: "game", gameSlug: world.slug };
+}
+
+async function asCard(world: OwnWorld): Promise<CardWorld> {
   return {
     title: world.title,
     instructions: world.prompt,
@@ -131,7 +141,7 @@ function asCard(world: OwnWorld): CardWorld {
     alternativeOpenings: world.alternativeOpenings,
     tags: world.tags,
     creatorNotes: world.creatorNotes,
-    lorebook: world.lorebook,
+    lorebook: await cardLore(world.slug),
     extra: world.extra,
   };
 }
@@ -163,7 +173,7 @@ export async function exportCharacterCard(
   format: CardFormat,
 ): Promise<{ body: Buffer; fileName: string; type: string }> {
   const world = await findOwnWorld(userId, id);
-  const card = asCard(world);
+  const card = await asCard(world);
   const fileName = `${world.slug}.card.${format}`;
   if (format === "json") return { body: Buffer.from(JSON.stringify(characterCardV3(card), null, 2), "utf8"), fileName, type: "application/json" };
   return { body: characterCardPng(card, await cardPicture(world)), fileName, type: "image/png" };

@@ -43,12 +43,13 @@ export interface PublicLoreEntry {
   content: string;
 }
 
-/** The admin editor's words and the play screen's Lorebook panel's. */
+/** The lorebook editor's words (the admin's and /create's) and the play screen's Lorebook panel's. */
 export const LORE_TEXTS = {
   explanation: "Facts the Game Master reads only when their keys come up in the story, or always when marked Always on.",
   keysHint: "Words or phrases separated by commas, matched as whole words in any case. A key written /like this/ is a regular expression.",
   noKeys: "No keys",
   empty: "This game's lorebook has no entries yet.",
+  worldEmpty: "Your world's lorebook has no entries yet. Add one, or import a SillyTavern world-info file.",
   storyEmpty: "This story's lorebook has no entries yet. Add one, or select words in a reply and choose Remember this.",
   shownToPlayers: "Shown to players",
   shownToPlayersHint: "Listed, read-only, in the play screen's Lorebook panel. Hidden entries stay the Game Master's.",

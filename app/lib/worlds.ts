@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DIFFICULTIES, GAME_CATEGORIES, GAME_ICONS } from "./constants.ts";
+import type { LoreEntryInput } from "./lorebook.ts";
 
 /**
  * Worlds: games a player makes (issue 36, docs/decisions/053). Their statuses, content ratings
@@ -35,15 +36,12 @@ export interface RemixCredit {
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
-/** A lorebook entry: its content goes to the Game Master when a key appears (or always, if constant). */
-export interface WorldLoreEntry {
-  keys: string[];
-  content: string;
-  constant: boolean;
-  enabled: boolean;
-  /** Lower entries are placed first (a character card's insertion_order). */
-  order: number;
-  /** The entry's fields from a character card that the site does not use. */
+/**
+ * A world's lorebook entry as a character card gives it: an entry of the game's lorebook (its
+ * fields as the editor has them), and what the card's entry held besides (docs/decisions/065).
+ */
+export interface WorldLoreEntry extends LoreEntryInput {
+  /** The card entry's fields besides content, constant and enabled, as they were (keys, name…). */
   extra: JsonObject;
 }
 

@@ -2,6 +2,7 @@ import { BarChart3, Download, Play, Plus } from "lucide-react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { PageHeader, SectionHeading } from "#app/components/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
+import { LorebookEditor } from "#app/components/admin/lorebook-editor.tsx";
 import { RemixCredits } from "#app/components/world-credits.tsx";
 import { Choice, describedBy, Field, ImportCard } from "#app/components/world-form-fields.tsx";
 import { WorldCoverField } from "#app/components/world-cover-field.tsx";
@@ -15,6 +16,7 @@ import { findOwnWorld, listOwnWorlds, saveWorld } from "#app/domain/worlds.serve
 import { formRefusal } from "#app/http/errors.server.ts";
 import { personalPageHeaders, requireUser } from "#app/http/guards.server.ts";
 import { DIFFICULTIES, GAME_CATEGORIES, GAME_ICONS } from "#app/lib/constants.ts";
+import { LORE_TEXTS } from "#app/lib/lorebook.ts";
 import { CONTENT_RATINGS, PUBLISHED_STATUSES, WORLD_LIMITS, WORLD_STATUS_LABELS, worldFormSchema, type WorldFormField } from "#app/lib/worlds.ts";
 import type { Route } from "./+types/create";
 
@@ -98,7 +100,6 @@ export async function loader({ request }: Route.LoaderArgs) {
             contentRating: world.contentRating,
             creatorNotes: world.creatorNotes,
           } satisfies Values,
-          lorebookEntries: world.lorebook.length,
         }
       : null,
   };
@@ -218,11 +219,6 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
                   Export as PNG card
                 </a>
               </Button>
-              {world.lorebookEntries > 0 ? (
-                <span className="text-sm text-parchment-dim">
-                  {world.lorebookEntries === 1 ? "1 lorebook entry" : `${world.lorebookEntries} lorebook entries`} kept from the card.
-                </span>
-              ) : null}
             </div>
           ) : null}
           {moderation ? <WorldModerationNotice notice={moderation} /> : null}
@@ -283,6 +279,11 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
               {navigation.state === "submitting" ? "Saving…" : world && world.status !== "draft" ? "Save changes" : "Save draft"}
             </Button>
           </Form>
+          {world ? (
+            <div className="mt-10">
+              <LorebookEditor base={`/api/worlds/${world.id}/lore`} empty={LORE_TEXTS.worldEmpty} heading="h2" />
+            </div>
+          ) : null}
         </div>
         <aside className="space-y-6">
           {world ? (

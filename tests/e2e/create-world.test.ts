@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect } from "vitest";
-import { seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
+import { LORE_TEXTS } from "#app/lib/lorebook.ts";
+import { expectToast, seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
 import { v3Card } from "#tests/helpers/character-cards.ts";
 import { browserTest } from "#tests/helpers/fixtures.ts";
 
@@ -9,6 +10,10 @@ import { browserTest } from "#tests/helpers/fixtures.ts";
 
 const SHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots/create");
 mkdirSync(SHOTS, { recursive: true });
+
+/** Where screenshots are looked at, outside the repository. */
+const SCREENS = "/work/screens";
+mkdirSync(SCREENS, { recursive: true });
 
 /** Every test is the creator's, signed in once for the file. */
 const test = browserTest.extend("creator", { scope: "file", auto: true }, ({ login }) => login({ name: "Cora Creator" }));
@@ -57,7 +62,7 @@ describe("creating a world", () => {
     await page.getByRole("heading", { level: 1, name: "Empress Wu Zetian" }).waitFor();
     expect(await page.getByLabel("Creator notes").inputValue()).toBe("Works best with a slow, courtly pace.");
     expect(await page.getByLabel("Content rating").inputValue()).toBe("Mature");
-    await page.getByText("2 lorebook entries kept from the card.").waitFor();
+    await page.getByRole("region", { name: "Lorebook", exact: true }).getByRole("heading", { name: "The gatekeeper" }).waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await page.screenshot({ path: path.join(SHOTS, "create-390.png"), fullPage: true });
 
@@ -71,6 +76,56 @@ describe("creating a world", () => {
       .setInputFiles({ name: "bad.json", mimeType: "application/json", buffer: Buffer.from("{not json") });
     await page.getByRole("button", { name: "Import a character card" }).click();
     await page.getByText("The card's JSON cannot be read: the file is damaged or is not a character card.").waitFor();
+    expect(page.errors.filter((error) => !error.includes("status of 400"))).toEqual([]);
+  });
+
+  test("edits the world's lorebook on /create: add, change, delete", async ({ browser }) => {
+    const page = await browser.newPage();
+    await page.goto(`/create`);
+    await page.getByLabel("Title").fill("The Lantern Quay");
+    await page.getByLabel("Description").fill("A harbour town at night.");
+    await page.getByLabel("Game Master instructions").fill("You are the Game Master of the quay.");
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await page.getByRole("status").getByText("Your draft is saved.").waitFor();
+    const lorebook = page.getByRole("region", { name: "Lorebook", exact: true });
+    await lorebook.getByText(LORE_TEXTS.worldEmpty).waitFor();
+
+    await lorebook.getByRole("button", { name: "Add entry", exact: true }).click();
+    await lorebook.getByLabel("Title").fill("Harbormaster");
+    await lorebook.getByLabel("Keys").fill("Ilse, /harbou?rmaster/");
+    await lorebook.getByLabel("Content").fill("Ilse Varga counts every ship.");
+    await lorebook.getByLabel("Priority").fill("7");
+    await lorebook.getByRole("button", { name: "Add Entry", exact: true }).click();
+    await expectToast(page, LORE_TEXTS.saved);
+    await lorebook.getByRole("heading", { name: "Harbormaster" }).waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENS, "create-lorebook-1280.png"), fullPage: true });
+
+    await lorebook.getByRole("button", { name: "Edit Harbormaster" }).click();
+    await lorebook.getByLabel("Keys").fill("/(a+)+$/");
+    await lorebook.getByRole("button", { name: "Update Entry", exact: true }).click();
+    await lorebook
+      .getByText(/could take too long to match/)
+      .first()
+      .waitFor();
+    await lorebook.getByLabel("Keys").fill("Ilse");
+    await lorebook.getByLabel("Title").fill("Ilse Varga");
+    await lorebook.getByRole("button", { name: "Update Entry", exact: true }).click();
+    await lorebook.getByRole("heading", { name: "Ilse Varga" }).waitFor();
+    // The world's own form kept what it had while the lorebook changed.
+    expect(await page.getByLabel("Title", { exact: true }).first().inputValue()).toBe("The Lantern Quay");
+
+    await page.setViewportSize({ width: 375, height: 812 });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENS, "create-lorebook-375.png"), fullPage: true });
+    await lorebook.screenshot({ path: path.join(SCREENS, "create-lorebook-section-375.png") });
+
+    await lorebook.getByRole("button", { name: "Delete Ilse Varga" }).click();
+    await page
+      .getByRole("alertdialog")
+      .getByRole("button", { name: /Delete/ })
+      .click();
+    await lorebook.getByText(LORE_TEXTS.worldEmpty).waitFor();
     expect(page.errors.filter((error) => !error.includes("status of 400"))).toEqual([]);
   });
 });

@@ -19,6 +19,8 @@ let admin: TestAccount;
 let ids: { game: string; content: string; guide: string; strangersCheckout: string };
 /** A draft of the stranger's (its id fixed, since forms are written before the server starts): the player may neither publish, like nor remix it. */
 const STRANGERS_WORLD = "5e1f0000-0000-4000-8000-000000000036";
+/** A lorebook entry of the stranger's draft: the player may neither change nor delete it. */
+const STRANGERS_LORE_ENTRY = "5e1f0000-0000-4000-8000-000000000065";
 /** An id nothing holds: a moderation action, an appeal. */
 const NO_SUCH_ID = "5e1f0000-0000-4000-8000-000000000064";
 
@@ -44,6 +46,11 @@ beforeAll(async () => {
     sql`insert into games (id, slug, title, description, prompt, creator_id, status, is_active)
         values (${STRANGERS_WORLD}, 'strangers-draft', 'A stranger''s draft', 'Theirs.', 'Private.', ${stranger.userId}, 'draft', false)`,
   );
+  await queryRows(
+    server.connection.db,
+    sql`insert into game_lore_entries (id, game_slug, title, keys, content)
+        values (${STRANGERS_LORE_ENTRY}, 'strangers-draft', 'Their secret', 'secret', 'Only theirs.')`,
+  );
 });
 
 afterAll(() => server.close());
@@ -58,6 +65,7 @@ const GUARDED_TABLES = [
   "payments",
   "contact_messages",
   "games",
+  "game_lore_entries",
   "world_likes",
   "world_versions",
   "world_reports",
@@ -99,6 +107,7 @@ interface Route {
   spoiledQueries?: string[];
 }
 
+const loreEntry = { title: "Hostile", keys: "key", content: "Text.", alwaysOn: false, priority: 0, enabled: true };
 const game = { title: "Hostile", slug: "hostile-game", description: "A game.", prompt: "Narrate.", icon: "Crown" };
 const content = { gameSlug: "empress-simulator", contentType: "introduction", title: "Intro", content: "Text." };
 const guide = { title: "Hostile guide", slug: "hostile-guide", description: "A guide.", content: "Text.", category: "general" };
@@ -189,6 +198,20 @@ const ROUTES: Record<string, Route> = {
     form: { intent: "publish", worldId: STRANGERS_WORLD, visibility: "public" },
   },
   "unpublish form": { method: "POST", path: () => "/create", who: "player", form: { intent: "unpublish", worldId: STRANGERS_WORLD } },
+  "world lore POST": { method: "POST", path: () => `/api/worlds/${STRANGERS_WORLD}/lore`, who: "player", json: () => loreEntry },
+  "world lore entry PUT": {
+    method: "PUT",
+    path: () => `/api/worlds/${STRANGERS_WORLD}/lore/${STRANGERS_LORE_ENTRY}`,
+    who: "player",
+    json: () => loreEntry,
+  },
+  "world lore entry DELETE": { method: "DELETE", path: () => `/api/worlds/${STRANGERS_WORLD}/lore/${STRANGERS_LORE_ENTRY}`, who: "player" },
+  "world lore world-info POST": {
+    method: "POST",
+    path: () => `/api/worlds/${STRANGERS_WORLD}/lore/world-info`,
+    who: "player",
+    json: () => ({ entries: [{ key: ["key"], comment: "Hostile", content: "Text." }] }),
+  },
   "like a world": { method: "POST", path: () => `/worlds/${STRANGERS_WORLD}/like`, who: "player", form: {} },
   "remix a world": { method: "POST", path: () => `/worlds/${STRANGERS_WORLD}/remix`, who: "player", form: {} },
   "world cover form": { method: "POST", path: () => `/create/${STRANGERS_WORLD}/cover`, who: "player", form: { intent: "remove" } },

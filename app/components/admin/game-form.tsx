@@ -4,6 +4,7 @@ import { Input, Textarea } from "#app/components/ui/input.tsx";
 import type { Game } from "#app/db/schema.ts";
 import { gameInputSchema } from "#app/lib/admin-forms.ts";
 import { ADMIN_TEXTS } from "#app/lib/admin-texts.ts";
+import { LORE_TEXTS } from "#app/lib/lorebook.ts";
 import type { GameModelChoices } from "#app/lib/game-models.ts";
 import { statDraft, type TrackedStatDraft } from "#app/lib/tracked-stats.ts";
 import { DIFFICULTIES, GAME_CATEGORIES, GAME_ICONS, type Difficulty, type GameCategory, type GameIcon } from "#app/lib/constants.ts";
@@ -188,7 +189,7 @@ export function GameForm({ game, models, onClose }: { game?: Game; models: GameM
           errors={errors}
           onChange={(trackedStats) => set("trackedStats", trackedStats)}
         />
-        {game ? <LorebookEditor gameId={game.id} /> : null}
+        {game ? <LorebookEditor base={`/api/admin/games/${game.id}/lore`} empty={LORE_TEXTS.empty} heading="h3" /> : null}
         <div className="md:col-span-2">
           <SwitchField
             id={id("isActive")}

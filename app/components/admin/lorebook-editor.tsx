@@ -10,11 +10,13 @@ import { DeleteButton, EditButton } from "./item-list.tsx";
 import { useAdminRequest } from "./use-admin-request.ts";
 
 /**
- * The game editor's Lorebook section: the game's entries, a form to add or change one, and
- * SillyTavern world-info files in and out. It reads its own list, apart from the panel's data.
+ * A game's Lorebook section: the game's entries, a form to add or change one, and SillyTavern
+ * world-info files in and out. The admin's game editor shows it under its h2s, and /create shows it
+ * for the creator's world (docs/decisions/065): `base` is the lorebook's API, `heading` its level.
+ * It reads its own list, apart from the page's data.
  */
-export function LorebookEditor({ gameId }: { gameId: string }) {
-  const base = `/api/admin/games/${gameId}/lore`;
+export function LorebookEditor({ base, empty, heading }: { base: string; empty: string; heading: "h2" | "h3" }) {
+  const Heading = heading;
   const [entries, setEntries] = useState<GameLoreEntryView[] | null | undefined>(undefined);
   const [editing, setEditing] = useState<GameLoreEntryView | "new" | null>(null);
   const { send, pending } = useAdminRequest();
@@ -68,9 +70,9 @@ export function LorebookEditor({ gameId }: { gameId: string }) {
     <section aria-labelledby="lorebook-heading" className="space-y-4 md:col-span-2">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
-          <h3 id="lorebook-heading" className="text-2xl">
+          <Heading id="lorebook-heading" className="text-2xl">
             Lorebook
-          </h3>
+          </Heading>
           <p className="text-sm text-parchment-dim">{LORE_TEXTS.explanation}</p>
         </div>
         <div className="flex flex-wrap gap-2">
@@ -117,7 +119,7 @@ export function LorebookEditor({ gameId }: { gameId: string }) {
       ) : entries === null ? (
         <LoadFailed message={LORE_TEXTS.loadFailed} />
       ) : entries.length === 0 ? (
-        <EmptyState icon={<BookOpen />} title={LORE_TEXTS.empty} />
+        <EmptyState icon={<BookOpen />} title={empty} />
       ) : (
         <ul className="space-y-2">
           {entries.map((entry) => (
@@ -125,7 +127,7 @@ export function LorebookEditor({ gameId }: { gameId: string }) {
               key={entry.id}
               className="flex flex-col gap-2 rounded-lg border border-ink-line bg-ink/60 p-3.5 sm:flex-row sm:items-start sm:justify-between"
             >
-              <LoreEntrySummary entry={entry} heading="h4" />
+              <LoreEntrySummary entry={entry} heading={heading === "h2" ? "h3" : "h4"} />
               <div className="flex gap-1">
                 <EditButton title={entry.title} onEdit={() => setEditing(entry)} />
                 <DeleteButton

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { CONTENT_TYPES, COVER_FORMATS, DIFFICULTIES, GAME_CATEGORIES, GUIDE_CATEGORIES, GUIDE_DIFFICULTIES } from "../../lib/constants.ts";
-import { CONTENT_RATINGS, WORLD_STATUSES, type RemixCredit, type WorldExtra, type WorldLoreEntry } from "../../lib/worlds.ts";
+import { CONTENT_RATINGS, WORLD_STATUSES, type RemixCredit, type WorldExtra } from "../../lib/worlds.ts";
 import type { TrackedStat } from "../../lib/tracked-stats.ts";
 import { oneOf, createdAt, updatedAt, bytea } from "./columns.ts";
 import { user } from "./accounts.ts";
@@ -50,7 +50,6 @@ export const games = pgTable(
     alternativeOpenings: jsonb("alternative_openings").$type<string[]>().notNull().default([]),
     /** Shown to the creator; never sent to the model. */
     creatorNotes: text("creator_notes").notNull().default(""),
-    lorebook: jsonb("lorebook").$type<WorldLoreEntry[]>().notNull().default([]),
     /** What an imported character card held that the site does not use, exported again. */
     extra: jsonb("extra").$type<WorldExtra>().notNull().default({ data: {} }),
     /** The last version published to world_versions; null while never published (docs/decisions/059). */
@@ -83,7 +82,7 @@ export const worldVersions = pgTable(
       .notNull()
       .references(() => games.id, { onDelete: "cascade" }),
     version: integer("version").notNull(),
-    /** The world's fields when it was published (title, instructions, openings, lorebook, extra…). */
+    /** The world's fields when it was published (title, instructions, openings, extra…). */
     fields: jsonb("fields").$type<Record<string, unknown>>().notNull(),
     /**
      * The game's enabled lorebook entries when it was published, as story_lore.sql answers them

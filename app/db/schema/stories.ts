@@ -16,6 +16,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { MESSAGE_REMOVALS, MESSAGE_ROLES, MESSAGE_STATUSES, TURN_KINDS } from "../../lib/constants.ts";
 import { BAD_REPLY_REASONS, REPLY_RATINGS } from "../../lib/reply-ratings.ts";
+import type { JsonObject } from "../../lib/worlds.ts";
 import { oneOf, tsvector, createdAt, updatedAt } from "./columns.ts";
 import { user } from "./accounts.ts";
 import { games } from "./games.ts";
@@ -109,6 +110,12 @@ export const gameLoreEntries = pgTable(
     ...loreEntryColumns(),
     /** Listed in the play screen's Lorebook panel. Off by default: lore is the Game Master's until an admin shows it. */
     shownToPlayers: boolean("shown_to_players").notNull().default(false),
+    /**
+     * An entry imported from a character card: the card entry's fields the site does not use, and
+     * its keys, insertion_order, name and comment as they were, so an unedited entry exports as it
+     * came (app/domain/character-cards.server.ts, docs/decisions/065). Empty for the rest.
+     */
+    extra: jsonb("extra").$type<JsonObject>().notNull().default({}),
   },
   (table) => [index("game_lore_entries_game_idx").on(table.gameSlug, table.createdAt)],
 );
