@@ -102,7 +102,9 @@ describe("a world's lorebook", () => {
       body: { ...NEW_ENTRY, content: "The seal is lost." },
     });
     expect(changed.status).toBe(200);
-    expect((await listed(creator, world.id)).body.entries).toEqual([{ ...NEW_ENTRY, id: entry.id, content: "The seal is lost." }]);
+    expect((await listed(creator, world.id)).body.entries).toEqual([
+      { ...NEW_ENTRY, id: entry.id, content: "The seal is lost.", shownToPlayers: false },
+    ]);
 
     const untitled = await apiRequest(server, creator, `/api/worlds/${world.id}/lore`, { body: { ...NEW_ENTRY, title: " " } });
     expect(untitled.status).toBe(400);
@@ -139,7 +141,7 @@ describe("a world's lorebook", () => {
       expect((await apiRequest(server, account, `/api/worlds/${world.id}/lore/world-info`)).status).toBe(expected);
       expect((await apiRequest(server, account, `/api/worlds/${world.id}/lore/world-info`, { body: { entries: [] } })).status).toBe(expected);
     }
-    expect((await listed(creator, world.id)).body.entries).toEqual([{ ...NEW_ENTRY, id: entry.id }]);
+    expect((await listed(creator, world.id)).body.entries).toEqual([{ ...NEW_ENTRY, id: entry.id, shownToPlayers: false }]);
     // An entry of another world is not reached through this one's address.
     const elsewhere = await createWorld(server, other);
     expect((await apiRequest(server, other, `/api/worlds/${elsewhere.id}/lore/${entry.id}`, { method: "DELETE" })).status).toBe(404);
@@ -189,8 +191,18 @@ describe("a world's lorebook", () => {
       .select({ lore: worldVersions.lore })
       .from(worldVersions)
       .where(and(eq(worldVersions.gameId, world.id), eq(worldVersions.version, 1)));
+    const [entry] = (await listed(creator, world.id)).body.entries ?? [];
     expect(version?.lore).toEqual([
-      { source: "game", title: NEW_ENTRY.title, keys: NEW_ENTRY.keys, content: NEW_ENTRY.content, alwaysOn: false, priority: 3, enabled: true },
+      {
+        source: "game",
+        id: entry!.id,
+        title: NEW_ENTRY.title,
+        keys: NEW_ENTRY.keys,
+        content: NEW_ENTRY.content,
+        alwaysOn: false,
+        priority: 3,
+        enabled: true,
+      },
     ]);
 
     const remix = await remixWorld(server, remixer, world.id);
