@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { mkdirSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +12,9 @@ import { browserTest } from "#tests/helpers/fixtures.ts";
 import { createTestGame, TEST_GAME } from "#tests/helpers/game-chat.ts";
 
 /** The game editor's Lorebook section, through its real UI. */
+
+const SHOTS = join(import.meta.dirname, "../../test-results/screenshots/admin");
+mkdirSync(SHOTS, { recursive: true });
 
 const test = browserTest
   // The tests' game, and its admin signed in, for every test.
@@ -45,7 +49,7 @@ test("adds and imports a game's lorebook entries", async ({ server, page, stored
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await shown.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `/work/screens/admin-lore-shown-to-players-${width}.png` });
+    await page.screenshot({ path: join(SHOTS, `admin-lore-shown-to-players-${width}.png`) });
   }
   await lorebook.getByRole("button", { name: "Add Entry", exact: true }).click();
   await expectToast(page, LORE_TEXTS.saved);

@@ -5,6 +5,7 @@ import { LORE_TEXTS } from "#app/lib/lorebook.ts";
 import { expectToast, seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
 import { v3Card } from "#tests/helpers/character-cards.ts";
 import { browserTest } from "#tests/helpers/fixtures.ts";
+import { settle } from "#tests/helpers/play-screen.ts";
 
 /** Issue 36 in Chromium: /create from the header, a draft saved with its errors shown, a card imported, the draft played. */
 
@@ -12,8 +13,6 @@ const SHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots/
 mkdirSync(SHOTS, { recursive: true });
 
 /** Where screenshots are looked at, outside the repository. */
-const SCREENS = "/work/screens";
-mkdirSync(SCREENS, { recursive: true });
 
 /** Every test is the creator's, signed in once for the file. */
 const test = browserTest.extend("creator", { scope: "file", auto: true }, ({ login }) => login({ name: "Cora Creator" }));
@@ -99,7 +98,7 @@ describe("creating a world", () => {
     await expectToast(page, LORE_TEXTS.saved);
     await lorebook.getByRole("heading", { name: "Harbormaster" }).waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: path.join(SCREENS, "create-lorebook-1280.png"), fullPage: true });
+    await page.screenshot({ path: path.join(SHOTS, "create-lorebook-1280.png"), fullPage: true });
 
     await lorebook.getByRole("button", { name: "Edit Harbormaster" }).click();
     await lorebook.getByLabel("Keys").fill("/(a+)+$/");
@@ -116,9 +115,11 @@ describe("creating a world", () => {
     expect(await page.getByLabel("Title", { exact: true }).first().inputValue()).toBe("The Lantern Quay");
 
     await page.setViewportSize({ width: 375, height: 812 });
+    // A toast still fading in is measured at its passing colours: wait for it to be drawn.
+    await settle(page);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: path.join(SCREENS, "create-lorebook-375.png"), fullPage: true });
-    await lorebook.screenshot({ path: path.join(SCREENS, "create-lorebook-section-375.png") });
+    await page.screenshot({ path: path.join(SHOTS, "create-lorebook-375.png"), fullPage: true });
+    await lorebook.screenshot({ path: path.join(SHOTS, "create-lorebook-section-375.png") });
 
     await lorebook.getByRole("button", { name: "Delete Ilse Varga" }).click();
     await page

@@ -124,7 +124,7 @@ describe("What the Game Master sees", () => {
       // Where the reply's part ends and the Continue's begins.
       await dialog.getByRole("heading", { name: "Continue 1" }).scrollIntoViewIfNeeded();
       await settle(page);
-      await page.screenshot({ path: `/work/screens/what-the-game-master-sees-continued-${size.width}.png` });
+      await page.screenshot({ path: `${SCREENSHOTS}/what-the-game-master-sees-continued-${size.width}.png` });
     }
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     expect(page.errors).toEqual([]);

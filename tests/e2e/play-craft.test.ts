@@ -149,7 +149,7 @@ describe("the Lorebook panel", () => {
         expect(await panel.getByText("The Empress's secret").count()).toBe(0);
         expect(await seriousAccessibilityViolations(page)).toEqual([]);
         await settle(page);
-        await page.screenshot({ path: `/work/screens/lorebook-game-entries-${name}.png` });
+        await page.screenshot({ path: `${SCREENSHOTS}/lorebook-game-entries-${name}.png` });
         expect(page.errors).toEqual([]);
         await page.close();
       }
