@@ -5,7 +5,7 @@ import { PlayScreen } from "#app/components/play/play-screen.tsx";
 import { getSessionUser } from "#app/domain/auth.server.ts";
 import { WorldVersionNotice } from "#app/components/world-version-notice.tsx";
 import { personalPageHeaders, requireUser } from "#app/http/guards.server.ts";
-import { findPlayableGame } from "#app/domain/game-master/game-source.server.ts";
+import { findPlayableGame, loadWorldVersionBrief } from "#app/domain/game-master/game-source.server.ts";
 import { isOfflineStoryteller } from "#app/domain/game-master/model.server.ts";
 import { findLatestStory, findStoryOfGame, settleAbandonedTurn, storyView, updateStoryWorldVersion } from "#app/domain/stories.server.ts";
 import { signUpToPlayPath } from "#app/lib/auth.ts";
@@ -24,11 +24,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // /play/{slug} resumes the story of this game played most recently; /play/{slug}/{id} is one story.
   const story = params.storyId ? await findStoryOfGame(user.id, game.slug, params.storyId) : await findLatestStory(user.id, game.slug);
   if (params.storyId && !story) throw redirect(`/play/${game.slug}`, { headers: personalPageHeaders() });
+  // A story of another player's world is shown as the version it plays (docs/decisions/065): that
+  // version's title and tracked stats, as its turns read them (kept in memory, like the game's).
+  const version = story?.worldVersion != null ? await loadWorldVersionBrief(game.slug, story.worldVersion) : undefined;
+  const { title, trackedStats } = version ?? game;
   // The newest exchanges only: however long the story, the page stays one screenful and a little more.
   return {
     state: "ready" as const,
-    game: { slug: game.slug, title: game.title, tagline: game.tagline, trackedStats: game.trackedStats },
-    story: story ? await storyView(await settleAbandonedTurn(story), game.trackedStats) : null,
+    game: { slug: game.slug, title, tagline: game.tagline, trackedStats },
+    story: story ? await storyView(await settleAbandonedTurn(story), trackedStats) : null,
     // A story of another player's world plays the version it began with, until the player updates it.
     worldUpdate:
       story?.worldVersion != null && game.publishedVersion != null && game.publishedVersion > story.worldVersion

@@ -43,7 +43,8 @@ describe("world versions", () => {
     await setBalance(latecomer, 50);
     const form = worldForm({ prompt: "FIRST-VERSION: you are the Game Master of the lantern court." });
     const world = await createPublicWorld(server, creator, form);
-    const save = (prompt: string) => postForm(server, creator, "/create", { ...form, prompt, worldId: world.id });
+    const secondTitle = `${form.title}, Fallen`;
+    const save = (prompt: string) => postForm(server, creator, "/create", { ...form, title: secondTitle, prompt, worldId: world.id });
 
     expect(await instructionsOfTurn(player, world.slug)).toEqual(["FIRST-VERSION"]);
     expect((await storyOf(player)).worldVersion).toBe(1);
@@ -61,7 +62,11 @@ describe("world versions", () => {
     const page = await playPage(player, `/play/${world.slug}`);
     expect(page).toContain("Update to version 2");
     expect(page).toContain("plays version 1");
-    expect(await playPage(latecomer, `/play/${world.slug}`)).not.toContain("Update to version");
+    // The play screen names the version the story plays.
+    expect(page).toContain(`<title>Play ${form.title} |`);
+    const latest = await playPage(latecomer, `/play/${world.slug}`);
+    expect(latest).not.toContain("Update to version");
+    expect(latest).toContain(`<title>Play ${secondTitle} |`);
     expect(await playPage(creator, `/play/${world.slug}`)).not.toContain("Update to version");
 
     // Another player cannot update it; the player can.
