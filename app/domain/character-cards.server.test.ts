@@ -1,3 +1,4 @@
+import { DEFAULT_SCAN_DEPTH, MAX_SCAN_DEPTH } from "#app/lib/lorebook.ts";
 import { describe, expect, it } from "vitest";
 import { characterCardPng, characterCardV3, composeInstructions, readCharacterCard } from "./character-cards.server.ts";
 import type { JsonObject } from "../lib/worlds.ts";
@@ -89,6 +90,21 @@ describe("reading a character card", () => {
       character_book: { entries: unknown[] };
     };
     expect(edited.character_book.entries[0]).toMatchObject({ keys: ["dragon"], name: "Vask", comment: "Vask", insertion_order: 7 });
+  });
+
+  it("takes the book's scan_depth as the lorebook's look-back, within the site's bounds, and writes the look-back back", () => {
+    const withDepth = (scan_depth: unknown) => ({ ...v3Card, data: { ...v3Card.data, character_book: { scan_depth, entries: [] } } });
+    expect(readCharacterCard(json(v3Card)).scanDepth).toBe(4);
+    expect(readCharacterCard(json(withDepth(50))).scanDepth).toBe(MAX_SCAN_DEPTH);
+    expect(readCharacterCard(json(withDepth(-3))).scanDepth).toBe(0);
+    expect(readCharacterCard(json(withDepth("deep"))).scanDepth).toBe(DEFAULT_SCAN_DEPTH);
+    const book = (world: ReturnType<typeof readCharacterCard>) =>
+      (characterCardV3(world).data as { character_book: Record<string, unknown> }).character_book;
+    expect(book({ ...readCharacterCard(json(v3Card)), scanDepth: 7 }).scan_depth).toBe(7);
+    // A card without one gets one only when the creator moved it from the site's default.
+    const bookless = { ...v3Card, data: { ...v3Card.data, character_book: { entries: [] } } };
+    expect(book(readCharacterCard(json(bookless)))).not.toHaveProperty("scan_depth");
+    expect(book({ ...readCharacterCard(json(bookless)), scanDepth: 5 }).scan_depth).toBe(5);
   });
 
   it("keeps creator notes out of the instructions the model is sent", () => {

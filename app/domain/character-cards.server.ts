@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { InvalidInputError } from "./errors.server.ts";
-import { MAX_GAME_LORE_ENTRIES, MAX_LORE_PRIORITY, MAX_LORE_TITLE_CHARACTERS } from "../lib/lorebook.ts";
+import { DEFAULT_SCAN_DEPTH, MAX_GAME_LORE_ENTRIES, MAX_LORE_PRIORITY, MAX_LORE_TITLE_CHARACTERS, MAX_SCAN_DEPTH } from "../lib/lorebook.ts";
 import type { JsonObject, JsonValue, WorldExtra, WorldLoreEntry } from "../lib/worlds.ts";
 import { splitLoreKeys } from "./game-master/lorebook.server.ts";
 import { isPng, readPngTexts, writePngTexts } from "./png-text-chunks.server.ts";
@@ -28,6 +28,8 @@ export interface CardWorld {
   /** Shown to the creator; never sent to the model. */
   creatorNotes: string;
   lorebook: WorldLoreEntry[];
+  /** How many exchanges back the lorebook's keys are looked for in: the book's scan_depth, within the site's bounds. */
+  scanDepth: number;
   extra: WorldExtra;
 }
 
@@ -306,12 +308,19 @@ export function readCharacterCard(bytes: Buffer): CardWorld {
         extra: kept,
       };
     }),
+    scanDepth: scanDepthOf(book?.scan_depth),
     extra: {
       data: without(original, MAPPED_DATA_KEYS),
       ...(book ? { book: without(book, new Set(["entries"])) } : {}),
       source,
     },
   };
+}
+
+/** A book's scan_depth as the site's look-back: a whole number within its bounds, else the site's default. */
+function scanDepthOf(scanDepth: unknown): number {
+  if (typeof scanDepth !== "number" || !Number.isFinite(scanDepth)) return DEFAULT_SCAN_DEPTH;
+  return Math.max(0, Math.min(MAX_SCAN_DEPTH, Math.round(scanDepth)));
 }
 
 /** The world as a character card V3 (an object ready for JSON). */
@@ -335,6 +344,8 @@ export function characterCardV3(world: CardWorld): JsonObject {
           character_book: {
             extensions: {},
             ...world.extra.book,
+            // The site's look-back, where the card had one or the creator set one.
+            ...(world.extra.book?.scan_depth !== undefined || world.scanDepth !== DEFAULT_SCAN_DEPTH ? { scan_depth: world.scanDepth } : {}),
             entries: world.lorebook.map(cardEntry),
           },
         }

@@ -189,6 +189,7 @@ export async function remixWorld(userId: string, gameId: string, showMature: boo
         tags: game.tags,
         opening: game.opening,
         alternativeOpenings: game.alternativeOpenings,
+        loreScanDepth: game.loreScanDepth,
         extra: game.extra,
         remixedFrom: [credit, ...game.remixedFrom],
         creatorId: userId,

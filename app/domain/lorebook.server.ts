@@ -18,7 +18,7 @@ import {
 import { STORY_REFUSALS } from "../lib/play-texts.ts";
 import type { WorldLoreEntry } from "../lib/worlds.ts";
 import { InvalidInputError, NotFoundError } from "./errors.server.ts";
-import { LoreKeyError, MAX_SCAN_DEPTH, parseLoreKeys, splitLoreKeys } from "./game-master/lorebook.server.ts";
+import { LoreKeyError, parseLoreKeys, splitLoreKeys } from "./game-master/lorebook.server.ts";
 
 /**
  * Lorebooks: a game's (canon, edited by admins) and each story's (the player's own). The two live
@@ -74,14 +74,12 @@ export async function gameLorebook(gameId: string): Promise<Lorebook & { kind: "
   return { kind: "game", gameSlug: game.slug, scanDepth: game.scanDepth };
 }
 
-export async function setLoreScanDepth(gameId: string, scanDepth: number): Promise<number> {
-  if (!Number.isInteger(scanDepth) || scanDepth < 0 || scanDepth > MAX_SCAN_DEPTH) {
-    throw new InvalidInputError(`Look back between 0 and ${MAX_SCAN_DEPTH} exchanges.`, "scanDepth");
-  }
+/** How many exchanges before the message being sent the game's keys are looked for in (loreScanDepthSchema checks it). */
+export async function setLoreScanDepth(lorebook: Lorebook & { kind: "game" }, scanDepth: number): Promise<number> {
   const [game] = await db()
     .update(games)
     .set({ loreScanDepth: scanDepth })
-    .where(and(eq(games.id, gameId), eq(games.isActive, true)))
+    .where(eq(games.slug, lorebook.gameSlug))
     .returning({ scanDepth: games.loreScanDepth });
   if (!game) throw new NotFoundError(GAME_NOT_FOUND);
   return game.scanDepth;

@@ -112,6 +112,7 @@ export async function importCharacterCard(userId: string, bytes: Buffer): Promis
         alternativeOpenings: card.alternativeOpenings,
         tags: card.tags,
         creatorNotes: card.creatorNotes,
+        loreScanDepth: card.scanDepth,
         extra: card.extra,
         icon: "Sparkles",
         contentRating: "Mature",
@@ -127,9 +128,9 @@ export async function importCharacterCard(userId: string, bytes: Buffer): Promis
 }
 
 /** The creator's world's lorebook (its game's), for the creator alone: anyone else's is "not found". */
-export async function worldLorebook(userId: string, id: string): Promise<Lorebook & { kind: "game" }> {
+export async function worldLorebook(userId: string, id: string): Promise<Lorebook & { kind: "game"; scanDepth: number }> {
   const world = await findOwnWorld(userId, id);
-  return { kind: "game", gameSlug: world.slug };
+  return { kind: "game", gameSlug: world.slug, scanDepth: world.loreScanDepth };
 }
 
 async function asCard(world: OwnWorld): Promise<CardWorld> {
@@ -142,6 +143,7 @@ async function asCard(world: OwnWorld): Promise<CardWorld> {
     tags: world.tags,
     creatorNotes: world.creatorNotes,
     lorebook: await cardLore(world.slug),
+    scanDepth: world.loreScanDepth,
     extra: world.extra,
   };
 }

@@ -43,6 +43,10 @@ export interface PublicLoreEntry {
   content: string;
 }
 
+/** How many exchanges before the message being sent a game's keys may be looked for in, and are unless it says otherwise. */
+export const MAX_SCAN_DEPTH = 10;
+export const DEFAULT_SCAN_DEPTH = 2;
+
 /** The lorebook editor's words (the admin's and /create's) and the play screen's Lorebook panel's. */
 export const LORE_TEXTS = {
   explanation: "Facts the Game Master reads only when their keys come up in the story, or always when marked Always on.",
@@ -61,6 +65,11 @@ export const LORE_TEXTS = {
   loadFailed: "The lorebook could not be loaded. Reload the page to try again.",
   saved: "The lorebook entry has been saved.",
   saveFailed: "The lorebook entry could not be saved.",
+  lookBack: "Look back (exchanges)",
+  lookBackHint: `Keys are looked for in the message being sent and this many exchanges before it (0 to ${MAX_SCAN_DEPTH}).`,
+  lookBackSave: "Save look-back",
+  lookBackSaved: (depth: number) => `Keys are now looked for ${depth === 1 ? "1 exchange" : `${depth} exchanges`} back.`,
+  lookBackFailed: "The look-back could not be saved.",
   deleteFailed: "The lorebook entry could not be deleted.",
   deleted: (title: string) => `"${title}" has been deleted from the lorebook.`,
   importFailed: "The lorebook file could not be imported.",
@@ -93,6 +102,15 @@ export const loreEntryInputSchema = z.object({
     .max(MAX_LORE_PRIORITY, `The priority is between -${count(MAX_LORE_PRIORITY)} and ${count(MAX_LORE_PRIORITY)}.`)
     .default(0),
   enabled: z.boolean({ error: "Say whether the entry is enabled." }).default(true),
+});
+
+/** A game's look-back (PATCH of its lorebook's API, the admin's and a world creator's). */
+export const loreScanDepthSchema = z.object({
+  scanDepth: z
+    .number({ error: "Say how many exchanges to look back (scanDepth)." })
+    .int(`Look back between 0 and ${MAX_SCAN_DEPTH} exchanges.`)
+    .min(0, `Look back between 0 and ${MAX_SCAN_DEPTH} exchanges.`)
+    .max(MAX_SCAN_DEPTH, `Look back between 0 and ${MAX_SCAN_DEPTH} exchanges.`),
 });
 
 export const gameLoreEntryInputSchema = loreEntryInputSchema.extend({

@@ -4,8 +4,8 @@ import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { gameLoreEntries } from "#app/db/schema.ts";
-import { LORE_TEXTS } from "#app/lib/lorebook.ts";
+import { gameLoreEntries, games } from "#app/db/schema.ts";
+import { DEFAULT_SCAN_DEPTH, LORE_TEXTS } from "#app/lib/lorebook.ts";
 import { openAdminTab } from "#tests/helpers/admin-panel.ts";
 import { expectToast, seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
 import { browserTest } from "#tests/helpers/fixtures.ts";
@@ -82,4 +82,29 @@ test("adds and imports a game's lorebook entries", async ({ server, page, stored
   await lorebook.getByRole("heading", { name: "Captain Oren Dask" }).waitFor();
 
   expect((await storedEntries()).map((entry) => entry.title).toSorted()).toEqual(["Captain Oren Dask", "Harbormaster"]);
+});
+
+test("sets how many exchanges back the game's keys are looked for, within bounds", async ({ server, page }) => {
+  const lookBack = async () =>
+    (await server.connection.db.select({ depth: games.loreScanDepth }).from(games).where(eq(games.slug, TEST_GAME.slug)))[0]?.depth;
+  await page.goto(`${server.url}/admin?tab=games`);
+  await openAdminTab(page, "Games Management");
+  await page.getByRole("button", { name: `Edit ${TEST_GAME.title}` }).click();
+  const lorebook = page.getByRole("region", { name: "Lorebook", exact: true });
+  const field = lorebook.getByRole("textbox", { name: LORE_TEXTS.lookBack });
+  expect(await field.inputValue()).toBe(String(DEFAULT_SCAN_DEPTH));
+  const save = lorebook.getByRole("button", { name: LORE_TEXTS.lookBackSave });
+  expect(await save.isDisabled()).toBe(true);
+
+  await field.fill("12");
+  await save.click();
+  await lorebook.getByText("Look back between 0 and 10 exchanges.").waitFor();
+  expect(await lookBack()).toBe(DEFAULT_SCAN_DEPTH);
+
+  await field.fill("4");
+  await save.click();
+  await expectToast(page, LORE_TEXTS.lookBackSaved(4));
+  expect(await lookBack()).toBe(4);
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await lorebook.screenshot({ path: join(SHOTS, "admin-lore-look-back-1280.png") });
 });

@@ -94,7 +94,7 @@ async function fingerprint() {
 type Who = "player" | "admin" | "nobody";
 
 interface Route {
-  method: "GET" | "POST" | "PUT" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: () => string;
   who: Who;
   /** A valid body: each probe spoils one part of it. */
@@ -199,6 +199,7 @@ const ROUTES: Record<string, Route> = {
   },
   "unpublish form": { method: "POST", path: () => "/create", who: "player", form: { intent: "unpublish", worldId: STRANGERS_WORLD } },
   "world lore POST": { method: "POST", path: () => `/api/worlds/${STRANGERS_WORLD}/lore`, who: "player", json: () => loreEntry },
+  "world lore PATCH": { method: "PATCH", path: () => `/api/worlds/${STRANGERS_WORLD}/lore`, who: "player", json: () => ({ scanDepth: 3 }) },
   "world lore entry PUT": {
     method: "PUT",
     path: () => `/api/worlds/${STRANGERS_WORLD}/lore/${STRANGERS_LORE_ENTRY}`,

@@ -1,3 +1,4 @@
+import { DEFAULT_SCAN_DEPTH } from "#app/lib/lorebook.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -136,6 +137,7 @@ describe("moving worlds' card lorebooks into lorebook entries", () => {
       tags: [],
       creatorNotes: "",
       lorebook: entries.map(({ slug: _slug, ...entry }) => entry),
+      scanDepth: DEFAULT_SCAN_DEPTH,
       extra: { data: {} },
     });
     expect((card.data as { character_book: { entries: unknown[] } }).character_book.entries).toEqual(v3Card.data.character_book.entries);

@@ -182,10 +182,32 @@ describe("a world's lorebook", () => {
     expect(strip((await listed(creator, again.id)).body.entries)).toEqual(strip((await listed(creator, world.id)).body.entries));
   });
 
+  it("takes a card's scan_depth as the look-back, lets its creator alone change it within bounds, and writes it back out", async () => {
+    const creator = await signUp(server);
+    const other = await signUp(server);
+    const world = await importedWorld(creator);
+    const lookBack = async (account: TestAccount | null, body: unknown) =>
+      apiRequest(server, account, `/api/worlds/${world.id}/lore`, { method: "PATCH", body });
+    expect((await listed(creator, world.id)).body).toMatchObject({ scanDepth: v3Card.data.character_book.scan_depth });
+
+    const tooFar = await lookBack(creator, { scanDepth: 11 });
+    expect(tooFar.status).toBe(400);
+    expect(JSON.stringify(await tooFar.json())).toContain("Look back between 0 and 10 exchanges.");
+    expect((await lookBack(other, { scanDepth: 6 })).status).toBe(404);
+    expect((await lookBack(null, { scanDepth: 6 })).status).toBe(401);
+    expect((await listed(creator, world.id)).body).toMatchObject({ scanDepth: v3Card.data.character_book.scan_depth });
+
+    const changed = await lookBack(creator, { scanDepth: 6 });
+    expect(changed.status).toBe(200);
+    expect(await changed.json()).toEqual({ scanDepth: 6 });
+    expect((await exportedCard(creator, world.id)).data.character_book).toMatchObject({ scan_depth: 6 });
+  });
+
   it("keeps the lorebook in a published version and brings it to a remix", async () => {
     const [creator, remixer] = [await signUp(server), await signUp(server)];
     const world = await createWorld(server, creator);
     await apiRequest(server, creator, `/api/worlds/${world.id}/lore`, { body: NEW_ENTRY });
+    expect((await apiRequest(server, creator, `/api/worlds/${world.id}/lore`, { method: "PATCH", body: { scanDepth: 5 } })).status).toBe(200);
     expect((await publishWorld(server, creator, world.id, "public")).status).toBe(302);
     const [version] = await server.connection.db
       .select({ lore: worldVersions.lore })
@@ -207,6 +229,8 @@ describe("a world's lorebook", () => {
 
     const remix = await remixWorld(server, remixer, world.id);
     expect((await listed(remixer, remix.id)).body.entries).toMatchObject([NEW_ENTRY]);
+    // And looks back as far as its original.
+    expect((await listed(remixer, remix.id)).body).toMatchObject({ scanDepth: 5 });
     expect((await listed(creator, world.id)).body.entries).toHaveLength(1);
   });
 });

@@ -1,11 +1,11 @@
 import { BookOpen, Download, Plus, Upload } from "lucide-react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { LoreEntryForm, type LoreEntrySaved, type LoreEntrySubmitted } from "#app/components/lore-entry-form.tsx";
 import { toast } from "#app/components/toast.ts";
 import { LoreEntrySummary } from "#app/components/lore-entry-summary.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { LORE_TEXTS, type GameLoreEntryView } from "#app/lib/lorebook.ts";
-import { EmptyState, LoadFailed } from "./form-controls.tsx";
+import { EmptyState, LoadFailed, NumberField } from "./form-controls.tsx";
 import { DeleteButton, EditButton } from "./item-list.tsx";
 import { useAdminRequest } from "./use-admin-request.ts";
 
@@ -18,6 +18,7 @@ import { useAdminRequest } from "./use-admin-request.ts";
 export function LorebookEditor({ base, empty, heading }: { base: string; empty: string; heading: "h2" | "h3" }) {
   const Heading = heading;
   const [entries, setEntries] = useState<GameLoreEntryView[] | null | undefined>(undefined);
+  const [scanDepth, setScanDepth] = useState<number>();
   const [editing, setEditing] = useState<GameLoreEntryView | "new" | null>(null);
   const { send, pending } = useAdminRequest();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -28,10 +29,12 @@ export function LorebookEditor({ base, empty, heading }: { base: string; empty: 
   useEffect(() => {
     let current = true;
     void fetch(base)
-      .then(async (response) => (response.ok ? ((await response.json()) as { entries: GameLoreEntryView[] }).entries : null))
+      .then(async (response) => (response.ok ? ((await response.json()) as { scanDepth: number; entries: GameLoreEntryView[] }) : null))
       .catch(() => null)
-      .then((list) => {
-        if (current) setEntries(list);
+      .then((lorebook) => {
+        if (!current) return;
+        setEntries(lorebook?.entries ?? null);
+        setScanDepth(lorebook?.scanDepth);
       });
     return () => {
       current = false;
@@ -105,6 +108,7 @@ export function LorebookEditor({ base, empty, heading }: { base: string; empty: 
           </Button>
         </div>
       </div>
+      {scanDepth === undefined ? null : <LookBack key={scanDepth} base={base} saved={scanDepth} onSaved={setScanDepth} />}
       {editing ? (
         <LoreEntryForm
           key={editing === "new" ? "new" : editing.id}
@@ -144,5 +148,37 @@ export function LorebookEditor({ base, empty, heading }: { base: string; empty: 
         </ul>
       )}
     </section>
+  );
+}
+
+/**
+ * How many exchanges before the message being sent the keys are looked for in, saved on its own:
+ * the editor sits inside the admin's game form, so this is a button, not a form of its own.
+ */
+function LookBack({ base, saved, onSaved }: { base: string; saved: number; onSaved: (scanDepth: number) => void }) {
+  const id = useId();
+  const [value, setValue] = useState(String(saved));
+  const [error, setError] = useState<string>();
+  const { send, pending } = useAdminRequest();
+  async function save() {
+    const typed = value.trim();
+    const result = await send<{ scanDepth: number }>("PATCH", base, { scanDepth: typed === "" ? null : Number(typed) });
+    if (!result.ok) {
+      setError(result.fieldErrors.scanDepth ?? result.error ?? LORE_TEXTS.lookBackFailed);
+      return;
+    }
+    setError(undefined);
+    toast.success(LORE_TEXTS.lookBackSaved(result.data.scanDepth));
+    onSaved(result.data.scanDepth);
+  }
+  return (
+    <div className="flex flex-wrap items-start gap-3">
+      <div className="w-full max-w-xs">
+        <NumberField id={id} label={LORE_TEXTS.lookBack} value={value} onChange={setValue} error={error} hint={LORE_TEXTS.lookBackHint} />
+      </div>
+      <Button type="button" variant="outline" size="sm" className="mt-7" onClick={() => void save()} disabled={pending || value === String(saved)}>
+        {LORE_TEXTS.lookBackSave}
+      </Button>
+    </div>
   );
 }

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { DEFAULT_SCAN_DEPTH } from "../../lib/lorebook.ts";
 import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { CONTENT_TYPES, COVER_FORMATS, DIFFICULTIES, GAME_CATEGORIES, GUIDE_CATEGORIES, GUIDE_DIFFICULTIES } from "../../lib/constants.ts";
 import { CONTENT_RATINGS, WORLD_STATUSES, type RemixCredit, type WorldExtra } from "../../lib/worlds.ts";
@@ -30,7 +31,7 @@ export const games = pgTable(
     /** The living state its stories keep (app/lib/tracked-stats.ts), as the admin defined it. */
     trackedStats: jsonb("tracked_stats").$type<TrackedStat[]>().notNull().default([]),
     /** How many exchanges before the new message the lorebook's keys are looked for in. */
-    loreScanDepth: integer("lore_scan_depth").notNull().default(2),
+    loreScanDepth: integer("lore_scan_depth").notNull().default(DEFAULT_SCAN_DEPTH),
     /** The model its turns use, of the configured provider (AI_PROVIDER); null: the site's (AI_MODEL). */
     model: text("model"),
     /** Its turns' context budget in tokens; null: the site's (AI_CONTEXT_TOKENS). Read by begin_turn.sql too. */

@@ -4,6 +4,7 @@
  * exchanges; the context decides where the two lists go (always-on entries in its stable part,
  * triggered ones in its volatile tail, so a fired entry never invalidates the cached prefix).
  */
+import { MAX_SCAN_DEPTH } from "../../lib/lorebook.ts";
 import { estimateTokens } from "./tokens.server.ts";
 
 export interface LoreEntry {
@@ -27,7 +28,6 @@ export const MAX_PATTERN_CHARACTERS = 100;
  * nested-quantifier check below, no pattern can make a turn wait on backtracking.
  */
 export const MAX_PATTERN_SCAN_CHARACTERS = 8000;
-export const MAX_SCAN_DEPTH = 10;
 
 export class LoreKeyError extends Error {
   override name = "LoreKeyError";

@@ -1,7 +1,6 @@
-import { z } from "zod";
 import { createLoreEntry, gameLorebook, listLore, setLoreScanDepth } from "#app/domain/lorebook.server.ts";
 import { apiRoute, endpoint, recordId } from "#app/http/api-route.server.ts";
-import { gameLoreEntryInputSchema } from "#app/lib/lorebook.ts";
+import { gameLoreEntryInputSchema, loreScanDepthSchema } from "#app/lib/lorebook.ts";
 
 /**
  * GET /api/admin/games/{id}/lore: the game's lorebook and how many exchanges it looks back.
@@ -22,8 +21,8 @@ const gameLore = apiRoute({
   }),
   PATCH: endpoint({
     access: "admin",
-    body: z.object({ scanDepth: z.number({ error: "Say how many exchanges to look back (scanDepth)." }) }),
-    handler: async ({ params, body }) => ({ scanDepth: await setLoreScanDepth(recordId(params.id, "game"), body.scanDepth) }),
+    body: loreScanDepthSchema,
+    handler: async ({ params, body }) => ({ scanDepth: await setLoreScanDepth(await gameLorebook(recordId(params.id, "game")), body.scanDepth) }),
   }),
 });
 
