@@ -65,6 +65,7 @@ export const LORE_TEXTS = {
   loadFailed: "The lorebook could not be loaded. Reload the page to try again.",
   saved: "The lorebook entry has been saved.",
   saveFailed: "The lorebook entry could not be saved.",
+  pastLimits: "Longer than the editor allows: the Game Master reads it as it is, and Edit asks you to shorten it first.",
   lookBack: "Look back (exchanges)",
   lookBackHint: `Keys are looked for in the message being sent and this many exchanges before it (0 to ${MAX_SCAN_DEPTH}).`,
   lookBackSave: "Save look-back",

@@ -70,6 +70,22 @@ describe("creating a world", () => {
     const file = await (await download).path();
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(v3Card);
 
+    // An entry past the editor's limits is kept as the card has it, and the list says so.
+    const [gatekeeper] = v3Card.data.character_book.entries;
+    const longEntry = { ...gatekeeper, content: "The archive holds every decree of the court. ".repeat(60) };
+    const long = {
+      ...v3Card,
+      data: { ...v3Card.data, name: "The Long Archive", character_book: { ...v3Card.data.character_book, entries: [longEntry] } },
+    };
+    await page.goto(`/create`);
+    await page
+      .getByLabel("Character card file")
+      .setInputFiles({ name: "long.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(long)) });
+    await page.getByRole("button", { name: "Import a character card" }).click();
+    await page.getByRole("heading", { level: 1, name: "The Long Archive" }).waitFor();
+    const entry = page.getByRole("region", { name: "Lorebook", exact: true }).getByRole("listitem").filter({ hasText: "The gatekeeper" });
+    await entry.getByText(LORE_TEXTS.pastLimits).waitFor();
+
     await page
       .getByLabel("Character card file")
       .setInputFiles({ name: "bad.json", mimeType: "application/json", buffer: Buffer.from("{not json") });

@@ -4,7 +4,7 @@ import { LoreEntryForm, type LoreEntrySaved, type LoreEntrySubmitted } from "#ap
 import { toast } from "#app/components/toast.ts";
 import { LoreEntrySummary } from "#app/components/lore-entry-summary.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { LORE_TEXTS, type GameLoreEntryView } from "#app/lib/lorebook.ts";
+import { LORE_TEXTS, loreEntryInputSchema, type GameLoreEntryView } from "#app/lib/lorebook.ts";
 import { EmptyState, LoadFailed, NumberField } from "./form-controls.tsx";
 import { DeleteButton, EditButton } from "./item-list.tsx";
 import { useAdminRequest } from "./use-admin-request.ts";
@@ -131,7 +131,11 @@ export function LorebookEditor({ base, empty, heading }: { base: string; empty: 
               key={entry.id}
               className="flex flex-col gap-2 rounded-lg border border-ink-line bg-ink/60 p-3.5 sm:flex-row sm:items-start sm:justify-between"
             >
-              <LoreEntrySummary entry={entry} heading={heading === "h2" ? "h3" : "h4"} />
+              <div className="min-w-0">
+                <LoreEntrySummary entry={entry} heading={heading === "h2" ? "h3" : "h4"} />
+                {/* A card's entry is stored as it came, even past the editor's limits: say so before Edit refuses it. */}
+                {loreEntryInputSchema.safeParse(entry).success ? null : <p className="mt-1 text-sm text-gold">{LORE_TEXTS.pastLimits}</p>}
+              </div>
               <div className="flex gap-1">
                 <EditButton title={entry.title} onEdit={() => setEditing(entry)} />
                 <DeleteButton
