@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { gameLoreEntries, worldVersions } from "#app/db/schema.ts";
-import { MAX_GAME_LORE_ENTRIES } from "#app/lib/lorebook.ts";
+import { MAX_GAME_LORE_ENTRIES, type GameLoreEntryView } from "#app/lib/lorebook.ts";
 import { apiRequest, signUp, type TestAccount } from "#tests/helpers/accounts.ts";
 import { v3Card } from "#tests/helpers/character-cards.ts";
 import { postChat, readTurn, withStoryTestServer } from "#tests/helpers/game-chat.ts";
@@ -35,19 +35,9 @@ async function exportedCard(account: TestAccount, id: string) {
   return (await response.json()) as { data: { character_book: { entries: Record<string, unknown>[] } } };
 }
 
-interface Entry {
-  id: string;
-  title: string;
-  keys: string;
-  content: string;
-  alwaysOn: boolean;
-  priority: number;
-  enabled: boolean;
-}
-
 async function listed(account: TestAccount | null, id: string) {
   const response = await apiRequest(server, account, `/api/worlds/${id}/lore`);
-  return { status: response.status, body: (await response.json()) as { entries?: Entry[]; error?: string } };
+  return { status: response.status, body: (await response.json()) as { entries?: GameLoreEntryView[]; error?: string } };
 }
 
 const NEW_ENTRY = {
@@ -94,7 +84,7 @@ describe("a world's lorebook", () => {
 
     const created = await apiRequest(server, creator, `/api/worlds/${world.id}/lore`, { body: NEW_ENTRY });
     expect(created.status).toBe(200);
-    const { entry } = (await created.json()) as { entry: Entry };
+    const { entry } = (await created.json()) as { entry: GameLoreEntryView };
     expect(entry).toMatchObject(NEW_ENTRY);
 
     const changed = await apiRequest(server, creator, `/api/worlds/${world.id}/lore/${entry.id}`, {
@@ -130,7 +120,7 @@ describe("a world's lorebook", () => {
     const [creator, other] = [await signUp(server), await signUp(server)];
     const world = await createWorld(server, creator);
     const created = await apiRequest(server, creator, `/api/worlds/${world.id}/lore`, { body: NEW_ENTRY });
-    const { entry } = (await created.json()) as { entry: Entry };
+    const { entry } = (await created.json()) as { entry: GameLoreEntryView };
     for (const account of [other, null]) {
       const expected = account ? 404 : 401;
       expect((await listed(account, world.id)).status).toBe(expected);
@@ -178,7 +168,7 @@ describe("a world's lorebook", () => {
 
     // Imported again, the card gives the same entries.
     const again = await importedWorld(creator, card);
-    const strip = (list: Entry[] | undefined) => list?.map(({ id: _id, ...entry }) => entry);
+    const strip = (list: GameLoreEntryView[] | undefined) => list?.map(({ id: _id, ...entry }) => entry);
     expect(strip((await listed(creator, again.id)).body.entries)).toEqual(strip((await listed(creator, world.id)).body.entries));
   });
 
