@@ -3,10 +3,8 @@ import { db } from "../db/database.server.ts";
 import { worldAdvisories, worldVersions } from "../db/schema.ts";
 import { env } from "../env.server.ts";
 import { logger } from "../logger.server.ts";
-import type { ModelCallOutcome } from "../lib/model-calls.ts";
-import { estimatePromptTokens, modelCall, type ModelCall } from "./game-master/model-calls.server.ts";
-import { gameMasterModel, gameMasterModelName, isOfflineStoryteller } from "./game-master/model.server.ts";
-import { streamReply, type ReplyEnd } from "./game-master/reply-stream.server.ts";
+import { backgroundModelCall, type ModelCall } from "./game-master/model-calls.server.ts";
+import { isOfflineStoryteller } from "./game-master/model.server.ts";
 import { asPromptData } from "./game-master/story-brief.server.ts";
 import { currentRules, type RulesVersion } from "./content-rules.server.ts";
 import type { Advisory } from "./moderation.server.ts";
@@ -91,43 +89,17 @@ function recordAdvisoryCallStatement(gameId: string, call: ModelCall): SQL {
 
 /** The model's advisory with the record of its call; a call that fails is recorded here and its error thrown on. */
 async function modelAdvisory(gameId: string, fields: RatedFields, rules: RulesVersion) {
-  const model = gameMasterModel();
   const { system, world } = advisoryPrompt(fields, rules);
-  const messages = [{ role: "user" as const, content: world }];
-  const startedAt = performance.now();
-  let firstTokenMs: number | undefined;
-  let reply = "";
-  const call = (outcome: ModelCallOutcome, end?: ReplyEnd) =>
-    modelCall({
-      kind: "advisory",
-      writtenBy: gameMasterModelName(),
-      usage: end?.usage,
-      estimatedInputTokens: estimatePromptTokens([system], messages),
-      text: reply,
-      firstTokenMs,
-      totalMs: performance.now() - startedAt,
-      outcome,
-    });
-  try {
-    const readReply = await streamReply({
-      model,
-      system: [system],
-      messages,
-      maxOutputTokens: ADVISORY_OUTPUT_TOKENS,
-      maxRetries: 1,
-      abortSignal: AbortSignal.timeout(env().AI_TIMEOUT_MS),
-    });
-    const end = await readReply((delta) => {
-      firstTokenMs ??= performance.now() - startedAt;
-      reply += delta;
-    });
-    return { advisory: parseAdvisory(reply, rules, model.modelId), call: call(reply.trim() ? "ok" : "empty", end) };
-  } catch (error) {
-    await db()
-      .execute(recordAdvisoryCallStatement(gameId, call(reply ? "interrupted" : "failed")))
-      .catch(() => {});
-    throw error;
-  }
+  const { text, call } = await backgroundModelCall({
+    kind: "advisory",
+    gameModel: null,
+    system: [system],
+    messages: [{ role: "user", content: world }],
+    maxOutputTokens: ADVISORY_OUTPUT_TOKENS,
+    abortSignal: AbortSignal.timeout(env().AI_TIMEOUT_MS),
+    recordFailure: (failed) => db().execute(recordAdvisoryCallStatement(gameId, failed)),
+  });
+  return { advisory: parseAdvisory(text, rules, call.model), call };
 }
 
 /** Rates one published version and records it (once per version), with the model call it took. */

@@ -5,7 +5,8 @@ import type { ContextManifest } from "../../lib/context-manifest.ts";
 import type { ModelCallKind, ModelCallOutcome } from "../../lib/model-calls.ts";
 import type { StatCheck } from "../../lib/stat-checks.ts";
 import type { ConversationMessage } from "./context.server.ts";
-import type { ModelName } from "./model.server.ts";
+import { gameMasterModel, gameMasterModelName, type ModelName } from "./model.server.ts";
+import { streamReply, type ReplyEnd } from "./reply-stream.server.ts";
 import { estimateMessageTokens, estimateTokens } from "./tokens.server.ts";
 
 /**
@@ -88,4 +89,54 @@ export function recordModelCallStatement(storyId: string, call: ModelCall): SQL 
 /** A call with nothing else to write (a summary that failed): recorded on its own, off any turn's way. */
 export async function recordModelCall(storyId: string, call: ModelCall): Promise<void> {
   await db().execute(recordModelCallStatement(storyId, call));
+}
+
+/**
+ * A model call made off a turn (a story's summary, a world's advisory rating): read to its end and
+ * measured as a turn's call is, answering its text and the call to record with what it was for. A
+ * call that fails is handed to `recordFailure` (nothing else is written then) and its error thrown on.
+ */
+export async function backgroundModelCall({
+  kind,
+  gameModel,
+  system,
+  messages,
+  maxOutputTokens,
+  abortSignal,
+  recordFailure,
+}: {
+  kind: ModelCallKind;
+  /** The game's model; null, the site's. */
+  gameModel: string | null;
+  system: string[];
+  messages: ConversationMessage[];
+  maxOutputTokens: number;
+  abortSignal: AbortSignal;
+  recordFailure: (call: ModelCall) => Promise<unknown>;
+}): Promise<{ text: string; call: ModelCall }> {
+  const startedAt = performance.now();
+  let firstTokenMs: number | undefined;
+  let text = "";
+  const call = (outcome: ModelCallOutcome, end?: ReplyEnd) =>
+    modelCall({
+      kind,
+      writtenBy: gameMasterModelName(gameModel),
+      usage: end?.usage,
+      estimatedInputTokens: estimatePromptTokens(system, messages),
+      text,
+      firstTokenMs,
+      totalMs: performance.now() - startedAt,
+      outcome,
+    });
+  try {
+    const readReply = await streamReply({ model: gameMasterModel(gameModel), system, messages, maxOutputTokens, maxRetries: 1, abortSignal });
+    const end = await readReply((delta) => {
+      firstTokenMs ??= performance.now() - startedAt;
+      text += delta;
+    });
+    return { text, call: call(text.trim() ? "ok" : "empty", end) };
+  } catch (error) {
+    await recordFailure(call(text ? "interrupted" : "failed")).catch(() => {});
+    throw error;
+  }
 }

@@ -4,11 +4,9 @@ import { trackInFlight } from "../../lib/in-flight.server.ts";
 import { storyMessagesBetween, type StoryMessage } from "../game-messages.server.ts";
 import { advanceStorySummary, storySummary, type Story } from "../stories.server.ts";
 import { SUMMARY_REQUEST_SHARE } from "../../lib/game-models.ts";
-import type { ModelCallOutcome } from "../../lib/model-calls.ts";
-import { estimatePromptTokens, modelCall, recordModelCall } from "./model-calls.server.ts";
+import { backgroundModelCall, recordModelCall } from "./model-calls.server.ts";
 import { introducesSomeone } from "./introductions.server.ts";
-import { gameMasterModel, gameMasterModelName, isOfflineStoryteller } from "./model.server.ts";
-import { streamReply, type ReplyEnd } from "./reply-stream.server.ts";
+import { isOfflineStoryteller } from "./model.server.ts";
 import { asPromptData, tagged } from "./story-brief.server.ts";
 import { estimateTokens, truncateToTokens } from "./tokens.server.ts";
 
@@ -88,40 +86,16 @@ async function modelSummary(
   { model, budgetTokens }: SummaryModel,
   signal: AbortSignal,
 ) {
-  const messages = [{ role: "user" as const, content: summaryRequest(previous, exchanges, budgetTokens) }];
-  const startedAt = performance.now();
-  let firstTokenMs: number | undefined;
-  let text = "";
-  const call = (outcome: ModelCallOutcome, end?: ReplyEnd) =>
-    modelCall({
-      kind: "summary",
-      writtenBy: gameMasterModelName(model),
-      usage: end?.usage,
-      estimatedInputTokens: estimatePromptTokens([SUMMARY_INSTRUCTIONS], messages),
-      text,
-      firstTokenMs,
-      totalMs: performance.now() - startedAt,
-      outcome,
-    });
-  try {
-    const readReply = await streamReply({
-      model: gameMasterModel(model),
-      system: [SUMMARY_INSTRUCTIONS],
-      messages,
-      maxOutputTokens: 400,
-      maxRetries: 1,
-      abortSignal: signal,
-    });
-    const end = await readReply((delta) => {
-      firstTokenMs ??= performance.now() - startedAt;
-      text += delta;
-    });
-    const summary = text.trim().slice(0, SUMMARY_CHARACTERS * 2);
-    return { summary, call: call(summary ? "ok" : "empty", end) };
-  } catch (error) {
-    await recordModelCall(storyId, call(text ? "interrupted" : "failed")).catch(() => {});
-    throw error;
-  }
+  const { text, call } = await backgroundModelCall({
+    kind: "summary",
+    gameModel: model,
+    system: [SUMMARY_INSTRUCTIONS],
+    messages: [{ role: "user", content: summaryRequest(previous, exchanges, budgetTokens) }],
+    maxOutputTokens: 400,
+    abortSignal: signal,
+    recordFailure: (failed) => recordModelCall(storyId, failed),
+  });
+  return { summary: text.trim().slice(0, SUMMARY_CHARACTERS * 2), call };
 }
 
 /** The exchanges that were answered: one whose reply was interrupted (app/db/functions/finish_turn.sql) has none. */
