@@ -1,4 +1,3 @@
-import { DEFAULT_SCAN_DEPTH } from "#app/lib/lorebook.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectDatabase, type DatabaseConnection } from "#app/db/client.server.ts";
 import { runMigrations } from "#app/db/migrate.server.ts";
 import { characterCardV3 } from "#app/domain/character-cards.server.ts";
+import { DEFAULT_SCAN_DEPTH, type LoreEntryInput } from "#app/lib/lorebook.ts";
 import type { JsonObject } from "#app/lib/worlds.ts";
 import { v3Card } from "#tests/helpers/character-cards.ts";
 import { queryRows } from "#tests/helpers/database.ts";
@@ -62,16 +62,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-interface Row {
-  slug: string;
-  title: string;
-  keys: string;
-  content: string;
-  alwaysOn: boolean;
-  priority: number;
-  enabled: boolean;
-  extra: JsonObject;
-}
+type Row = LoreEntryInput & { slug: string; extra: JsonObject };
 
 function rows() {
   return queryRows<Row>(
