@@ -7,6 +7,7 @@ import type { SQL } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
 import { connectDatabase, type Database, type DatabaseConnection } from "#app/db/client.server.ts";
 import { setDatabaseConnection } from "#app/db/database.server.ts";
+import { runMigrations } from "#app/db/migrate.server.ts";
 
 type Driver = "pglite" | "postgres";
 
@@ -107,6 +108,33 @@ export function testDatabaseForFile() {
   return {
     connection() {
       if (!connection) throw new Error("The test database is connected before the file's tests, not while they are being collected.");
+      return connection;
+    },
+  };
+}
+
+/**
+ * A migration test's database: PGlite of the file's own, migrated through the first `through`
+ * migrations (as an older release left it), given `olderRows` in that shape, then migrated to the
+ * newest; closed and removed after the file's tests. `connection()` is the open connection.
+ */
+export function upgradedDatabaseForFile(through: number, olderRows: (db: Database) => Promise<unknown>) {
+  let dataDir: string | undefined;
+  let connection: DatabaseConnection | undefined;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "pae-migration-"));
+    connection = await connectDatabase({ dataDir });
+    await runMigrations(connection.db, { through });
+    await olderRows(connection.db);
+    await runMigrations(connection.db);
+  });
+  afterAll(async () => {
+    await connection?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+  return {
+    connection() {
+      if (!connection) throw new Error("The migrated database is open once the file's tests run, not while they are being collected.");
       return connection;
     },
   };

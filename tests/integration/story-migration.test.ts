@@ -1,11 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectDatabase, type DatabaseConnection } from "#app/db/client.server.ts";
-import { runMigrations } from "#app/db/migrate.server.ts";
-import { queryRows } from "#tests/helpers/database.ts";
+import { describe, expect, it } from "vitest";
+import { queryRows, upgradedDatabaseForFile } from "#tests/helpers/database.ts";
 
 /**
  * Migration 0005 turns each player's messages in a game into one story of numbered exchanges,
@@ -13,14 +8,9 @@ import { queryRows } from "#tests/helpers/database.ts";
  */
 
 const BEFORE_STORIES = 5;
-let dataDir: string;
-let connection: DatabaseConnection;
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), "pae-story-migration-"));
-  connection = await connectDatabase({ dataDir });
-  await runMigrations(connection.db, { through: BEFORE_STORIES });
-  const { db } = connection;
+// Rows as the releases before the migrations under test wrote them.
+const database = upgradedDatabaseForFile(BEFORE_STORIES, async (db) => {
   await db.execute(
     sql`insert into "user" (id, name, email, email_verified) values ('old-player', 'Old', 'old@example.com', true), ('other', 'Other', 'other@example.com', true)`,
   );
@@ -32,18 +22,12 @@ beforeAll(async () => {
     ('other', 'old-game', 'user', 'their move'), ('other', 'old-game', 'assistant', 'their reply'),
     ('old-player', 'old-game', 'user', 'move 2'), ('old-player', 'old-game', 'assistant', 'reply 2a'), ('old-player', 'old-game', 'assistant', 'reply 2b'),
     ('old-player', 'second-game', 'user', 'elsewhere'), ('old-player', 'second-game', 'assistant', 'elsewhere reply')`);
-  await runMigrations(connection.db);
-});
-
-afterAll(async () => {
-  await connection.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("migrating messages into stories", () => {
   it("makes one story per player and game, counting its exchanges", async () => {
     const rows = await queryRows<{ user_id: string; game_slug: string; exchanges: number }>(
-      connection.db,
+      database.connection().db,
       sql`select user_id, game_slug, exchanges from stories order by user_id, game_slug`,
     );
     expect(rows).toEqual([
@@ -55,7 +39,7 @@ describe("migrating messages into stories", () => {
 
   it("numbers each message with its exchange, and keeps a second reply to one message aside, the newest in the story", async () => {
     const rows = await queryRows<{ content: string; exchange: number; removal: string | null }>(
-      connection.db,
+      database.connection().db,
       sql`select m.content, m.exchange, m.removal from game_messages m join stories s on s.id = m.story_id
           where s.user_id = 'old-player' and s.game_slug = 'old-game' order by m.id`,
     );

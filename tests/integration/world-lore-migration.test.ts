@@ -1,15 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectDatabase, type DatabaseConnection } from "#app/db/client.server.ts";
-import { runMigrations } from "#app/db/migrate.server.ts";
+import { describe, expect, it } from "vitest";
 import { characterCardV3 } from "#app/domain/character-cards.server.ts";
 import { DEFAULT_SCAN_DEPTH, type LoreEntryInput } from "#app/lib/lorebook.ts";
 import type { JsonObject } from "#app/lib/worlds.ts";
 import { v3Card } from "#tests/helpers/character-cards.ts";
-import { queryRows } from "#tests/helpers/database.ts";
+import { queryRows, upgradedDatabaseForFile } from "#tests/helpers/database.ts";
 
 /**
  * Migration 0037 on a database written before it: the lorebook an imported card kept in
@@ -18,8 +13,6 @@ import { queryRows } from "#tests/helpers/database.ts";
  */
 
 const BEFORE_WORLD_LORE_ROWS = 37;
-let dataDir: string;
-let connection: DatabaseConnection;
 
 /** games.lorebook as 0022 stored v3Card's: keys, content, constant, enabled, order, and the rest in extra. */
 const OLD_LOREBOOK = [
@@ -44,29 +37,20 @@ const OLD_LOREBOOK = [
   { keys: [" storm ", "rain"], content: "It rains.", constant: false, enabled: true, order: 2500, extra: { name: "  " } },
 ];
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), "pae-world-lore-migration-"));
-  connection = await connectDatabase({ dataDir });
-  await runMigrations(connection.db, { through: BEFORE_WORLD_LORE_ROWS });
-  const { db } = connection;
+// Rows as the releases before the migrations under test wrote them.
+const database = upgradedDatabaseForFile(BEFORE_WORLD_LORE_ROWS, async (db) => {
   await db.execute(sql`insert into "user" (id, name, email, email_verified) values ('maker', 'Maker', 'maker@example.com', true)`);
   await db.execute(sql`insert into games (slug, title, description, prompt, creator_id, status, is_active, lorebook) values
     ('carded', 'Carded', '-', '-', 'maker', 'draft', false, ${JSON.stringify(OLD_LOREBOOK)}::jsonb),
     ('bare', 'Bare', '-', '-', 'maker', 'draft', false, '[]'::jsonb)`);
   await db.execute(sql`insert into game_lore_entries (game_slug, title, keys, content) values ('bare', 'Kept', 'k', 'An entry from before.')`);
-  await runMigrations(connection.db);
-});
-
-afterAll(async () => {
-  await connection.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 type Row = LoreEntryInput & { slug: string; extra: JsonObject };
 
 function rows() {
   return queryRows<Row>(
-    connection.db,
+    database.connection().db,
     sql`select game_slug as slug, title, keys, content, always_on as "alwaysOn", priority, enabled, extra
       from game_lore_entries order by game_slug, created_at, id`,
   );
@@ -111,7 +95,7 @@ describe("moving worlds' card lorebooks into lorebook entries", () => {
 
   it("drops games.lorebook", async () => {
     const columns = await queryRows<{ name: string }>(
-      connection.db,
+      database.connection().db,
       sql`select column_name as name from information_schema.columns where table_name = 'games' and column_name = 'lorebook'`,
     );
     expect(columns).toEqual([]);

@@ -1,11 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectDatabase, type DatabaseConnection } from "#app/db/client.server.ts";
-import { runMigrations } from "#app/db/migrate.server.ts";
-import { queryRows } from "#tests/helpers/database.ts";
+import { describe, expect, it } from "vitest";
+import { queryRows, upgradedDatabaseForFile } from "#tests/helpers/database.ts";
 
 /**
  * Migrations 0034 and 0035 on a database written before them: the world versions published
@@ -14,14 +9,9 @@ import { queryRows } from "#tests/helpers/database.ts";
  */
 
 const BEFORE_WHOLE_VERSIONS = 34;
-let dataDir: string;
-let connection: DatabaseConnection;
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), "pae-world-version-migration-"));
-  connection = await connectDatabase({ dataDir });
-  await runMigrations(connection.db, { through: BEFORE_WHOLE_VERSIONS });
-  const { db } = connection;
+// Rows as the releases before the migrations under test wrote them.
+const database = upgradedDatabaseForFile(BEFORE_WHOLE_VERSIONS, async (db) => {
   await db.execute(sql`insert into "user" (id, name, email, email_verified) values ('maker', 'Maker', 'maker@example.com', true)`);
   await db.execute(sql`insert into games (id, slug, title, description, prompt, creator_id, status, published_version) values
     ('00000000-0000-4000-8000-000000000001', 'old-world', 'Old World', '-', '-', 'maker', 'public', 1),
@@ -37,18 +27,12 @@ beforeAll(async () => {
       cached_input_tokens, output_tokens, spend, unpriced_calls) values
     ('2026-11-01', 'old-world', 'openai', 'model-a', false, 1, 3, 300, 0, 30, 0.5, 0),
     ('2026-11-01', 'old-world', 'openai', 'model-a', true, 1, 1, 100, 0, 10, 0.1, 0)`);
-  await runMigrations(connection.db);
-});
-
-afterAll(async () => {
-  await connection.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("migrating world versions whole, and spend into parts", () => {
   it("gives each version its game's enabled lorebook entries and world content sections", async () => {
     const rows = await queryRows<{ slug: string; lore: unknown; sections: unknown }>(
-      connection.db,
+      database.connection().db,
       sql`select g.slug, v.lore, v.sections from world_versions v join games g on g.id = v.game_id order by g.slug`,
     );
     expect(rows).toEqual([
@@ -62,7 +46,10 @@ describe("migrating world versions whole, and spend into parts", () => {
   });
 
   it("keeps each day's turns and summaries apart as parts", async () => {
-    const rows = await queryRows<{ part: string; calls: number }>(connection.db, sql`select part, calls from model_spend_days order by part`);
+    const rows = await queryRows<{ part: string; calls: number }>(
+      database.connection().db,
+      sql`select part, calls from model_spend_days order by part`,
+    );
     expect(rows).toEqual([
       { part: "summaries", calls: 1 },
       { part: "turns", calls: 3 },
