@@ -297,7 +297,7 @@ async function readSessionUser(request: Request): Promise<SessionUser | null> {
 
 /**
  * The signed-in caller of a request, for a handler that reads the session in its own first
- * statement (a Game Master call: app/db/functions/begin_turn_for_session.sql), saving a round trip: the
+ * statement (a Game Master call: app/db/functions/begin_turn.sql), saving a round trip: the
  * session's token, checked for its signature but not yet looked up, with the moment before which
  * it would be better-auth's to read, and a way to read it the usual way when it is. A signed
  * bearer token is read the usual way at once. Null without credentials.

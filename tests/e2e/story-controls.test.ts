@@ -174,7 +174,7 @@ describe("a reply lost with its server", () => {
     const [story] = await server.connection.db.select({ id: stories.id }).from(stories).where(eq(stories.userId, account.userId));
     // A turn whose instance died at once: nobody renews its lease (finish_turn.sql settles it as interrupted).
     await server.connection.db.execute(
-      sql`SELECT * FROM begin_turn(${account.userId}, NULL, ${story!.id}::uuid, gen_random_uuid(), 'send', NULL, 'I send for the physician.', 1, 0, (extract(epoch FROM now()) * 1000)::bigint, 60000, 'test:chat', 1000, 'test:failed', 1000, 60000, 1, 'test', 0, 0, 0, 0, 10, 100000, 1000)`,
+      sql`SELECT * FROM begin_turn(${account.userId}, NULL, NULL, false, NULL, ${story!.id}::uuid, gen_random_uuid(), 'send', NULL, 'I send for the physician.', 1, 0, (extract(epoch FROM now()) * 1000)::bigint, 60000, 'test-chat', 1000, 'test-failed', 1000, 60000, 1, 'test', 0, 0, 0, 0, 10, 100000, 1000)`,
     );
     const page = await open();
     await expect.poll(() => playerMessages(page).last().textContent()).toContain("I send for the physician.");

@@ -82,7 +82,7 @@ describe("a turn that outlives its page", () => {
     const { player, storyId } = await playingStory(server);
     // A turn begun by an instance that died at once: no one holds it, and its lease has run out.
     await server.connection.db.execute(
-      sql`SELECT * FROM begin_turn(${player.userId}, NULL, ${storyId}::uuid, gen_random_uuid(), 'send', NULL, 'Lost with its server.', 1, 0, (extract(epoch FROM now()) * 1000)::bigint, 60000, 'test:chat', 1000, 'test:failed', 1000, 60000, 1, 'test', 0, 0, 0, 0, 10, 100000, 1000)`,
+      sql`SELECT * FROM begin_turn(${player.userId}, NULL, NULL, false, NULL, ${storyId}::uuid, gen_random_uuid(), 'send', NULL, 'Lost with its server.', 1, 0, (extract(epoch FROM now()) * 1000)::bigint, 60000, 'test-chat', 1000, 'test-failed', 1000, 60000, 1, 'test', 0, 0, 0, 0, 10, 100000, 1000)`,
     );
     expect(await balanceAndLedger(player)).toEqual({ balance: 18, ledger: 18 });
     // Read without settling: the sweeper (every TURN_SWEEP_MS) is what must find it.
@@ -105,7 +105,7 @@ describe("a turn that outlives its page", () => {
   it("refuses Retry and Continue on a lost reply, spending nothing; Send again answers it", async () => {
     const { player, storyId } = await playingStory(server);
     await server.connection.db.execute(
-      sql`SELECT * FROM begin_turn(${player.userId}, NULL, ${storyId}::uuid, gen_random_uuid(), 'send', NULL, 'Lost with its server.', 1, 0, (extract(epoch FROM now()) * 1000)::bigint, 60000, 'test:chat', 1000, 'test:failed', 1000, 60000, 1, 'test', 0, 0, 0, 0, 10, 100000, 1000)`,
+      sql`SELECT * FROM begin_turn(${player.userId}, NULL, NULL, false, NULL, ${storyId}::uuid, gen_random_uuid(), 'send', NULL, 'Lost with its server.', 1, 0, (extract(epoch FROM now()) * 1000)::bigint, 60000, 'test-chat', 1000, 'test-failed', 1000, 60000, 1, 'test', 0, 0, 0, 0, 10, 100000, 1000)`,
     );
     expect((await storyOf(server, player, storyId)).messages.at(-1)).toMatchObject({ content: "", status: "interrupted" });
     const before = { story: await storyOf(server, player, storyId), credits: await balanceAndLedger(player) };

@@ -4,6 +4,18 @@
 -- (finish_turn.sql), the turn priced and paid for under the story's lock, its rows written, and
 -- what the model's context is built from read (story_context.sql).
 --
+-- Who takes the turn: p_user_id, a user whose session the caller read; or, without it, the
+-- session p_token names, read here in the same statement (docs/decisions/037) as lookUpSession
+-- reads it (app/domain/session-lookup.server.ts: the token, of a user who is not disabled). Its
+-- outcomes come first: 'no_session' (no such session, or its user disabled); 'session_renewal'
+-- (the session expires at or before p_renew_at: due for better-auth's daily renewal, or expired,
+-- which better-auth must write; the caller reads it through better-auth and begins the turn with
+-- the user's id); 'email_not_confirmed' (p_require_verified and the address is not). A session
+-- read here is answered with every row (caller_id, caller_session_id, caller_session_expires_at):
+-- the turn's own stream ends with it (realtime.server.ts, docs/decisions/045). The limits' keys
+-- are p_chat_limit_name and p_failed_reply_limit_name with the user's id, as rateLimitKey makes
+-- them.
+--
 -- p_story_id names the story (a story control, or a turn that names it; with p_game_slug too, the
 -- story must be of that game); without it, the player's latest story of p_game_slug, begun if
 -- there is none. p_kind: 'send' (a new exchange with p_message), 'edit' (the latest exchange
@@ -19,9 +31,9 @@
 -- opening and the free price is lower; a free opening given is recorded in free_openings. The
 -- credit is debited here (apply_credit_change.sql, reference 'turn:<id>'); charged is what was.
 --
--- Outcomes: 'rate_limited' (p_chat_key over p_chat_limit in its window, reported with its counter:
+-- Outcomes: 'rate_limited' (the chat limit's key over p_chat_limit in its window, reported with its counter:
 -- limit_count, limit_window_started_at), 'failed_replies_limited' (the player's replies that came
--- back with nothing to read, counted under p_failed_reply_key when refunded, reached
+-- back with nothing to read, counted under the failed replies' key when refunded, reached
 -- p_failed_reply_limit in their window: read here, never counted on the way to the model),
 -- 'game_missing' (no such active game, nor a draft of the player's), 'stories_limited' (a story to begin, and the player keeps
 -- p_max_stories already), 'missing' (no such story of this player), 'busy' (a turn
@@ -35,10 +47,11 @@
 -- reply, kept by an edit: docs/decisions/061); and the world version the story plays
 -- (world_version: NULL plays the game as it is; story_world_version.sql).
 CREATE OR REPLACE FUNCTION begin_turn(
-  p_user_id text, p_game_slug text, p_story_id uuid, p_turn_id uuid, p_kind text, p_exchange integer, p_message text,
+  p_user_id text, p_token text, p_renew_at timestamptz, p_require_verified boolean,
+  p_game_slug text, p_story_id uuid, p_turn_id uuid, p_kind text, p_exchange integer, p_message text,
   p_cost integer, p_lease_seconds integer,
-  p_now bigint, p_window_ms integer, p_chat_key text, p_chat_limit integer,
-  p_failed_reply_key text, p_failed_reply_limit integer, p_failed_reply_window_ms integer,
+  p_now bigint, p_window_ms integer, p_chat_limit_name text, p_chat_limit integer,
+  p_failed_reply_limit_name text, p_failed_reply_limit integer, p_failed_reply_window_ms integer,
   p_free_opening_cost integer, p_client_address text,
   p_free_openings_per_minute integer, p_free_openings_per_day integer, p_free_openings_per_address_per_day integer,
   p_free_openings_before_confirmation integer,
@@ -47,10 +60,12 @@ CREATE OR REPLACE FUNCTION begin_turn(
   outcome text, limit_count integer, limit_window_started_at bigint, free_openings_used_up text, free_openings_retry_at timestamptz,
   story_id uuid, game_slug text, exchanges integer, pinned_facts text, author_note text, summary text, summary_through integer,
   message_id bigint, reply_id bigint, exchange integer, version integer, versions integer, previous_version integer, charged integer,
-  player_text text, reply_so_far text, opening text, recent text, state jsonb, lore jsonb, player_roll jsonb, world_version integer
+  player_text text, reply_so_far text, opening text, recent text, state jsonb, lore jsonb, player_roll jsonb, world_version integer,
+  caller_id text, caller_session_id text, caller_session_expires_at timestamptz
 ) AS $$
 #variable_conflict use_column
 DECLARE
+  caller record;
   story stories%ROWTYPE;
   counter record;
   context record;
@@ -65,7 +80,31 @@ DECLARE
   v_revision integer;
 BEGIN
   charged := 0;
-  SELECT * INTO counter FROM consume_rate_limit(p_chat_key, p_now, p_window_ms);
+  IF p_user_id IS NULL THEN
+    SELECT u.id, u.email_verified, s.id AS session_id, s.expires_at INTO caller
+      FROM session AS s JOIN "user" AS u ON u.id = s.user_id
+      WHERE s.token = p_token AND u.disabled_at IS NULL;
+    IF NOT FOUND THEN
+      outcome := 'no_session';
+      RETURN NEXT;
+      RETURN;
+    END IF;
+    IF caller.expires_at <= p_renew_at THEN
+      outcome := 'session_renewal';
+      RETURN NEXT;
+      RETURN;
+    END IF;
+    IF p_require_verified AND NOT caller.email_verified THEN
+      outcome := 'email_not_confirmed';
+      RETURN NEXT;
+      RETURN;
+    END IF;
+    p_user_id := caller.id;
+    caller_id := caller.id;
+    caller_session_id := caller.session_id;
+    caller_session_expires_at := caller.expires_at;
+  END IF;
+  SELECT * INTO counter FROM consume_rate_limit(p_chat_limit_name || ':' || p_user_id, p_now, p_window_ms);
   IF counter.count > p_chat_limit THEN
     outcome := 'rate_limited';
     limit_count := counter.count;
@@ -74,7 +113,7 @@ BEGIN
     RETURN;
   END IF;
   SELECT r.count, r.last_request AS window_started_at INTO counter FROM rate_limit AS r
-    WHERE r.key = p_failed_reply_key AND r.last_request > p_now - p_failed_reply_window_ms;
+    WHERE r.key = p_failed_reply_limit_name || ':' || p_user_id AND r.last_request > p_now - p_failed_reply_window_ms;
   IF FOUND AND counter.count >= p_failed_reply_limit THEN
     outcome := 'failed_replies_limited';
     limit_count := counter.count;
@@ -222,6 +261,6 @@ BEGIN
     story.id, story.game_slug, story.exchanges, story.pinned_facts, story.author_note, story.summary, story.summary_through,
     player_message.id, reply.id, v_exchange, reply.version, reply.versions, v_previous_version, v_cost,
     player_message.content, reply.content, context.opening, context.recent, v_state, story_lore(story.id, story.game_slug, story.world_version),
-    player_message.roll, story.world_version;
+    player_message.roll, story.world_version, caller_id, caller_session_id, caller_session_expires_at;
 END;
 $$ LANGUAGE plpgsql;

@@ -4,19 +4,17 @@ CREATE OR REPLACE FUNCTION choose_reply_version(p_story_id uuid, p_user_id text,
 RETURNS TABLE (outcome text, revision integer) AS $$
 #variable_conflict use_column
 DECLARE
+  locked record;
   story stories%ROWTYPE;
   reply game_messages%ROWTYPE;
   v_revision integer;
 BEGIN
-  SELECT * INTO story FROM stories WHERE id = p_story_id AND user_id = p_user_id FOR UPDATE;
-  IF NOT FOUND THEN
-    RETURN QUERY SELECT 'missing'::text, NULL::integer;
+  SELECT * INTO locked FROM lock_idle_story(p_story_id, p_user_id);
+  IF locked.outcome IS NOT NULL THEN
+    RETURN QUERY SELECT locked.outcome, (locked.story).revision;
     RETURN;
   END IF;
-  IF story.active_turn_id IS NOT NULL THEN
-    RETURN QUERY SELECT 'busy'::text, story.revision;
-    RETURN;
-  END IF;
+  story := locked.story;
   IF p_exchange = story.exchanges THEN
     PERFORM unshare_latest_exchange(p_story_id);
   END IF;

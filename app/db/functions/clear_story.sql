@@ -5,19 +5,17 @@ CREATE OR REPLACE FUNCTION clear_story(p_story_id uuid, p_user_id text)
 RETURNS TABLE (outcome text, deleted integer, revision integer) AS $$
 #variable_conflict use_column
 DECLARE
+  locked record;
   story stories%ROWTYPE;
   v_deleted integer;
   v_revision integer;
 BEGIN
-  SELECT * INTO story FROM stories WHERE id = p_story_id AND user_id = p_user_id FOR UPDATE;
-  IF NOT FOUND THEN
-    RETURN QUERY SELECT 'missing'::text, 0, NULL::integer;
+  SELECT * INTO locked FROM lock_idle_story(p_story_id, p_user_id);
+  IF locked.outcome IS NOT NULL THEN
+    RETURN QUERY SELECT locked.outcome, 0, (locked.story).revision;
     RETURN;
   END IF;
-  IF story.active_turn_id IS NOT NULL THEN
-    RETURN QUERY SELECT 'busy'::text, 0, story.revision;
-    RETURN;
-  END IF;
+  story := locked.story;
   IF EXISTS (SELECT 1 FROM stories WHERE parent_story_id = p_story_id) THEN
     RETURN QUERY SELECT 'branched'::text, 0, story.revision;
     RETURN;

@@ -6,18 +6,16 @@ CREATE OR REPLACE FUNCTION undo_story_exchange(p_story_id uuid, p_user_id text, 
 RETURNS TABLE (outcome text, revision integer) AS $$
 #variable_conflict use_column
 DECLARE
+  locked record;
   story stories%ROWTYPE;
   v_revision integer;
 BEGIN
-  SELECT * INTO story FROM stories WHERE id = p_story_id AND user_id = p_user_id FOR UPDATE;
-  IF NOT FOUND THEN
-    RETURN QUERY SELECT 'missing'::text, NULL::integer;
+  SELECT * INTO locked FROM lock_idle_story(p_story_id, p_user_id);
+  IF locked.outcome IS NOT NULL THEN
+    RETURN QUERY SELECT locked.outcome, (locked.story).revision;
     RETURN;
   END IF;
-  IF story.active_turn_id IS NOT NULL THEN
-    RETURN QUERY SELECT 'busy'::text, story.revision;
-    RETURN;
-  END IF;
+  story := locked.story;
   IF story.exchanges = 0 OR p_exchange IS DISTINCT FROM story.exchanges THEN
     RETURN QUERY SELECT 'stale'::text, story.revision;
     RETURN;

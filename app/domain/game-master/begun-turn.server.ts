@@ -7,8 +7,8 @@ import type { Story } from "../stories.server.ts";
 import type { ContextLore, StoredConversation } from "./context.server.ts";
 
 /**
- * What begin_turn (app/db/functions/begin_turn.sql; with the session read in the same statement,
- * begin_turn_for_session.sql) is asked and answers, for turn.server.ts: the turn's kinds, who
+ * What begin_turn (app/db/functions/begin_turn.sql, which reads the caller's session in the same
+ * statement when given its token) is asked and answers, for turn.server.ts: the turn's kinds, who
  * takes it, the outcomes, and the conversation the model's context is built from.
  */
 
@@ -20,7 +20,7 @@ export type Turn =
   | { kind: "continue"; exchange: number };
 
 /**
- * Who takes the turn: a user whose session was read, or a session token begin_turn_for_session.sql reads
+ * Who takes the turn: a user whose session was read, or a session token begin_turn.sql reads
  * in the same statement, valid while it expires after `renewalDueUntil` (later, it is
  * better-auth's to read) and, with `requireVerified`, of a confirmed email address.
  */
@@ -71,7 +71,7 @@ export interface BegunTurn {
   charged: number;
   /** The game's and the story's lorebooks, as story_lore.sql reads them for the turn's context. */
   lore: ContextLore;
-  /** Whose turn it is, when begin_turn_for_session.sql read the session: the turn's stream ends with it. */
+  /** Whose turn it is, when begin_turn.sql read the session: the turn's stream ends with it. */
   owner: StreamOwner | null;
   /** The Check the exchange's player message was sent with (a Retry, Continue or Edit keeps it); null for none yet. */
   playerRoll: StatCheck | null;
@@ -125,11 +125,7 @@ export const beginTurnColumns = {
   lore: sql<ContextLore>`lore`,
   playerRoll: sql<StatCheck | null>`player_roll`,
   worldVersion: sql<number | null>`world_version`,
-};
-
-/** begin_turn_for_session's answer: begin_turn's, and the session it read. */
-export const beginTurnForSessionColumns = {
-  ...beginTurnColumns,
+  /** The session begin_turn read, when it was given its token. */
   callerId: sql<string | null>`caller_id`,
   callerSessionId: sql<string | null>`caller_session_id`,
   callerSessionExpiresAt: sql<Date | null>`caller_session_expires_at`.mapWith((value: string | Date | null) =>
@@ -137,10 +133,10 @@ export const beginTurnForSessionColumns = {
   ),
 };
 
-type BeginTurnForSessionRow = { [Column in keyof typeof beginTurnForSessionColumns]: (typeof beginTurnForSessionColumns)[Column]["_"]["type"] };
+type BeginTurnRow = { [Column in keyof typeof beginTurnColumns]: (typeof beginTurnColumns)[Column]["_"]["type"] };
 
-/** The session a begin_turn_for_session row read, if it did. */
-export function sessionOwner(row: Pick<BeginTurnForSessionRow, "callerId" | "callerSessionId" | "callerSessionExpiresAt">): StreamOwner | null {
+/** The session a begin_turn row read, if it did. */
+export function sessionOwner(row: Pick<BeginTurnRow, "callerId" | "callerSessionId" | "callerSessionExpiresAt">): StreamOwner | null {
   const { callerId, callerSessionId, callerSessionExpiresAt } = row;
   return callerId && callerSessionId && callerSessionExpiresAt
     ? { userId: callerId, session: { id: callerSessionId, expiresAt: callerSessionExpiresAt } }

@@ -11,14 +11,13 @@ import { turnPrices } from "../../lib/turn-cost.ts";
 import type { SessionCaller, SessionUser } from "../auth.server.ts";
 import { InsufficientCreditsError } from "../credits.server.ts";
 import { BusyError, DomainError, NotFoundError, RateLimitedError, UnauthenticatedError } from "../errors.server.ts";
-import { addressSubject, rateLimitedError, rateLimitKey, rateLimitResult } from "../rate-limit.server.ts";
+import { addressSubject, rateLimitedError, rateLimitResult } from "../rate-limit.server.ts";
 import { refuseStoryChange, TURN_LEASE_SECONDS } from "../stories.server.ts";
 import { liveStreamsReady, type StreamOwner } from "../realtime.server.ts";
 import { storiesKeptMessage } from "../story-library.server.ts";
 import { admitTurn } from "./admission.server.ts";
 import {
   beginTurnColumns,
-  beginTurnForSessionColumns,
   sessionOwner,
   storedConversation,
   type BeginTurnOutcome,
@@ -204,10 +203,10 @@ async function startTurn(request: TurnRequest, release: () => void): Promise<Eve
   return watchLiveReply(live, streamOwner(caller, begun), "turn");
 }
 
-/** Whose the turn is: the session read before it, or the one begin_turn_for_session read. */
+/** Whose the turn is: the session read before it, or the one begin_turn read. */
 function streamOwner(caller: SessionCaller, begun: BegunTurn): StreamOwner {
   if (caller.kind === "user") return { userId: caller.user.id, session: caller.user.session };
-  if (!begun.owner) throw new Error("begin_turn_for_session began a turn without answering its session.");
+  if (!begun.owner) throw new Error("begin_turn read a session and began a turn without answering it.");
   return begun.owner;
 }
 
@@ -216,36 +215,30 @@ const beginTurnQuery = preparedQuery((database) => {
   return database
     .select(beginTurnColumns)
     .from(
-      sql`begin_turn(${p("userId")}, ${p("gameSlug")}, ${p("storyId")}::uuid, ${p("turnId")}::uuid, ${p("kind")}, ${p("exchange")}::int, ${p("message")},
-        ${p("cost")}::int, ${p("leaseSeconds")}::int, ${p("now")}::bigint, ${p("windowMs")}::int, ${p("chatKey")}, ${p("chatLimit")}::int,
-        ${p("failedReplyKey")}, ${p("failedReplyLimit")}::int, ${p("failedReplyWindowMs")}::int,
-        ${p("freeOpeningCost")}::int, ${p("clientAddress")}, ${p("freeOpeningsPerMinute")}::int, ${p("freeOpeningsPerDay")}::int,
-        ${p("freeOpeningsPerAddressPerDay")}::int, ${p("freeOpeningsBeforeConfirmation")}::int, ${p("maxExchanges")}::int, ${p("maxCharacters")}::int, ${p("maxStories")}::int)`,
-    )
-    .prepare("begin_turn");
-});
-
-const beginTurnForSessionQuery = preparedQuery((database) => {
-  const p = sql.placeholder;
-  return database
-    .select(beginTurnForSessionColumns)
-    .from(
-      sql`begin_turn_for_session(${p("sessionToken")}, ${p("renewalDueUntil")}::timestamptz, ${p("requireVerified")}::boolean,
+      sql`begin_turn(${p("userId")}, ${p("sessionToken")}, ${p("renewalDueUntil")}::timestamptz, ${p("requireVerified")}::boolean,
         ${p("gameSlug")}, ${p("storyId")}::uuid, ${p("turnId")}::uuid, ${p("kind")}, ${p("exchange")}::int, ${p("message")},
         ${p("cost")}::int, ${p("leaseSeconds")}::int, ${p("now")}::bigint, ${p("windowMs")}::int, ${p("chatLimitName")}, ${p("chatLimit")}::int,
         ${p("failedReplyLimitName")}, ${p("failedReplyLimit")}::int, ${p("failedReplyWindowMs")}::int,
         ${p("freeOpeningCost")}::int, ${p("clientAddress")}, ${p("freeOpeningsPerMinute")}::int, ${p("freeOpeningsPerDay")}::int,
         ${p("freeOpeningsPerAddressPerDay")}::int, ${p("freeOpeningsBeforeConfirmation")}::int, ${p("maxExchanges")}::int, ${p("maxCharacters")}::int, ${p("maxStories")}::int)`,
     )
-    .prepare("begin_turn_for_session");
+    .prepare("begin_turn");
 });
 
-/** begin_turn's row, and whose turn it is when begin_turn_for_session read the session. */
+/** begin_turn's row, and whose turn it is when begin_turn read the session. */
 async function executeBeginTurn({ caller, ...request }: BeginTurnRequest, now: number) {
   const { chatLimit, failedReplyLimit, freeOpenings } = request;
   // The one pricing rule's answers; the database applies the one that fits the exchange it finds.
   const prices = turnPrices(request.kind);
-  const parameters = {
+  const [row] = await beginTurnQuery().execute({
+    ...("userId" in caller
+      ? { userId: caller.userId, sessionToken: null, renewalDueUntil: null, requireVerified: false }
+      : {
+          userId: null,
+          sessionToken: caller.sessionToken,
+          renewalDueUntil: caller.renewalDueUntil.toISOString(),
+          requireVerified: caller.requireVerified,
+        }),
     gameSlug: request.gameSlug ?? null,
     storyId: request.storyId ?? null,
     turnId: request.turnId,
@@ -257,7 +250,10 @@ async function executeBeginTurn({ caller, ...request }: BeginTurnRequest, now: n
     leaseSeconds: request.leaseSeconds,
     now,
     windowMs: chatLimit.windowMs,
+    // begin_turn makes the limits' keys from their names and the user's id as rateLimitKey does.
+    chatLimitName: chatLimit.name,
     chatLimit: chatLimit.limit,
+    failedReplyLimitName: failedReplyLimit.name,
     failedReplyLimit: failedReplyLimit.limit,
     failedReplyWindowMs: failedReplyLimit.windowMs,
     clientAddress: addressSubject(request.clientAddress),
@@ -268,24 +264,6 @@ async function executeBeginTurn({ caller, ...request }: BeginTurnRequest, now: n
     maxExchanges: request.maxExchanges,
     maxCharacters: request.maxCharacters,
     maxStories: request.maxStories,
-  };
-  if ("userId" in caller) {
-    const [row] = await beginTurnQuery().execute({
-      ...parameters,
-      userId: caller.userId,
-      chatKey: rateLimitKey(chatLimit, caller.userId),
-      failedReplyKey: rateLimitKey(failedReplyLimit, caller.userId),
-    });
-    return { row, owner: null };
-  }
-  // begin_turn_for_session makes the limits' keys from their names as rateLimitKey does.
-  const [row] = await beginTurnForSessionQuery().execute({
-    ...parameters,
-    sessionToken: caller.sessionToken,
-    renewalDueUntil: caller.renewalDueUntil.toISOString(),
-    requireVerified: caller.requireVerified,
-    chatLimitName: chatLimit.name,
-    failedReplyLimitName: failedReplyLimit.name,
   });
   return { row, owner: row ? sessionOwner(row) : null };
 }
