@@ -79,7 +79,7 @@ export function reportMeasures(targets: Target[], latency: LatencyRow[], through
     "game-chat",
     "The Game Master against a minimal relay (`game-chat`)",
     [
-      `The site (as \`npm start\` runs it, logging at \`info\`) and a minimal relay doing the same job (\`scripts/bench/relay.ts\`: the session, the debit with its ledger row and the story window in one statement, the reply streamed through, the exchange stored) take turns on one PostgreSQL database with the same players, model and load generator, which share this machine's cores. The model answers at once; background replies stream ${REPLY_TOKENS.length} tokens ${TOKEN_DELAY_MS} ms apart.`,
+      `The site (as \`npm start\` runs it, logging at \`info\`) and a minimal relay doing the same job (\`scripts/bench/relay.ts\`: the session, the debit with its ledger row and the story window in one statement, the reply streamed through, the exchange stored) take turns on one PostgreSQL database with the same players, model and load generator, which share this machine's cores. The model answers at once; background replies stream ${REPLY_TOKENS.length} tokens ${TOKEN_DELAY_MS} ms apart. Where PostgreSQL runs without autovacuum (as this workplace's machines do), the bench vacuums and analyzes its database before each measured run, as autovacuum would keep it.`,
       "",
       `**Time to first token** (a probe player's ${PROBE_TURNS} turns, answered at once, while the other streams run):`,
       "",

@@ -74,7 +74,7 @@ import { measureRecording } from "./model-call-recording.ts";
 import type { ModelSettings } from "./model-worker.ts";
 import type { ProbeRequest } from "./probe-worker.ts";
 import { cpuSeconds, memoryMiB, observeDatabase, writeCalls, type FunctionTimes } from "./process-usage.ts";
-import { createScratchDatabase } from "./scratch-database.ts";
+import { createScratchDatabase, vacuumUnlessAutovacuum } from "./scratch-database.ts";
 import { createTurnClient, PROBE_MARKER, type TurnResult } from "./turn-client.ts";
 import { failures, firstTokens, ms, percentile, ratio, refusedAtAdmission } from "./turn-figures.ts";
 
@@ -270,6 +270,7 @@ function holdStreams(target: Target, streams: number, players: Player[], until: 
 async function latencyLevel(streams: number, players: Player[]): Promise<LatencyRow> {
   const row: LatencyRow = { streams, p50: { relay: 0, site: 0 }, p99: { relay: 0, site: 0 }, errors: 0 };
   for (const target of targets) {
+    await vacuumUnlessAutovacuum(observer);
     const [probe, ...others] = players;
     let probing = true;
     const background = holdStreams(target, streams - 1, others, () => !probing);
@@ -290,6 +291,7 @@ async function latencyLevel(streams: number, players: Player[]): Promise<Latency
 }
 
 async function throughput(target: Target, players: Player[]): Promise<ThroughputRow> {
+  await vacuumUnlessAutovacuum(observer);
   const functionTimesBefore = PROFILE && target.name === "site" ? await database.settledFunctionTimes() : undefined;
   const deadline = performance.now() + THROUGHPUT_MS;
   const monotonicMicroseconds = () => Number(process.hrtime.bigint() / 1000n);
@@ -316,6 +318,7 @@ async function throughput(target: Target, players: Player[]): Promise<Throughput
 }
 
 async function capacityLevel(target: Target, streams: number, players: Player[]): Promise<CapacityRow> {
+  await vacuumUnlessAutovacuum(observer);
   const deadline = performance.now() + CAPACITY_HOLD_MS + REPLY_TOKENS.length * TOKEN_DELAY_MS;
   const measured = await measureUsage(target, async () => {
     const streaming = holdStreams(target, streams, players, () => performance.now() > deadline);
@@ -353,6 +356,11 @@ try {
   console.log(
     `PostgreSQL; model: local OpenAI-compatible server, first token at once, then ${REPLY_TOKENS.length} tokens ${TOKEN_DELAY_MS} ms apart (the probe's and the throughput test's replies: 3 tokens at once)`,
   );
+  if (await vacuumUnlessAutovacuum(observer)) {
+    console.log(
+      "This PostgreSQL runs without autovacuum: the bench vacuums and analyzes its database before each measured run, as autovacuum would.",
+    );
+  }
   console.log(`RSS at rest: site ${memoryMiB(site.child.pid!).rss.toFixed(0)} MiB, relay ${memoryMiB(targets[0]!.pid).rss.toFixed(0)} MiB\n`);
 
   if (LATENCY_LEVELS.length > 0) console.log(`Time to first token, a probe player's ${PROBE_TURNS} turns while the other streams run:`);

@@ -6,6 +6,7 @@ import type pg from "pg";
 import { GOALS, RECORDING_ROUNDS, RECORDING_RUN_MS, THROUGHPUT_PLAYERS } from "./game-chat-settings.ts";
 import { cpuSeconds, observeDatabase } from "./process-usage.ts";
 import { markdownTable, writeReportSection } from "./report.ts";
+import { vacuumUnlessAutovacuum } from "./scratch-database.ts";
 import type { TurnResult } from "./turn-client.ts";
 import { firstTokens, ms, percentile } from "./turn-figures.ts";
 
@@ -35,6 +36,7 @@ interface RecordingRow {
 /** The site's turns per second and first tokens, as in the turns-per-second test, with recording on or off. */
 async function recordingRun(observer: pg.Client, sitePid: number, siteTurns: SiteTurns, recording: boolean): Promise<RecordingRow> {
   await setRecording(observer, recording);
+  await vacuumUnlessAutovacuum(observer);
   const database = observeDatabase(observer);
   const processCpuBefore = cpuSeconds(sitePid);
   const databaseCpuBefore = await database.backendsCpu();
@@ -103,7 +105,7 @@ export async function measureRecording(observer: pg.Client, sitePid: number, sit
     "model-call-recording",
     "What recording each model call costs a turn (`game-chat`)",
     [
-      `The site's turns-per-second test of the Game Master section (${THROUGHPUT_PLAYERS} players taking turns back to back for ${RECORDING_RUN_MS / 1000} s, an instant model, PostgreSQL), in ${RECORDING_ROUNDS} rounds of a run with each model call recorded (\`record_model_call.sql\`: its row in \`model_calls\` and its day's totals in \`model_spend_days\`, written by the statement that finishes the turn) and a run with recording off (the same function replaced, in the bench's scratch database only, by one that writes nothing; the site sends the same call). A run of each comes first, not counted (warming up); then each round's two runs are compared, which first alternating; first tokens are the turns' own, under that load; CPU a turn is from /proc (the database's: the backends serving the bench's database):`,
+      `The site's turns-per-second test of the Game Master section (${THROUGHPUT_PLAYERS} players taking turns back to back for ${RECORDING_RUN_MS / 1000} s, an instant model, PostgreSQL), in ${RECORDING_ROUNDS} rounds of a run with each model call recorded (\`record_model_call.sql\`: its row in \`model_calls\` and its day's totals in \`model_spend_days\`, written by the statement that finishes the turn) and a run with recording off (the same function replaced, in the bench's scratch database only, by one that writes nothing; the site sends the same call). A run of each comes first, not counted (warming up); then each round's two runs are compared, which first alternating; first tokens are the turns' own, under that load; CPU a turn is from /proc (the database's: the backends serving the bench's database). Each run starts from a vacuumed and analyzed database where PostgreSQL runs without autovacuum:`,
       "",
       table,
       "",
