@@ -74,7 +74,7 @@ import { measureRecording } from "./model-call-recording.ts";
 import type { ModelSettings } from "./model-worker.ts";
 import type { ProbeRequest } from "./probe-worker.ts";
 import { cpuSeconds, memoryMiB, observeDatabase, writeCalls, type FunctionTimes } from "./process-usage.ts";
-import { createScratchDatabase, vacuumUnlessAutovacuum } from "./scratch-database.ts";
+import { autovacuumStandIn, createScratchDatabase } from "./scratch-database.ts";
 import { createTurnClient, PROBE_MARKER, type TurnResult } from "./turn-client.ts";
 import { failures, firstTokens, ms, percentile, ratio, refusedAtAdmission } from "./turn-figures.ts";
 
@@ -147,6 +147,7 @@ const targets: Target[] = [await startRelay(), { name: "site", url: site.url, pi
 const observer = new pg.Client({ connectionString: databaseUrl });
 await observer.connect();
 const database = observeDatabase(observer);
+const autovacuum = await autovacuumStandIn(observer);
 
 /** What the site's turns-per-second runs spent in each database function (BENCH_PROFILE=1). */
 const siteFunctionTimes = new Map<string, FunctionTimes>();
@@ -270,7 +271,7 @@ function holdStreams(target: Target, streams: number, players: Player[], until: 
 async function latencyLevel(streams: number, players: Player[]): Promise<LatencyRow> {
   const row: LatencyRow = { streams, p50: { relay: 0, site: 0 }, p99: { relay: 0, site: 0 }, errors: 0 };
   for (const target of targets) {
-    await vacuumUnlessAutovacuum(observer);
+    await autovacuum.beforeRun();
     const [probe, ...others] = players;
     let probing = true;
     const background = holdStreams(target, streams - 1, others, () => !probing);
@@ -291,7 +292,7 @@ async function latencyLevel(streams: number, players: Player[]): Promise<Latency
 }
 
 async function throughput(target: Target, players: Player[]): Promise<ThroughputRow> {
-  await vacuumUnlessAutovacuum(observer);
+  await autovacuum.beforeRun();
   const functionTimesBefore = PROFILE && target.name === "site" ? await database.settledFunctionTimes() : undefined;
   const deadline = performance.now() + THROUGHPUT_MS;
   const monotonicMicroseconds = () => Number(process.hrtime.bigint() / 1000n);
@@ -318,7 +319,7 @@ async function throughput(target: Target, players: Player[]): Promise<Throughput
 }
 
 async function capacityLevel(target: Target, streams: number, players: Player[]): Promise<CapacityRow> {
-  await vacuumUnlessAutovacuum(observer);
+  await autovacuum.beforeRun();
   const deadline = performance.now() + CAPACITY_HOLD_MS + REPLY_TOKENS.length * TOKEN_DELAY_MS;
   const measured = await measureUsage(target, async () => {
     const streaming = holdStreams(target, streams, players, () => performance.now() > deadline);
@@ -356,7 +357,7 @@ try {
   console.log(
     `PostgreSQL; model: local OpenAI-compatible server, first token at once, then ${REPLY_TOKENS.length} tokens ${TOKEN_DELAY_MS} ms apart (the probe's and the throughput test's replies: 3 tokens at once)`,
   );
-  if (await vacuumUnlessAutovacuum(observer)) {
+  if (autovacuum.needed) {
     console.log(
       "This PostgreSQL runs without autovacuum: the bench vacuums and analyzes its database before each measured run, as autovacuum would.",
     );
@@ -395,7 +396,12 @@ try {
   if (PROFILE) await reportProfile(throughputRows, siteFunctionTimes, profileDir!, () => site.stop());
   else {
     const siteTarget = targets.find((target) => target.name === "site")!;
-    await measureRecording(observer, siteTarget.pid, (until) => holdStreams(siteTarget, THROUGHPUT_PLAYERS, players, until, true));
+    await measureRecording(
+      observer,
+      siteTarget.pid,
+      (until) => holdStreams(siteTarget, THROUGHPUT_PLAYERS, players, until, true),
+      autovacuum.beforeRun,
+    );
     if (!RECORDING_ONLY) reportMeasures(targets, latency, throughputRows, capacity);
   }
 } finally {

@@ -6,7 +6,6 @@ import type pg from "pg";
 import { GOALS, RECORDING_ROUNDS, RECORDING_RUN_MS, THROUGHPUT_PLAYERS } from "./game-chat-settings.ts";
 import { cpuSeconds, observeDatabase } from "./process-usage.ts";
 import { markdownTable, writeReportSection } from "./report.ts";
-import { vacuumUnlessAutovacuum } from "./scratch-database.ts";
 import type { TurnResult } from "./turn-client.ts";
 import { firstTokens, ms, percentile } from "./turn-figures.ts";
 
@@ -34,9 +33,18 @@ interface RecordingRow {
 }
 
 /** The site's turns per second and first tokens, as in the turns-per-second test, with recording on or off. */
-async function recordingRun(observer: pg.Client, sitePid: number, siteTurns: SiteTurns, recording: boolean): Promise<RecordingRow> {
+/** Readies the database before a measured run (scratch-database.ts's autovacuumStandIn). */
+type BeforeRun = () => Promise<void>;
+
+async function recordingRun(
+  observer: pg.Client,
+  sitePid: number,
+  siteTurns: SiteTurns,
+  beforeRun: BeforeRun,
+  recording: boolean,
+): Promise<RecordingRow> {
   await setRecording(observer, recording);
-  await vacuumUnlessAutovacuum(observer);
+  await beforeRun();
   const database = observeDatabase(observer);
   const processCpuBefore = cpuSeconds(sitePid);
   const databaseCpuBefore = await database.backendsCpu();
@@ -58,16 +66,16 @@ async function recordingRun(observer: pg.Client, sitePid: number, siteTurns: Sit
   };
 }
 
-export async function measureRecording(observer: pg.Client, sitePid: number, siteTurns: SiteTurns) {
+export async function measureRecording(observer: pg.Client, sitePid: number, siteTurns: SiteTurns, beforeRun: BeforeRun) {
   console.log(`\nRecording's cost: the site's turns per second, ${THROUGHPUT_PLAYERS} players, with model calls recorded and not:`);
   // A run of each first, not counted: the first rounds would otherwise pay for warming up (V8's
   // compiler, each connection's plans) what the later ones do not.
-  for (const recording of [true, false]) await recordingRun(observer, sitePid, siteTurns, recording);
+  for (const recording of [true, false]) await recordingRun(observer, sitePid, siteTurns, beforeRun, recording);
   const rows: RecordingRow[] = [];
   for (let round = 0; round < RECORDING_ROUNDS; round += 1) {
     // Alternating which goes first, so neither always follows the other's backlog.
     for (const recording of round % 2 === 0 ? [true, false] : [false, true]) {
-      const row = await recordingRun(observer, sitePid, siteTurns, recording);
+      const row = await recordingRun(observer, sitePid, siteTurns, beforeRun, recording);
       rows.push(row);
       console.log(
         `${recording ? "   on" : "  off"} │ ${row.turnsPerSecond.toFixed(0)} turns/s │ first token p50 ${ms(row.p50)} · p99 ${ms(row.p99)} ms │ CPU a turn: process ${row.processCpuMs.toFixed(2)} ms, database ${row.databaseCpuMs.toFixed(2)} ms │ errors ${row.errors}`,

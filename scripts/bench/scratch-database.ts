@@ -45,11 +45,15 @@ export async function createScratchDatabase(adminUrl: string, prefix: string): P
  * a production server runs it): the database's dead rows cleared and its statistics taken, so a
  * measured run does not pay for the rows every run before it left. The site updates rows (a turn's
  * story, its reply) where the relay only inserts, so without it each run of the site is slower than
- * the one before. Answers whether the server runs without it.
+ * the one before. Asked once; `beforeRun` vacuums where autovacuum is off and does nothing where it is on.
  */
-export async function vacuumUnlessAutovacuum(client: pg.Client): Promise<boolean> {
+export async function autovacuumStandIn(client: pg.Client) {
   const { rows } = await client.query<{ autovacuum: string }>("SHOW autovacuum");
-  if (rows[0]?.autovacuum === "on") return false;
-  await client.query("VACUUM (ANALYZE)");
-  return true;
+  const needed = rows[0]?.autovacuum !== "on";
+  return {
+    needed,
+    beforeRun: async () => {
+      if (needed) await client.query("VACUUM (ANALYZE)");
+    },
+  };
 }
