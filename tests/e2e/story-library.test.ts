@@ -5,7 +5,18 @@ import { eq } from "drizzle-orm";
 import { stories } from "#app/db/schema.ts";
 import { STORY_OPENING_EXCHANGES } from "#app/lib/story-view.ts";
 import { seriousAccessibilityViolations } from "#tests/helpers/browser.ts";
-import { GAME, latestReply, log, playerMessages, playScreenTest, replies, replyDone, SCREENSHOTS, send } from "#tests/helpers/play-screen.ts";
+import {
+  GAME,
+  latestReply,
+  log,
+  PLAYER_MESSAGE,
+  playerMessages,
+  playScreenTest,
+  replies,
+  replyDone,
+  SCREENSHOTS,
+  send,
+} from "#tests/helpers/play-screen.ts";
 import { beginStory, seedStory } from "#tests/helpers/stories.ts";
 
 /**
@@ -55,11 +66,14 @@ describe("a long story", () => {
     // kept the reader's place) is never scrolled away from.
     await expect
       .poll(() =>
-        scroller.evaluate((element, shown) => {
-          const count = element.querySelectorAll('li[data-role="user"]').length;
-          if (count <= shown) element.scrollTo({ top: 0 });
-          return count;
-        }, STORY_OPENING_EXCHANGES),
+        scroller.evaluate(
+          (element, { shown, selector }) => {
+            const count = element.querySelectorAll(selector).length;
+            if (count <= shown) element.scrollTo({ top: 0 });
+            return count;
+          },
+          { shown: STORY_OPENING_EXCHANGES, selector: PLAYER_MESSAGE },
+        ),
       )
       .toBeGreaterThan(STORY_OPENING_EXCHANGES);
     const sameMessage = playerMessages(page).filter({ hasText: anchorText ?? "" });

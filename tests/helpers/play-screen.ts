@@ -9,8 +9,10 @@ export const SCREENSHOTS = "test-results/story-controls";
 
 export const log = (page: Page) => page.getByRole("log");
 export const input = (page: Page) => page.getByLabel("Your action or response");
+/** A player's message in the story log, as a CSS selector (also for scripts run in the page). */
+export const PLAYER_MESSAGE = 'li[data-role="user"]';
 export const replies = (page: Page) => log(page).locator('li[data-role="assistant"]');
-export const playerMessages = (page: Page) => log(page).locator('li[data-role="user"]');
+export const playerMessages = (page: Page) => log(page).locator(PLAYER_MESSAGE);
 /** The words of the latest reply, without its time and controls. */
 export const latestReply = (page: Page) => replies(page).last().locator("div.rounded-2xl").first().innerText();
 export const control = (page: Page, name: string) => page.getByRole("button", { name, exact: true });

@@ -56,10 +56,10 @@ describe("a story's messages", () => {
     const opening = await planOf(sql`select * from story_messages(${storyId}::uuid, 1, 1)`);
     expect(messageRowsRead(opening)).toBe(2);
 
-    const [rows] = await queryRows<{ count: number; stories: number }>(
+    const [read] = await queryRows<{ count: number; stories: number }>(
       db,
       sql`select count(*)::int as count, count(distinct story_id)::int as stories from story_messages(${storyId}::uuid, 11, 50)`,
     );
-    expect(rows).toEqual({ count: 80, stories: 1 });
+    expect(read).toEqual({ count: 80, stories: 1 });
   });
 });
