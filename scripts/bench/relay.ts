@@ -23,6 +23,7 @@ import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { storyReadLimits } from "#app/domain/game-master/tokens.server.ts";
 import { readBody } from "#tests/fakes/streaming-model.ts";
+import { relayStatements } from "./relay-statements.ts";
 
 const [databaseUrl, modelBaseUrl, model, storyTitle] = process.argv.slice(2);
 if (!databaseUrl || !modelBaseUrl || !model || !storyTitle)
@@ -41,20 +42,7 @@ const games = await pool.query<{ slug: string; brief: string }>(
 );
 for (const row of games.rows) prompts.set(row.slug, row.brief);
 
-const BEGIN = `WITH debit AS (SELECT outcome FROM apply_credit_change($1, -1, 'chat_message', $3)),
-  story AS (SELECT id, exchanges FROM stories WHERE user_id = $1 AND game_slug = $2 AND title = $4),
-  reach AS (SELECT m.exchange, m.role, m.content,
-      coalesce(sum(m.characters) OVER (ORDER BY m.exchange DESC, m.role ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS newer
-    FROM game_messages m, story WHERE m.story_id = story.id AND m.removed_at IS NULL AND m.exchange > story.exchanges - ${WINDOW.maxExchanges}),
-  recent AS (SELECT exchange, role, content FROM reach WHERE newer < ${WINDOW.maxCharacters})
-SELECT (SELECT outcome FROM debit) AS outcome, story.id AS story_id, story.exchanges,
-  (SELECT coalesce(json_agg(json_build_object('role', role, 'content', content) ORDER BY exchange, role DESC), '[]') FROM recent) AS messages
-FROM story`;
-
-const STORE = `WITH stored AS (
-  INSERT INTO game_messages (user_id, game_slug, story_id, exchange, role, content)
-  VALUES ($1, $2, $3, $4, 'user', $5), ($1, $2, $3, $4, 'assistant', $6))
-UPDATE stories SET exchanges = $4 WHERE id = $3`;
+const { BEGIN, STORE } = relayStatements(WINDOW);
 
 function refuse(response: http.ServerResponse, status: number, error: string) {
   response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify({ error }));

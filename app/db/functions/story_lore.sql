@@ -5,9 +5,12 @@
 -- reads that version's entries and scan depth as world_versions keeps them; NULL, the game's own.
 -- {"scanDepth": n, "entries": [{"source", "id", "title", "keys", "content", "alwaysOn", "priority", "enabled"}]}
 -- (the id names the entry in what the Game Master saw, docs/decisions/062, whatever it is renamed
--- to; a version published before ids were kept has none)
+-- to; a version published before ids were kept has none). PL/pgSQL, so each connection plans the
+-- query once: an SQL function that is not inlined (one with a FROM that answers a value) is planned
+-- on every call, and every turn calls this one.
 CREATE OR REPLACE FUNCTION story_lore(p_story_id uuid, p_game_slug text, p_world_version integer) RETURNS jsonb AS $$
-  SELECT jsonb_build_object(
+BEGIN
+  RETURN (SELECT jsonb_build_object(
     'scanDepth', coalesce((v.fields ->> 'loreScanDepth')::integer, g.lore_scan_depth),
     -- (coalesce reads the live entries only for a story without a version.)
     'entries', coalesce(v.lore, game_lore(p_game_slug)) || coalesce((
@@ -17,5 +20,6 @@ CREATE OR REPLACE FUNCTION story_lore(p_story_id uuid, p_game_slug text, p_world
     ), '[]'::jsonb)
   )
   FROM games AS g LEFT JOIN world_versions AS v ON v.game_id = g.id AND v.version = p_world_version
-  WHERE g.slug = p_game_slug;
-$$ LANGUAGE sql STABLE;
+  WHERE g.slug = p_game_slug);
+END;
+$$ LANGUAGE plpgsql STABLE;
