@@ -39,13 +39,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import pg from "pg";
-import { eq } from "drizzle-orm";
-import { connectDatabase } from "#app/db/client.server.ts";
-import { stories } from "#app/db/schema.ts";
-import { setDatabaseConnection } from "#app/db/database.server.ts";
-import { applyCreditChange } from "#app/domain/credits.server.ts";
 import { startServerProcess } from "#tests/helpers/process.ts";
-import { OPENING_EXCHANGE, seedStory } from "#tests/helpers/stories.ts";
+import { prepareStories, signUp } from "./game-chat-players.ts";
 import { reportMeasures, reportProfile } from "./game-chat-report.ts";
 import {
   CAPACITY_HOLD_MS,
@@ -192,41 +187,6 @@ async function measureUsage<T>(target: Target, run: () => Promise<T>) {
 // ---------------------------------------------------------------------------------------------
 // Players and turns
 
-async function signUp(index: number): Promise<Player> {
-  const email = `bench-${index}@example.com`;
-  const response = await fetch(`${site.url}/api/auth/sign-up/email`, {
-    method: "POST",
-    // Each player from their own address: the sign-up limit is per address, and it is not what is measured.
-    headers: { "Content-Type": "application/json", Origin: site.url, "X-Forwarded-For": `10.0.${index >> 8}.${index & 255}` },
-    body: JSON.stringify({ email, password: "a long enough password", name: "Bench" }),
-  });
-  if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
-  return { email, token: ((await response.json()) as { token: string }).token };
-}
-
-/**
- * Credits for every player, and a story begun in every game: the opening scene is free and
- * limited per minute, and it is not what is measured.
- */
-async function prepareStories(credits: number) {
-  const connection = await connectDatabase({ databaseUrl, dataDir, maxConnections: 4 });
-  setDatabaseConnection(connection);
-  const rows = await connection.db.query.user.findMany({ columns: { id: true } });
-  for (const row of rows) {
-    await applyCreditChange({ userId: row.id, delta: credits, reason: "admin_grant", reference: `bench:${row.id}` });
-    for (const gameSlug of GAMES) {
-      // The relay's story first: the site continues the newest.
-      const relayStory = await seedStory(connection.db, { userId: row.id, gameSlug, exchanges: [OPENING_EXCHANGE] });
-      await connection.db
-        .update(stories)
-        .set({ title: RELAY_STORY_TITLE, updatedAt: new Date(0) })
-        .where(eq(stories.id, relayStory));
-      await seedStory(connection.db, { userId: row.id, gameSlug, exchanges: [OPENING_EXCHANGE] });
-    }
-  }
-  await connection.close();
-}
-
 const clients = new Map(targets.map((target) => [target.name, createTurnClient(target.url)]));
 const takeTurn = (target: Target, player: Player, game: string, probe: boolean) => clients.get(target.name)!.takeTurn(player.token, game, probe);
 
@@ -348,9 +308,9 @@ async function capacityLevel(target: Target, streams: number, players: Player[])
 try {
   const players: Player[] = [];
   for (let first = 0; first < PLAYERS; first += 10) {
-    players.push(...(await Promise.all(Array.from({ length: Math.min(10, PLAYERS - first) }, (_, offset) => signUp(first + offset)))));
+    players.push(...(await Promise.all(Array.from({ length: Math.min(10, PLAYERS - first) }, (_, offset) => signUp(site.url, first + offset)))));
   }
-  await prepareStories(1_000_000);
+  await prepareStories({ databaseUrl, dataDir, credits: 1_000_000 });
   // Warm up both: compile code paths, fill connection pools.
   for (const target of targets) await Promise.all(players.slice(0, 50).map((player) => takeTurn(target, player, GAMES[0]!, true)));
 
