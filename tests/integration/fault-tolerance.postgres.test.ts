@@ -78,7 +78,12 @@ async function expectBalanceToCrossInstances(player: TestAccount, withinMs = 300
   expect(await onFirst.nextCredits()).toBe(20);
   expect(await readTurn(await turn(second.url, player, "I begin."))).toMatchObject({ done: true });
   expect(await readTurn(await turn(second.url, player, "I open the treasury."))).toMatchObject({ done: true });
-  expect(await onFirst.nextCredits(withinMs)).toBe(19);
+  // An instance that has just listened again (after PostgreSQL restarted) sends its open channels
+  // the balance as it is, so 20 may come once more before the debit's 19.
+  const deadline = performance.now() + withinMs;
+  let credits = await onFirst.nextCredits(withinMs);
+  while (credits === 20) credits = await onFirst.nextCredits(Math.max(1, deadline - performance.now()));
+  expect(credits).toBe(19);
   onFirst.close();
 }
 
