@@ -1,15 +1,15 @@
 /**
  * The database's part of a turn, alone (issue 34): the site's two statements — begin_turn and
- * finish_turn, as turn.server.ts and reply-writer.server.ts call them — against the relay's two
- * (relay-statements.ts), on one connection of a scratch PostgreSQL database, one turn after
- * another. The game-chat bench measures the same work under 32 players' load, where the database
+ * finish_turn, as turn.server.ts and reply-writer.server.ts call them (tests/helpers/turn-statements.ts)
+ * — against the relay's two (relay-statements.ts), on one connection of a scratch PostgreSQL
+ * database, one turn after another. The game-chat bench measures the same work under 32 players' load, where the database
  * backends' CPU a turn moves with whatever else the machine runs; here each side's backend is
  * measured on its own (/proc/PID/stat), in rounds that alternate which goes first, each on a
  * vacuumed and analyzed database, and each round's pair is compared. Commits do not wait for the
  * disk (synchronous_commit off): a single connection would otherwise measure the disk's flush.
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
@@ -19,10 +19,13 @@ import { profiles, stories, user } from "#app/db/schema.ts";
 import { seedDatabase } from "#app/db/seed/seed.server.ts";
 import { storyReadLimits } from "#app/domain/game-master/tokens.server.ts";
 import { OPENING_EXCHANGE, seedStory } from "#tests/helpers/stories.ts";
+import { beginTurnStatement, finishTurnStatement } from "#tests/helpers/turn-statements.ts";
 import { POSTGRES_URL, QUICK, REPLY_TOKENS } from "./game-chat-settings.ts";
 import { relayStatements } from "./relay-statements.ts";
+import { cpuSeconds } from "./process-usage.ts";
 import { markdownTable, writeReportSection } from "./report.ts";
 import { createScratchDatabase } from "./scratch-database.ts";
+import { percentile } from "./turn-figures.ts";
 
 const ROUNDS = QUICK ? 6 : 12;
 const TURNS_A_ROUND = QUICK ? 150 : 300;
@@ -61,10 +64,7 @@ try {
   const backendPid = async (of: pg.Client) => (await of.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
   const turnBackend = await backendPid(client);
   const listeningBackend = await backendPid(listener);
-  const cpuMs = (pid: number) => {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  };
+  const cpuMs = (pid: number) => cpuSeconds(pid) * 1000;
 
   const relay = relayStatements(WINDOW);
   let relayExchange = 1;
@@ -76,38 +76,13 @@ try {
 
   const siteTurn = async () => {
     const turnId = randomUUID();
-    // As turn.server.ts begins a turn for a signed-in player, with the site's default limits.
     const begun = await client.query<{ outcome: string; reply_id: number }>({
       name: "begin-turn",
-      text: `SELECT outcome, reply_id FROM begin_turn($1, NULL, NULL, false, $2, $3::uuid, $4::uuid, 'send', NULL, $5, 1, 60,
-        $6::bigint, 60000, 'chat', 1000000, 'failed-replies', 10, 600000, 0, 'bench', 100, 100, 100, 100, $7, $8, 10)`,
-      values: [userId, GAME, siteStory, turnId, MESSAGE, Date.now(), WINDOW.maxExchanges, WINDOW.maxCharacters],
+      ...beginTurnStatement({ userId, gameSlug: GAME, storyId: siteStory, turnId, message: MESSAGE }),
     });
     const row = begun.rows[0];
     if (row?.outcome !== "started") throw new Error(`begin_turn: ${row?.outcome}`);
-    const call = {
-      kind: "send",
-      provider: "openai-compatible",
-      model: "bench",
-      inputTokens: 2400,
-      cachedInputTokens: 1800,
-      cacheWriteTokens: 0,
-      outputTokens: 100,
-      reasoningTokens: 0,
-      estimated: false,
-      firstTokenMs: 2,
-      totalMs: 5,
-      outcome: "ok",
-      replyId: row.reply_id,
-      replyVersion: 1,
-      context: { sections: [], loreCut: [], budgetTokens: 8000 },
-    };
-    // As reply-writer.server.ts stores the reply, with the creators' earnings at their defaults.
-    await client.query({
-      name: "finish-turn",
-      text: "SELECT outcome FROM finish_turn($1::uuid, $2::uuid, $3, NULL, NULL, 'openai-compatible', 'bench', $4::jsonb, 20, 50)",
-      values: [siteStory, turnId, REPLY, JSON.stringify(call)],
-    });
+    await client.query({ name: "finish-turn", ...finishTurnStatement({ storyId: siteStory, turnId, reply: REPLY, replyId: row.reply_id }) });
   };
 
   /** CPU a turn of the turn's backend and of the listening one, and wall time a turn, in µs, on a freshly vacuumed database. */
@@ -143,7 +118,7 @@ try {
   await client.end();
   await listener.end();
 
-  const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const median = (values: number[]) => percentile(values, 50);
   const figure = (name: "relay" | "site") => [
     name,
     median(pairs.map((pair) => pair[name].cpu)).toFixed(0),

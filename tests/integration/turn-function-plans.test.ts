@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { games, profiles, user } from "#app/db/schema.ts";
 import { queryRows, testDatabaseForFile } from "#tests/helpers/database.ts";
 import { OPENING_EXCHANGE, seedStory } from "#tests/helpers/stories.ts";
+import { beginTurnStatement, drizzleSql, finishTurnStatement } from "#tests/helpers/turn-statements.ts";
 
 /**
  * Every function a turn calls has its queries planned once a connection. PostgreSQL inlines an SQL
@@ -32,32 +33,12 @@ describe("the functions a turn calls", () => {
       const turnId = randomUUID();
       const [begun] = await queryRows<{ outcome: string; reply_id: number }>(
         tx,
-        sql`select outcome, reply_id from begin_turn(${userId}, null, null, false, 'plans-game', ${storyId}::uuid, ${turnId}::uuid,
-          'send', null, 'I open the door.', 1, 60, ${Date.now()}::bigint, 60000, 'chat', 100, 'failed-replies', 10, 600000, 0, 'test',
-          100, 100, 100, 100, 40, 28000, 10)`,
+        drizzleSql(beginTurnStatement({ userId, gameSlug: "plans-game", storyId, turnId, message: "I open the door." })),
       );
       expect(begun?.outcome).toBe("started");
-      const call = {
-        kind: "send",
-        provider: "openai-compatible",
-        model: "planner",
-        inputTokens: 100,
-        cachedInputTokens: 0,
-        cacheWriteTokens: 0,
-        outputTokens: 5,
-        reasoningTokens: 0,
-        estimated: false,
-        firstTokenMs: 1,
-        totalMs: 2,
-        outcome: "ok",
-        replyId: begun!.reply_id,
-        replyVersion: 1,
-        context: { sections: [], loreCut: [], budgetTokens: 8000 },
-      };
       const [finished] = await queryRows<{ outcome: string }>(
         tx,
-        sql`select outcome from finish_turn(${storyId}::uuid, ${turnId}::uuid, 'The door opens.', null, null, 'openai-compatible',
-          'planner', ${JSON.stringify(call)}::jsonb, 20, 50)`,
+        drizzleSql(finishTurnStatement({ storyId, turnId, reply: "The door opens.", replyId: begun!.reply_id })),
       );
       expect(finished?.outcome).toBe("stored");
       return queryRows<{ name: string; language: string }>(
