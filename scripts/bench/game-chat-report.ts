@@ -110,7 +110,9 @@ export async function reportProfile(
   // main thread's, whose profile is by far the largest.
   const [file] = readdirSync(profileDir)
     .filter((name) => name.endsWith(".cpuprofile"))
-    .sort((a, b) => statSync(path.join(profileDir, b)).size - statSync(path.join(profileDir, a)).size);
+    .map((name) => ({ name, size: statSync(path.join(profileDir, name)).size }))
+    .sort((a, b) => b.size - a.size)
+    .map(({ name }) => name);
   if (!file) throw new Error("The site wrote no CPU profile.");
   const siteRows = throughputRows.filter((row) => row.name === "site");
   const turns = siteRows.reduce((sum, row) => sum + row.turns, 0);

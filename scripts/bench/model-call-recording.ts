@@ -32,10 +32,10 @@ interface RecordingRow {
   errors: number;
 }
 
-/** The site's turns per second and first tokens, as in the turns-per-second test, with recording on or off. */
 /** Readies the database before a measured run (scratch-database.ts's autovacuumStandIn). */
 type BeforeRun = () => Promise<void>;
 
+/** The site's turns per second and first tokens, as in the turns-per-second test, with recording on or off. */
 async function recordingRun(
   observer: pg.Client,
   sitePid: number,

@@ -79,7 +79,7 @@ async function expectBalanceToCrossInstances(player: TestAccount, withinMs = 300
   expect(await readTurn(await turn(second.url, player, "I begin."))).toMatchObject({ done: true });
   expect(await readTurn(await turn(second.url, player, "I open the treasury."))).toMatchObject({ done: true });
   // An instance that has just listened again (after PostgreSQL restarted) sends its open channels
-  // the balance as it is, so 20 may come once more before the debit's 19.
+  // the balance as it is, so 20 may come again before the debit's 19.
   const deadline = performance.now() + withinMs;
   let credits = await onFirst.nextCredits(withinMs);
   while (credits === 20) credits = await onFirst.nextCredits(Math.max(1, deadline - performance.now()));
