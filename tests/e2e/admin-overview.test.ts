@@ -37,8 +37,9 @@ async function seedQuarter(server: TestServer) {
       case when g % 12 = 0 then 'failed' when g % 12 = 1 then 'pending' else 'completed' end, t,
       case when g % 12 > 1 then t + interval '2 minutes' end
     from generate_series(1, 90) as g, lateral (select ${when} + g * interval '0 s' as t) as started`);
+  // This file's payments only: files sharing the server have theirs in the ledger already.
   await run(`insert into credit_ledger (user_id, delta, balance_after, reason, reference, created_at)
-    select user_id, credits, 100, 'purchase', session_id, completed_at from payments where status = 'completed'`);
+    select user_id, credits, 100, 'purchase', session_id, completed_at from payments where status = 'completed' and session_id like 'e2e-session-%'`);
 }
 
 test.beforeAll(async ({ server, login }) => {

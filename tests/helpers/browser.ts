@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -15,6 +15,16 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
 /**
  * Debian's Chromium, headless, with a fresh profile (never a downloaded browser); `baseURL` lets
  * its tabs go to a path (`page.goto("/games")`).
@@ -26,17 +36,31 @@ export async function launchBrowser({ baseURL }: { baseURL?: string } = {}): Pro
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1280, height: 800 },
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: CHROMIUM_ARGS,
   });
+  // The first, blank tab stays: a persistent browser with no tab left forgets its session cookies.
   const keeper = context.pages()[0] ?? (await context.newPage());
+  return testBrowser(context, keeper, async () => {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  });
+}
+
+/** Debian's Chromium, headless, for several test files' browser contexts (browserContext). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * A browser of its own on a running Chromium: a new context, whose cookies, storage and cache no
+ * other context sees (as a new profile would), and whose close() leaves Chromium running.
+ */
+export async function browserContext(browser: Browser, { baseURL }: { baseURL?: string } = {}): Promise<TestBrowser> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+  return testBrowser(context, undefined, () => context.close());
+}
+
+function testBrowser(context: BrowserContext, keeper: Page | undefined, close: () => Promise<void>): TestBrowser {
   return {
     context,
     async newPage({ width = 1280, height = 800 } = {}) {
@@ -45,7 +69,6 @@ export async function launchBrowser({ baseURL }: { baseURL?: string } = {}): Pro
       return page;
     },
     async closePages() {
-      // The first, blank tab stays: a browser with no tab left forgets its session cookies.
       await Promise.all(
         context
           .pages()
@@ -53,10 +76,7 @@ export async function launchBrowser({ baseURL }: { baseURL?: string } = {}): Pro
           .map((page) => page.close()),
       );
     },
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
+    close,
   };
 }
 
