@@ -27,10 +27,10 @@ import { request } from "node:http";
 import { gunzipSync } from "node:zlib";
 import pg from "pg";
 import { chromium } from "playwright-core";
-import { storyReadLimits } from "#app/domain/game-master/tokens.server.ts";
 import { STORY_OPENING_EXCHANGES } from "#app/lib/story-view.ts";
 import { startOpenAICompatibleServer } from "#tests/fakes/openai-compatible.ts";
 import { startServerProcess } from "#tests/helpers/process.ts";
+import { DEFAULT_WINDOW } from "#tests/helpers/turn-statements.ts";
 import { writeReportSection } from "./report.ts";
 import { createScratchDatabase } from "./scratch-database.ts";
 
@@ -230,8 +230,7 @@ async function executionMs(statement: string, parameters: unknown[]) {
 async function turnReadsMs(storyId: string) {
   const { rows: story } = await database.query<{ exchanges: number }>("select exchanges from stories where id = $1", [storyId]);
   const before = story[0]!.exchanges + 1;
-  // What the site reads for its default budget (AI_CONTEXT_TOKENS 8000).
-  const { maxExchanges, maxCharacters } = storyReadLimits(8000);
+  const { maxExchanges, maxCharacters } = DEFAULT_WINDOW;
   const contextMs = await executionMs("select * from story_context($1::uuid, $2::int, $3::int, $4::int)", [
     storyId,
     before,

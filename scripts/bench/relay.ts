@@ -21,16 +21,13 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
-import { storyReadLimits } from "#app/domain/game-master/tokens.server.ts";
 import { readBody } from "#tests/fakes/streaming-model.ts";
+import { DEFAULT_WINDOW } from "#tests/helpers/turn-statements.ts";
 import { relayStatements } from "./relay-statements.ts";
 
 const [databaseUrl, modelBaseUrl, model, storyTitle] = process.argv.slice(2);
 if (!databaseUrl || !modelBaseUrl || !model || !storyTitle)
   throw new Error("usage: relay.ts <database url> <model base url> <model> <story title>");
-
-/** The window the site reads for its default context of 8,000 tokens: as many exchanges and characters. */
-const WINDOW = storyReadLimits(8000);
 
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
 const modelAgent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
@@ -42,7 +39,7 @@ const games = await pool.query<{ slug: string; brief: string }>(
 );
 for (const row of games.rows) prompts.set(row.slug, row.brief);
 
-const { BEGIN, STORE } = relayStatements(WINDOW);
+const { BEGIN, STORE } = relayStatements(DEFAULT_WINDOW);
 
 function refuse(response: http.ServerResponse, status: number, error: string) {
   response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify({ error }));

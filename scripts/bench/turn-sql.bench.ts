@@ -1,11 +1,12 @@
 /**
  * The database's part of a turn, alone (issue 34): the site's two statements — begin_turn and
- * finish_turn, as turn.server.ts and reply-writer.server.ts call them (tests/helpers/turn-statements.ts)
- * — against the relay's two (relay-statements.ts), on one connection of a scratch PostgreSQL
- * database, one turn after another. The game-chat bench measures the same work under 32 players' load, where the database
- * backends' CPU a turn moves with whatever else the machine runs; here each side's backend is
- * measured on its own (/proc/PID/stat), in rounds that alternate which goes first, each on a
- * vacuumed and analyzed database, and each round's pair is compared. Commits do not wait for the
+ * finish_turn, as turn.server.ts and reply-writer.server.ts call them
+ * (tests/helpers/turn-statements.ts) — against the relay's two (relay-statements.ts), on one
+ * connection of a scratch PostgreSQL database, one turn after another. The game-chat bench
+ * measures the same work under 32 players' load, where the database backends' CPU a turn moves
+ * with whatever else the machine runs; here each side's backend is measured on its own
+ * (/proc/PID/stat), in rounds that alternate which goes first, each on a vacuumed and analyzed
+ * database, and each round's pair is compared. Commits do not wait for the
  * disk (synchronous_commit off): a single connection would otherwise measure the disk's flush.
  */
 import { randomUUID } from "node:crypto";
@@ -17,9 +18,8 @@ import pg from "pg";
 import { connectDatabase } from "#app/db/client.server.ts";
 import { profiles, stories, user } from "#app/db/schema.ts";
 import { seedDatabase } from "#app/db/seed/seed.server.ts";
-import { storyReadLimits } from "#app/domain/game-master/tokens.server.ts";
 import { OPENING_EXCHANGE, seedStory } from "#tests/helpers/stories.ts";
-import { beginTurnStatement, finishTurnStatement } from "#tests/helpers/turn-statements.ts";
+import { beginTurnStatement, DEFAULT_WINDOW, finishTurnStatement } from "#tests/helpers/turn-statements.ts";
 import { POSTGRES_URL, QUICK, REPLY_TOKENS } from "./game-chat-settings.ts";
 import { relayStatements } from "./relay-statements.ts";
 import { cpuSeconds } from "./process-usage.ts";
@@ -32,8 +32,6 @@ const TURNS_A_ROUND = QUICK ? 150 : 300;
 const GAME = "empress-simulator";
 const MESSAGE = "I look around the throne room and ask the chief eunuch what he saw in the garden last night.";
 const REPLY = REPLY_TOKENS.join("");
-/** The site's default context (AI_CONTEXT_TOKENS 8,000): what the relay reads too. */
-const WINDOW = storyReadLimits(8000);
 
 const scratch = await createScratchDatabase(POSTGRES_URL, "bench_turn_sql");
 if (!scratch) process.exit(0);
@@ -66,7 +64,7 @@ try {
   const listeningBackend = await backendPid(listener);
   const cpuMs = (pid: number) => cpuSeconds(pid) * 1000;
 
-  const relay = relayStatements(WINDOW);
+  const relay = relayStatements(DEFAULT_WINDOW);
   let relayExchange = 1;
   const relayTurn = async () => {
     await client.query({ name: "relay-begin", text: relay.BEGIN, values: [userId, GAME, `relay:${randomUUID()}`, "relay"] });

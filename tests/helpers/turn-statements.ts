@@ -14,13 +14,23 @@ export interface Statement {
   values: unknown[];
 }
 
-const WINDOW = storyReadLimits(8000);
+/** What a turn reads of its story at the site's default context (AI_CONTEXT_TOKENS 8,000): the relay reads as much. */
+export const DEFAULT_WINDOW = storyReadLimits(8000);
 
 export function beginTurnStatement(turn: { userId: string; gameSlug: string; storyId: string; turnId: string; message: string }): Statement {
   return {
     text: `SELECT outcome, reply_id FROM begin_turn($1, NULL, NULL, false, $2, $3::uuid, $4::uuid, 'send', NULL, $5, 1, 60,
       $6::bigint, 60000, 'chat', 1000000, 'failed-replies', 10, 600000, 0, 'test', 100, 100, 100, 100, $7::int, $8::int, 10)`,
-    values: [turn.userId, turn.gameSlug, turn.storyId, turn.turnId, turn.message, Date.now(), WINDOW.maxExchanges, WINDOW.maxCharacters],
+    values: [
+      turn.userId,
+      turn.gameSlug,
+      turn.storyId,
+      turn.turnId,
+      turn.message,
+      Date.now(),
+      DEFAULT_WINDOW.maxExchanges,
+      DEFAULT_WINDOW.maxCharacters,
+    ],
   };
 }
 
