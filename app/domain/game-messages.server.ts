@@ -78,9 +78,41 @@ export async function storyMessagesBetween(storyId: string, first: number, last:
   return rows.map(({ rating, reason, ...message }) => ({ ...message, rating: rating ? { rating, reason } : null }));
 }
 
-/** The newest `count` exchanges of a story. */
-export function latestStoryMessages(story: Pick<Story, "id" | "exchanges">, count: number): Promise<StoryMessage[]> {
-  return storyMessagesBetween(story.id, Math.max(1, story.exchanges - count + 1), story.exchanges);
+/** What says whether a story has a new exchange's reply in flight, and which. */
+type StoryInFlight = Pick<Story, "id" | "exchanges" | "activeTurnKind" | "activeReplyId">;
+
+/**
+ * The messages of exchanges first…last as the play screen shows them: with the reply of a new
+ * exchange in flight, which is not stored until its turn ends (finish_turn.sql, docs/decisions/068),
+ * as the empty "streaming" reply the screen fills from its live stream. It is placed as a stored
+ * one was: after its player's message, of the same time. (A retried or continued reply is stored,
+ * and read as "streaming".)
+ */
+export async function shownStoryMessages(story: StoryInFlight, first: number, last: number): Promise<StoryMessage[]> {
+  const messages = await storyMessagesBetween(story.id, first, last);
+  const { activeReplyId, exchanges } = story;
+  if (activeReplyId === null || (story.activeTurnKind !== "send" && story.activeTurnKind !== "edit")) return messages;
+  if (exchanges < first || exchanges > last || messages.some((message) => message.id === activeReplyId)) return messages;
+  const asked = messages.at(-1);
+  if (asked?.exchange !== exchanges || asked.role !== "user") return messages;
+  const reply: StoryMessage = {
+    id: activeReplyId,
+    exchange: exchanges,
+    role: "assistant",
+    content: "",
+    status: "streaming",
+    version: 1,
+    versions: 1,
+    createdAt: asked.createdAt,
+    roll: null,
+    rating: null,
+  };
+  return [...messages, reply];
+}
+
+/** The newest `count` exchanges of a story, as the play screen shows them. */
+export function latestStoryMessages(story: StoryInFlight, count: number): Promise<StoryMessage[]> {
+  return shownStoryMessages(story, Math.max(1, story.exchanges - count + 1), story.exchanges);
 }
 
 /** Exchanges (a player's message and its reply) a page of GET /api/game-messages holds when `limit` is not given, and at most. */
@@ -92,12 +124,12 @@ export const GAME_MESSAGES_PAGE = { default: 50, max: 200 };
  * and the exchange the next, older page ends before (null when this page reaches the opening).
  */
 export async function storyMessagesPage(
-  story: Pick<Story, "id" | "exchanges">,
+  story: StoryInFlight,
   { before, count }: { before?: number; count: number },
 ): Promise<{ messages: StoryMessage[]; olderBefore: number | null }> {
   const last = Math.min(story.exchanges, (before ?? story.exchanges + 1) - 1);
   const first = Math.max(1, last - count + 1);
-  return { messages: await storyMessagesBetween(story.id, first, last), olderBefore: last >= 1 && first > 1 ? first : null };
+  return { messages: await shownStoryMessages(story, first, last), olderBefore: last >= 1 && first > 1 ? first : null };
 }
 
 /**

@@ -54,14 +54,24 @@ async function findReplyVersion({ userId, storyId, replyId, version }: RatedVers
         isNull(gameMessages.removedAt),
       ),
     );
+  if (!reply && (await isReplyInFlight({ userId, storyId, replyId }))) throw new DomainError("story_busy", RATING_REFUSALS.writing);
   if (!reply || version > reply.versions) throw new NotFoundError(RATING_REFUSALS.missing);
   return reply;
+}
+
+/** Whether the reply is the new exchange's that a turn of the player's story is writing: it is stored when the turn ends (docs/decisions/068). */
+async function isReplyInFlight({ userId, storyId, replyId }: Omit<RatedVersion, "version">) {
+  const [inFlight] = await db()
+    .select({ id: stories.id })
+    .from(stories)
+    .where(and(eq(stories.id, storyId), eq(stories.userId, userId), eq(stories.activeReplyId, replyId)));
+  return inFlight !== undefined;
 }
 
 /** Rates a version of a reply (replacing the player's earlier rating of it); returns the rating stored. */
 export async function rateReply(target: RatedVersion, { rating, reason }: ReplyRatingView): Promise<ReplyRatingView> {
   const reply = await findReplyVersion(target);
-  // While a reply is written (a Retry or Continue included) its text is not final, so it is not rated yet.
+  // While a reply is written its text is not final, so it is not rated yet (a new exchange's is not even stored).
   if (reply.status === "streaming") throw new DomainError("story_busy", RATING_REFUSALS.writing);
   if (reply.status === "interrupted") throw new DomainError("reply_not_ratable", RATING_REFUSALS.lost);
   const stored = { rating, reason, modelProvider: reply.modelProvider, model: reply.model };

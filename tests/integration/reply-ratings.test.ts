@@ -185,6 +185,19 @@ describe("rating a reply", () => {
     expect(await writing.json()).toMatchObject({ code: "story_busy", error: RATING_REFUSALS.writing });
     expect((await readTurn(await continuing)).done).toBe(true);
 
+    // A new exchange's reply is stored when its turn ends: until then the story shows it, and it is not rated yet.
+    model.script(() => ({ tokens: ["The ", "court ", "waits."], tokenDelayMs: 400 }));
+    const sending = postChat(server, player, { message: "I wait.", game_slug: TEST_GAME.slug, story_id: storyId });
+    await eventually(async () => (await latestReply(player, storyId)).status === "streaming");
+    const newReply = await latestReply(player, storyId);
+    expect(newReply).toMatchObject({ exchange: 3, role: "assistant", content: "", versions: 1 });
+    const early = await rate(player, storyId, newReply.id, 1, { rating: "good" });
+    expect(early.status).toBe(409);
+    expect(await early.json()).toMatchObject({ code: "story_busy", error: RATING_REFUSALS.writing });
+    expect((await readTurn(await sending)).done).toBe(true);
+    expect(await latestReply(player, storyId)).toMatchObject({ id: newReply.id, status: "complete", content: "The court waits." });
+    expect((await rate(player, storyId, newReply.id, 1, { rating: "good" })).status).toBe(200);
+
     await server.connection.db.update(gameMessages).set({ status: "interrupted", content: "" }).where(eq(gameMessages.id, replyId));
     const lost = await rate(player, storyId, replyId, 1, { rating: "bad" });
     expect(lost.status).toBe(409);

@@ -2,7 +2,9 @@
 -- context, in one statement and one commit: the player's rate limit counted
 -- (consume_rate_limit.sql), their story found or begun, an abandoned turn in it finished
 -- (finish_turn.sql), the turn priced and paid for under the story's lock, its rows written, and
--- what the model's context is built from read (story_context.sql).
+-- what the model's context is built from read (story_context.sql). A new exchange's reply (send,
+-- edit) is not written here, only its id reserved (the story's active_reply_id): finish_turn.sql
+-- writes it once, with its text (docs/decisions/068).
 --
 -- Who takes the turn: p_user_id, a user whose session the caller read; or, without it, the
 -- session p_token names, read here in the same statement (docs/decisions/037) as lookUpSession
@@ -230,9 +232,11 @@ BEGIN
     INSERT INTO game_messages (user_id, game_slug, story_id, exchange, role, content, roll)
       VALUES (p_user_id, story.game_slug, story.id, v_exchange, 'user', p_message, CASE WHEN p_kind = 'edit' THEN player_message.roll END)
       RETURNING * INTO player_message;
-    INSERT INTO game_messages (user_id, game_slug, story_id, exchange, role, content, status)
-      VALUES (p_user_id, story.game_slug, story.id, v_exchange, 'assistant', '', 'streaming')
-      RETURNING * INTO reply;
+    -- The reply is written once, with its text, by finish_turn: here its id is only reserved.
+    reply.id := nextval('game_messages_id_seq');
+    reply.version := 1;
+    reply.versions := 1;
+    reply.content := '';
   ELSIF p_kind = 'retry' THEN
     v_previous_version := reply.version;
     IF reply.versions = 1 THEN

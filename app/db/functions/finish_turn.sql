@@ -16,7 +16,7 @@
 -- which renews the lease of all its turns every few seconds; a turn whose lease ran out (its
 -- instance died) is finished here by any instance's sweeper, by the next turn on its story, or by
 -- a page that reads it. Finished so, a turn or an edit does not disappear as a failed turn does:
--- the player's message stays in the story, its reply is marked 'interrupted' (its text died with
+-- the player's message stays in the story, its reply is written 'interrupted' (its text died with
 -- the instance), and the credit is refunded. A retry or a continue goes back to the reply as it was.
 CREATE OR REPLACE FUNCTION finish_turn(
   p_story_id uuid, p_turn_id uuid, p_text text, p_restore_version integer, p_state jsonb,
@@ -44,9 +44,14 @@ BEGIN
   v_exchanges := story.exchanges;
 
   IF p_text <> '' THEN
-    UPDATE game_messages SET content = p_text, status = 'complete',
-        state = coalesce(p_state, state), model_provider = p_model_provider, model = p_model
-      WHERE id = reply.id RETURNING * INTO reply;
+    -- A new exchange's reply is written now, once (write_reply.sql); a retried or continued one was stored.
+    IF reply.id IS NULL THEN
+      reply := write_reply(story, p_text, 'complete', p_state, p_model_provider, p_model);
+    ELSE
+      UPDATE game_messages SET content = p_text, status = 'complete',
+          state = coalesce(p_state, state), model_provider = p_model_provider, model = p_model
+        WHERE id = reply.id RETURNING * INTO reply;
+    END IF;
     IF reply.versions > 1 THEN
       UPDATE reply_versions SET content = reply.content, state = reply.state, model_provider = reply.model_provider, model = reply.model
         WHERE message_id = reply.id AND version = reply.version;
@@ -68,7 +73,11 @@ BEGIN
     v_outcome := 'reverted';
     IF story.active_turn_kind IN ('send', 'edit') AND story.active_turn_lease_until <= now() THEN
       -- Its instance died mid-reply: the player's message stays, and the reply says it was cut off.
-      UPDATE game_messages SET status = 'interrupted', content = '' WHERE id = reply.id;
+      IF reply.id IS NULL THEN
+        reply := write_reply(story, '', 'interrupted', NULL, NULL, NULL);
+      ELSE
+        UPDATE game_messages SET status = 'interrupted', content = '' WHERE id = reply.id;
+      END IF;
       v_outcome := 'interrupted';
     ELSIF story.active_turn_kind IN ('send', 'edit') THEN
       UPDATE game_messages SET removed_at = now(), removal = 'failed', removed_by_turn = p_turn_id
@@ -94,7 +103,9 @@ BEGIN
   END IF;
 
   IF p_call IS NOT NULL THEN
-    PERFORM record_model_call(p_story_id, story.game_slug, story.user_id, p_call);
+    -- A failed new exchange's reply was never written: its call names none.
+    PERFORM record_model_call(p_story_id, story.game_slug, story.user_id,
+      CASE WHEN reply.id IS NULL THEN p_call - 'replyId' - 'replyVersion' ELSE p_call END);
   END IF;
 
   UPDATE stories SET exchanges = v_exchanges, revision = revision + 1, active_turn_id = NULL, active_turn_kind = NULL,

@@ -39,7 +39,7 @@ import { storyReadLimits } from "./tokens.server.ts";
  * extended), Edit (the latest exchange replaced). Each costs what turnCost says
  * (app/lib/turn-cost.ts: a credit, and nothing for the reply that opens a story while the player
  * has free openings left), debited by begin_turn (app/db/functions/begin_turn.sql), the one
- * statement that also counts the rate limit, stores the player's message and the reply-to-be and
+ * statement that also counts the rate limit, stores the player's message, reserves the reply's id and
  * reads the model's context, before the model is called. The reply is then written by
  * reply-writer.server.ts; its first event says what was charged.
  */

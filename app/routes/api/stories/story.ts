@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { storyMessagesBetween } from "#app/domain/game-messages.server.ts";
+import { shownStoryMessages } from "#app/domain/game-messages.server.ts";
 import { findStory, messageView, settleAbandonedTurn, storyView } from "#app/domain/stories.server.ts";
 import { deleteStory, renameStory } from "#app/domain/story-library.server.ts";
 import { apiRoute, endpoint } from "#app/http/api-route.server.ts";
@@ -28,7 +28,7 @@ const story = apiRoute({
       if (before === undefined && after === undefined && around === undefined) return storyView(found);
       const first = before !== undefined ? before - STORY_PAGE_EXCHANGES : after !== undefined ? after + 1 : (around ?? 1) - CONTEXT_BEFORE_MATCH;
       const last = before !== undefined ? before - 1 : Math.max(first, 1) + STORY_PAGE_EXCHANGES - 1;
-      const messages = await storyMessagesBetween(found.id, Math.max(1, first), Math.min(last, found.exchanges));
+      const messages = await shownStoryMessages(found, Math.max(1, first), Math.min(last, found.exchanges));
       return { exchanges: found.exchanges, revision: found.revision, busy: found.activeTurnId !== null, messages: messages.map(messageView) };
     },
   }),
