@@ -3,6 +3,8 @@ import type { Logger } from "pino";
 
 /** What the Express server hands every loader and action (see server/app.ts). */
 export interface RequestContext {
+  /** The request's body as the server read it, once (server/react-router-handler.ts); absent for a GET or HEAD. */
+  body?: Uint8Array;
   requestId: string;
   /** The visitor's IP address (behind a trusted proxy, the one it reports), for rate limits. */
   clientAddress: string;

@@ -300,9 +300,10 @@ function createApp({ connection, shutdownSignal, viteDevServer, build, pageCache
 function reactRouterHandler({ shutdownSignal, build }: Pick<AppOptions, "shutdownSignal" | "build">): RequestHandler {
   return reactRouterRequestHandler({
     build,
-    getLoadContext(request, response) {
+    getLoadContext(request, response, body) {
       const context = new RouterContextProvider();
       context.set(requestContext, {
+        body,
         requestId: request.id as string,
         clientAddress: request.ip ?? request.socket.remoteAddress ?? "unknown",
         logger: request.log,

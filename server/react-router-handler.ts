@@ -1,12 +1,15 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
+import { writeReadableStreamToWritable } from "@react-router/node";
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from "react-router";
 import { directEventSource, type EventSource } from "#app/lib/event-source.server.ts";
 
 /**
- * React Router on Express: @react-router/express's adapter, with one difference (docs/decisions/036).
- * An event stream that is an EventSource — a Game Master's reply — is written to the Node response
+ * React Router on Express: @react-router/express's adapter, with two differences (docs/decisions/036).
+ * A request's body is read once, whole, before React Router runs (its length was declared and
+ * bounded by limitRequestBody): the web Request carries those bytes, and the edge checks the same
+ * bytes (requestContext's `body`) instead of reading a copy of the request again. And an event
+ * stream that is an EventSource — a Game Master's reply — is written to the Node response
  * directly: each event is one `res.write`, where the web stream between them cost a queue, a read
  * promise and a copy loop per token. Its headers go out with its first event, in one write. Every
  * other answer is sent as the adapter sends it.
@@ -16,17 +19,30 @@ export function reactRouterRequestHandler({
   getLoadContext,
 }: {
   build: ServerBuild | (() => Promise<ServerBuild>);
-  getLoadContext: (request: ExpressRequest, response: ExpressResponse) => RouterContextProvider;
+  getLoadContext: (request: ExpressRequest, response: ExpressResponse, body: Uint8Array | undefined) => RouterContextProvider;
 }): RequestHandler {
   const handleRequest = createRequestHandler(build, process.env.NODE_ENV);
   return async (request, response, next) => {
     try {
-      const answer = await handleRequest(webRequest(request, response), getLoadContext(request, response));
+      const body = request.method === "GET" || request.method === "HEAD" ? undefined : await readBody(request);
+      if (body === null) return;
+      const answer = await handleRequest(webRequest(request, response, body), getLoadContext(request, response, body));
       await send(response, answer);
     } catch (error) {
       next(error);
     }
   };
+}
+
+/** The request's whole body, or null when the client left before sending it. */
+async function readBody(request: ExpressRequest): Promise<Uint8Array<ArrayBuffer> | null> {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+  } catch {
+    return null;
+  }
+  return Buffer.concat(chunks);
 }
 
 function webHeaders(incoming: IncomingHttpHeaders) {
@@ -40,7 +56,7 @@ function webHeaders(incoming: IncomingHttpHeaders) {
 }
 
 /** The request as React Router reads it; its signal aborts when the client leaves before the answer ends. */
-function webRequest(request: ExpressRequest, response: ExpressResponse) {
+function webRequest(request: ExpressRequest, response: ExpressResponse, body: Uint8Array<ArrayBuffer> | undefined) {
   // Express's req.host honours X-Forwarded-Host under the trust-proxy rules; a host with a path,
   // query or user in it is cut there, as the adapter does.
   const host = request.host.split(/[\\/?#@]/)[0] || "localhost";
@@ -51,12 +67,11 @@ function webRequest(request: ExpressRequest, response: ExpressResponse) {
   response.on("close", () => {
     if (!answered) controller.abort();
   });
-  const hasBody = request.method !== "GET" && request.method !== "HEAD";
   return new Request(url, {
     method: request.method,
     headers: webHeaders(request.headers),
     signal: controller.signal,
-    ...(hasBody ? { body: createReadableStreamFromReadable(request), duplex: "half" as const } : {}),
+    ...(body ? { body } : {}),
   });
 }
 

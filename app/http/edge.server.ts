@@ -17,8 +17,8 @@ import { findUnsafeText } from "./text.ts";
  * Refusals are thrown: an API route answers them as they are, a page renders its error boundary.
  */
 export const edgeMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  const { logger, requestId, outcome } = context.get(requestContext);
-  const refusal = refuseCrossSite(request) ?? (await refuseUnsafeText(request));
+  const { logger, requestId, outcome, body } = context.get(requestContext);
+  const refusal = refuseCrossSite(request) ?? (await refuseUnsafeText(request, body));
   if (refusal) throw responseForError(refusal, { logger, requestId });
 
   const response = await next();
@@ -51,7 +51,8 @@ function refuseCrossSite(request: Request): RequestError | undefined {
   return new RequestError("cross_site", "This request did not come from this site's own pages, so it was not carried out.");
 }
 
-async function refuseUnsafeText(request: Request): Promise<RequestError | undefined> {
+/** `body`: the request's body as the server read it, if it did; else a copy of the request is read. */
+async function refuseUnsafeText(request: Request, body: Uint8Array | undefined): Promise<RequestError | undefined> {
   const url = new URL(request.url);
   let path: string;
   try {
@@ -64,7 +65,7 @@ async function refuseUnsafeText(request: Request): Promise<RequestError | undefi
   if (parameter !== undefined) return unsafe(`the query parameter "${parameter}"`);
 
   if (!request.body || !CHANGES_STATE.has(request.method.toUpperCase()) || isBinary(request)) return undefined;
-  const inBody = findUnsafeText(await readBodyText(request.clone()));
+  const inBody = findUnsafeText(await readBodyText(request, body));
   return inBody === undefined ? undefined : unsafe(inBody === "" ? "the request body" : `"${inBody}"`);
 }
 
@@ -82,13 +83,17 @@ function isBinary(request: Request) {
 }
 
 /** The body as the route will read it: JSON parsed, forms decoded; anything else as its text. */
-async function readBodyText(request: Request): Promise<unknown> {
+async function readBodyText(request: Request, body: Uint8Array | undefined): Promise<unknown> {
   const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
   if (type === "multipart/form-data") {
-    const form = await request.formData().catch(() => undefined);
+    const form = await request
+      .clone()
+      .formData()
+      .catch(() => undefined);
     return form ? fields([...form.entries()].map(([name, value]) => [name, typeof value === "string" ? value : value.name])) : undefined;
   }
-  const text = await request.text();
+  // Decoded as Request.text() decodes (UTF-8, a broken sequence as U+FFFD, a leading BOM dropped).
+  const text = body ? new TextDecoder().decode(body) : await request.clone().text();
   if (type === "application/x-www-form-urlencoded") return fields(new URLSearchParams(text));
   if (type === "application/json" || type.endsWith("+json")) {
     try {
