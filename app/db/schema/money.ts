@@ -152,7 +152,6 @@ export const modelCalls = pgTable(
   (table) => [
     check("model_calls_kind_check", oneOf("kind", MODEL_CALL_KINDS)),
     check("model_calls_outcome_check", oneOf("outcome", MODEL_CALL_OUTCOMES)),
-    index("model_calls_created_idx").on(table.createdAt),
     index("model_calls_story_idx").on(table.storyId),
     // A game's recent turns (the editor's estimate of a turn's cost).
     index("model_calls_game_slug_idx").on(table.gameSlug, table.createdAt),
