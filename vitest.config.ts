@@ -1,3 +1,4 @@
+import "./tests/helpers/compile-cache.ts";
 import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig, type ViteUserConfig } from "vitest/config";
 

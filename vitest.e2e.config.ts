@@ -1,3 +1,4 @@
+import "./tests/helpers/compile-cache.ts";
 import { defineConfig, type ViteUserConfig } from "vitest/config";
 
 /**
