@@ -1,4 +1,3 @@
-import "./tests/helpers/compile-cache.ts";
 import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig, type ViteUserConfig } from "vitest/config";
 

@@ -1,4 +1,3 @@
-import "./tests/helpers/compile-cache.ts";
 import { defineConfig, type ViteUserConfig } from "vitest/config";
 
 /**
